@@ -1,0 +1,78 @@
+package dev.clusterrun.cli;
+
+import dev.clusterrun.core.BadInputException;
+import java.io.PrintWriter;
+import java.util.Map;
+import picocli.CommandLine;
+
+/** Wires the picocli command tree and maps every failure to the exit-code table. */
+final class Cli {
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private final Map<String, String> env;
+
+  Cli(PrintWriter out, PrintWriter err, Map<String, String> env) {
+    this.out = out;
+    this.err = err;
+    this.env = env;
+  }
+
+  CommandLine commandLine() {
+    RootCommand root = new RootCommand(out, err, env);
+    CommandLine cl = new CommandLine(root);
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setExitCodeExceptionMapper(t -> ExitCodes.BAD_INPUT);
+    cl.getCommandSpec()
+        .usageMessage()
+        .exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(ExitCodes.helpTable());
+    cl.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine c = ex.getCommandLine();
+          err.println("clusterrun: " + ex.getMessage());
+          if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
+            err.println("Try 'clusterrun " + commandPath(c) + "--help' for more information.");
+          }
+          return ExitCodes.BAD_INPUT;
+        });
+    cl.setExecutionExceptionHandler(
+        (ex, c, parseResult) -> {
+          if (ex instanceof BadInputException bad) {
+            err.println("clusterrun: " + bad.subject() + ": " + bad.problem());
+            if (root.verbose) {
+              bad.printStackTrace(err);
+            }
+            return ExitCodes.BAD_INPUT;
+          }
+          if (ex instanceof UserFacingException uf) {
+            err.println("clusterrun: " + uf.getMessage());
+            return uf.exitCode();
+          }
+          err.println(
+              "clusterrun: internal error: "
+                  + ex
+                  + (root.verbose ? "" : " (run with --verbose for details)"));
+          if (root.verbose) {
+            ex.printStackTrace(err);
+          }
+          return ExitCodes.INTERNAL;
+        });
+    return cl;
+  }
+
+  int execute(String... args) {
+    int code = commandLine().execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  private static String commandPath(CommandLine c) {
+    StringBuilder b = new StringBuilder();
+    for (CommandLine p = c; p != null && p.getParent() != null; p = p.getParent()) {
+      b.insert(0, p.getCommandName() + " ");
+    }
+    return b.toString();
+  }
+}

@@ -1,0 +1,23 @@
+package dev.clusterrun.cli;
+
+import java.util.concurrent.Callable;
+import picocli.AutoComplete;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "completion",
+    description = {"Print a bash completion script.", "Use: source <(clusterrun completion)"})
+final class CompletionCommand implements Callable<Integer> {
+  @ParentCommand RootCommand root;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    root.out.print(AutoComplete.bash("clusterrun", spec.root().commandLine()));
+    root.out.flush();
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,77 @@
+package dev.clusterrun.cli;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** Subcommands announced but not built yet: they say so and exit 2. */
+final class NotBuiltCommands {
+  private NotBuiltCommands() {}
+
+  abstract static class NotBuilt implements Callable<Integer> {
+    @ParentCommand RootCommand root;
+
+    @Parameters(hidden = true)
+    List<String> ignored;
+
+    abstract String name();
+
+    @Override
+    public Integer call() {
+      root.err.println("clusterrun: " + name() + ": not built yet in this version");
+      return ExitCodes.BAD_INPUT;
+    }
+  }
+
+  @Command(name = "run", description = "Run a job across the nodes (not built yet).")
+  static final class Run extends NotBuilt {
+    @Override
+    String name() {
+      return "run";
+    }
+  }
+
+  @Command(name = "check", description = "Check that every node is ready (not built yet).")
+  static final class Check extends NotBuilt {
+    @Override
+    String name() {
+      return "check";
+    }
+  }
+
+  @Command(
+      name = "setup",
+      description = "Configure enroot and the launch-agent hook on every node (not built yet).")
+  static final class Setup extends NotBuilt {
+    @Override
+    String name() {
+      return "setup";
+    }
+  }
+
+  @Command(name = "hpl", description = "Run NVIDIA HPL across the nodes (not built yet).")
+  static final class Hpl extends NotBuilt {
+    @Override
+    String name() {
+      return "hpl";
+    }
+  }
+
+  @Command(name = "bench", description = "Run a benchmark preset (not built yet).")
+  static final class Bench extends NotBuilt {
+    @Override
+    String name() {
+      return "bench";
+    }
+  }
+
+  @Command(name = "results", description = "List past benchmark results (not built yet).")
+  static final class Results extends NotBuilt {
+    @Override
+    String name() {
+      return "results";
+    }
+  }
+}

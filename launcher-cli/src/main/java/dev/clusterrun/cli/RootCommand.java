@@ -1,0 +1,57 @@
+package dev.clusterrun.cli;
+
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "clusterrun",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Run containerized multi-node MPI jobs on bare-metal nodes with enroot: no Slurm, no daemon.",
+      ""
+    },
+    subcommands = {
+      PlanCommand.class,
+      NotBuiltCommands.Run.class,
+      NotBuiltCommands.Check.class,
+      NotBuiltCommands.Setup.class,
+      NotBuiltCommands.Hpl.class,
+      NotBuiltCommands.Bench.class,
+      NotBuiltCommands.Results.class,
+      CompletionCommand.class
+    })
+final class RootCommand implements Callable<Integer> {
+  final PrintWriter out;
+  final PrintWriter err;
+  final Map<String, String> env;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = {"-v", "--verbose"},
+      scope = ScopeType.INHERIT,
+      description =
+          "Print the exact commands before running them, and stack traces of internal errors.")
+  boolean verbose;
+
+  RootCommand(PrintWriter out, PrintWriter err, Map<String, String> env) {
+    this.out = out;
+    this.err = err;
+    this.env = env;
+  }
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(out);
+    return ExitCodes.BAD_INPUT;
+  }
+}

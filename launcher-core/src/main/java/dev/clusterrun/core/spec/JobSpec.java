@@ -1,0 +1,27 @@
+package dev.clusterrun.core.spec;
+
+import java.util.List;
+
+/**
+ * A job as one layer gives it (the YAML file, the environment or the flags). Every field may be
+ * null, meaning "this layer does not say"; {@code dev.clusterrun.core.launch.JobResolver} merges
+ * the layers with precedence flag &gt; environment &gt; file &gt; default.
+ *
+ * @param name job name, used in run directory names
+ * @param command the program and its arguments, as words (run by mpirun inside the container)
+ * @param source where this layer came from, for messages (file name, "environment", "flags")
+ */
+public record JobSpec(
+    String name,
+    ContainerSpec container,
+    WorkspaceSpec workspace,
+    MpiSpec mpi,
+    List<String> command,
+    SshSpec ssh,
+    String source) {
+
+  public static JobSpec empty(String source) {
+    return new JobSpec(
+        null, ContainerSpec.EMPTY, WorkspaceSpec.EMPTY, MpiSpec.EMPTY, null, SshSpec.EMPTY, source);
+  }
+}

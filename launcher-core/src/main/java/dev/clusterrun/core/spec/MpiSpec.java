@@ -1,0 +1,25 @@
+package dev.clusterrun.core.spec;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How mpirun is called inside the head container.
+ *
+ * @param np total ranks; defaults to the hostfile's total slots
+ * @param perNode ranks per node ({@code --map-by ppr:N:node}); null to follow slots
+ * @param mca MCA parameters ({@code --mca K V}), in order
+ * @param env variables forwarded to every rank ({@code -x NAME} or {@code -x NAME=VALUE})
+ * @param args extra mpirun arguments, verbatim words
+ * @param hostfile path inside the container of the hostfile mpirun reads; defaults to {@code
+ *     <workspace mount>/hosts.txt}
+ */
+public record MpiSpec(
+    Integer np,
+    Integer perNode,
+    Map<String, String> mca,
+    List<String> env,
+    List<String> args,
+    String hostfile) {
+  public static final MpiSpec EMPTY = new MpiSpec(null, null, null, null, null, null);
+}
