@@ -1,0 +1,72 @@
+package dev.clusterrun.core.enroot;
+
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.remote.ShellQuote;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The per-job launch agent: how mpirun (inside the head container) starts its daemon on every other
+ * node. It is {@code enroot start} with the head's own container flags and {@code orted} (Open MPI
+ * 4) or {@code prted} (Open MPI 5) as the command, so the remote daemons, and the ranks they fork,
+ * see the same container as the head.
+ *
+ * <p>Open MPI splits the agent on spaces and hands it to the remote user's shell through SSH, so
+ * the agent is one shell string built with {@link ShellQuote}, and words must not hold white space
+ * or newlines.
+ */
+public final class LaunchAgent {
+  /** Set in the environment of the head's {@code enroot start}; the hook copies it. */
+  public static final String ENV_VAR = "CLUSTERRUN_LAUNCH_AGENT";
+
+  /** What the hook writes into {@code $ENROOT_ENVIRON}, for Open MPI 4 and for Open MPI 5. */
+  public static final List<String> MPI_VARIABLES =
+      List.of("OMPI_MCA_orte_launch_agent", "PRTE_MCA_prte_launch_agent");
+
+  public enum Daemon {
+    ORTED("orted"),
+    PRTED("prted");
+
+    private final String command;
+
+    Daemon(String command) {
+      this.command = command;
+    }
+
+    public String command() {
+      return command;
+    }
+  }
+
+  private LaunchAgent() {}
+
+  /**
+   * The agent's words: {@code env ENROOT_MOUNT_HOME=y|n enroot start FLAGS NAME DAEMON}. The
+   * mount-home setting rides along explicitly because enroot reads it from the environment (and a
+   * remote node's configuration may say otherwise).
+   */
+  public static List<String> words(
+      EnrootArgs.ContainerFlags flags, boolean mountHome, String name, Daemon daemon) {
+    List<String> w =
+        new ArrayList<>(List.of("env", "ENROOT_MOUNT_HOME=" + (mountHome ? "y" : "n")));
+    w.addAll(EnrootArgs.start(flags, List.of(), name, List.of(daemon.command())));
+    for (String word : w) {
+      for (int i = 0; i < word.length(); i++) {
+        char c = word.charAt(i);
+        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+          throw new BadInputException(
+              "launch agent",
+              "the word '"
+                  + word.replace("\n", "\\n")
+                  + "' holds white space, which Open MPI's "
+                  + "launch agent cannot carry (it splits the agent on spaces); rename the path or value");
+        }
+      }
+    }
+    return w;
+  }
+
+  public static String string(List<String> words) {
+    return ShellQuote.join(words);
+  }
+}

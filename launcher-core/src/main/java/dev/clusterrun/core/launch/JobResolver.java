@@ -1,0 +1,181 @@
+package dev.clusterrun.core.launch;
+
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.spec.ContainerSpec;
+import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.MpiSpec;
+import dev.clusterrun.core.spec.SshSpec;
+import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
+import dev.clusterrun.core.spec.WorkspaceSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Merges job layers with the precedence flag &gt; environment &gt; file &gt; default, keeping where
+ * each value came from. The one settings registry of clusterrun.
+ */
+public final class JobResolver {
+  public static final String DEFAULT_WORKSPACE_MOUNT = "/workspace";
+  public static final int DEFAULT_FANOUT = 64;
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+  private final List<Layer> layers = new ArrayList<>();
+
+  private record Layer(JobSpec spec, Source source, String origin) {}
+
+  /** Adds a layer; call in precedence order: flags, environment, file. */
+  public JobResolver layer(JobSpec spec, Source source, String origin) {
+    if (spec != null) {
+      layers.add(new Layer(spec, source, origin));
+    }
+    return this;
+  }
+
+  /**
+   * Resolves the job.
+   *
+   * @param hostfile the nodes (np defaults to their total slots)
+   * @param home the job user's home directory, for the default workspace
+   */
+  public ResolvedJob resolve(Hostfile hostfile, String home) {
+    Setting<Integer> perNode = pick(s -> s.mpi().perNode(), "mpi.per-node", null);
+    Setting<Integer> np = pick(s -> s.mpi().np(), "mpi.np", null);
+    if (np.value() == null) {
+      if (perNode.value() != null) {
+        np =
+            Setting.of(
+                perNode.value() * hostfile.hosts().size(), Source.DEFAULT, "per-node × nodes");
+      } else {
+        np =
+            Setting.of(
+                hostfile.totalSlots(), Source.HOSTFILE, hostfile.source() + " (total slots)");
+      }
+    }
+    Setting<String> wsPath =
+        pick(
+            s -> s.workspace().path(),
+            "workspace.path",
+            home == null ? null : home + "/clusterrun");
+    if (wsPath.value() == null) {
+      throw new BadInputException(
+          "workspace.path",
+          "not set; give it in the job file, --workspace or CLUSTERRUN_WORKSPACE");
+    }
+    Setting<String> wsMount =
+        pick(s -> s.workspace().mount(), "workspace.mount", DEFAULT_WORKSPACE_MOUNT);
+    Setting<String> hostfileIn =
+        pick(s -> s.mpi().hostfile(), "mpi.hostfile", wsMount.value() + "/hosts.txt");
+    if (!isInside(hostfileIn.value(), wsMount.value())) {
+      throw new BadInputException(
+          subject(hostfileIn, "mpi.hostfile"),
+          "'"
+              + hostfileIn.value()
+              + "' must lie inside the workspace mount "
+              + wsMount.value()
+              + " so that clusterrun can write it on the shared filesystem");
+    }
+    Setting<List<String>> command = pick(JobSpec::command, "command", null);
+    if (command.value() == null || command.value().isEmpty()) {
+      throw new BadInputException(
+          "command", "no command to run; give `command:` in the job file or words after `--`");
+    }
+    String defaultName =
+        layers.stream()
+            .filter(l -> l.source() == Source.FILE)
+            .map(l -> baseName(l.origin()))
+            .findFirst()
+            .orElse("job");
+    Setting<String> name = pick(JobSpec::name, "name", defaultName);
+    Setting<dev.clusterrun.core.spec.ImageRef> image =
+        pick(s -> s.container().image(), "container.image", null);
+    Setting<String> containerName = pick(s -> s.container().name(), "container.name", null);
+    if (image.value() == null && containerName.value() == null) {
+      throw new BadInputException(
+          "container.image",
+          "no container: give container.image (or --container-image, CLUSTERRUN_CONTAINER_IMAGE), "
+              + "or the name of an existing container with --container-name");
+    }
+    Setting<String> save = pick(s -> s.container().save(), "container.save", null);
+    Setting<Boolean> writable = pick(s -> s.container().writable(), "container.writable", false);
+    if (save.value() != null && !writable.value()) {
+      // Pyxis saves whatever state the container has; a read-only one cannot have changed.
+      throw new BadInputException(
+          subject(save, "container.save"),
+          "saving the container needs it writable; add --container-writable (container.writable: true)");
+    }
+    return new ResolvedJob(
+        name,
+        image,
+        containerName,
+        pick(s -> s.container().mounts(), "container.mounts", List.of()),
+        pick(s -> s.container().workdir(), "container.workdir", null),
+        writable,
+        pick(s -> s.container().mountHome(), "container.mount-home", true),
+        pick(s -> s.container().remapRoot(), "container.remap-root", false),
+        pick(s -> s.container().env(), "container.env", Map.of()),
+        pick(s -> s.container().envFromHost(), "container.env-from-host", List.of()),
+        save,
+        wsPath,
+        wsMount,
+        np,
+        perNode,
+        pick(s -> s.mpi().mca(), "mpi.mca", Map.of()),
+        pick(s -> s.mpi().env(), "mpi.env", List.of()),
+        pick(s -> s.mpi().args(), "mpi.args", List.of()),
+        hostfileIn,
+        command,
+        pick(s -> s.ssh().user(), "ssh.user", null),
+        pick(s -> s.ssh().port(), "ssh.port", null),
+        pick(s -> s.ssh().identity(), "ssh.identity", null),
+        pick(s -> s.ssh().knownHosts(), "ssh.known-hosts", KnownHostsPolicy.STRICT),
+        pick(s -> s.ssh().connectTimeout(), "ssh.connect-timeout", DEFAULT_CONNECT_TIMEOUT),
+        pick(s -> s.ssh().fanout(), "ssh.fanout", DEFAULT_FANOUT));
+  }
+
+  private <T> Setting<T> pick(Function<JobSpec, T> get, String key, T dflt) {
+    for (Layer l : layers) {
+      T v = get.apply(normalize(l.spec()));
+      if (v != null) {
+        return Setting.of(v, l.source(), l.origin());
+      }
+    }
+    return Setting.of(dflt, Source.DEFAULT, dflt == null ? "unset" : "built-in");
+  }
+
+  private static JobSpec normalize(JobSpec s) {
+    return new JobSpec(
+        s.name(),
+        s.container() == null ? ContainerSpec.EMPTY : s.container(),
+        s.workspace() == null ? WorkspaceSpec.EMPTY : s.workspace(),
+        s.mpi() == null ? MpiSpec.EMPTY : s.mpi(),
+        s.command(),
+        s.ssh() == null ? SshSpec.EMPTY : s.ssh(),
+        s.source());
+  }
+
+  /** How to name a setting in a message: the flag/variable/file it came from, and its key. */
+  static String subject(Setting<?> s, String key) {
+    return switch (s.source()) {
+      case FLAG, ENVIRONMENT -> s.origin();
+      case FILE -> s.origin() + ": " + key;
+      default -> key;
+    };
+  }
+
+  static boolean isInside(String path, String dir) {
+    String d = dir.endsWith("/") ? dir : dir + "/";
+    return path.startsWith(d) && path.length() > d.length();
+  }
+
+  private static String baseName(String origin) {
+    String b = origin.substring(origin.lastIndexOf('/') + 1);
+    int dot = b.lastIndexOf('.');
+    b = dot > 0 ? b.substring(0, dot) : b;
+    b = b.replaceAll("[^A-Za-z0-9._-]", "-");
+    return b.isEmpty() ? "job" : b;
+  }
+}

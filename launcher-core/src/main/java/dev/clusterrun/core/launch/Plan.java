@@ -1,0 +1,57 @@
+package dev.clusterrun.core.launch;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a run will execute, computed without touching a node. {@code plan} prints it and
+ * {@code run} executes it.
+ *
+ * @param runId unique id of the run (time and job name), also the run directory's name
+ * @param runDir the run directory on the shared filesystem (host path)
+ * @param nodes host names in hostfile order
+ * @param containerName the container the job runs in (generated when the job names none)
+ * @param namedContainer whether it is kept after the job (Pyxis's named containers)
+ * @param prepare steps run once on the head before the job, each with its condition
+ * @param hostfilePath the hostfile mpirun reads, path inside the container
+ * @param hostfileHostPath the same file on the shared filesystem
+ * @param hostfileContent what clusterrun writes there
+ * @param launch the head's {@code enroot start ... NAME mpirun ...} words
+ * @param launchEnv environment added to the head's {@code enroot start} process
+ * @param agent the launch agent words; {@code agentString} the shell string Open MPI gets
+ * @param cleanup steps run on the head after the job
+ * @param settings every setting with its source
+ */
+public record Plan(
+    String jobName,
+    String runId,
+    String runDir,
+    List<String> nodes,
+    int np,
+    String containerName,
+    boolean namedContainer,
+    String image,
+    List<Step> prepare,
+    String hostfilePath,
+    String hostfileHostPath,
+    String hostfileContent,
+    List<String> launch,
+    Map<String, String> launchEnv,
+    List<String> agent,
+    String agentString,
+    String daemon,
+    boolean hook,
+    List<Step> cleanup,
+    List<SettingView> settings) {
+
+  /**
+   * A command to run on the head.
+   *
+   * @param when the condition under which it runs, in words ("always", "if the container is missing
+   *     or was made from another image")
+   */
+  public record Step(String what, List<String> argv, String when) {}
+
+  /** A setting for display: its key, its value as text (secrets masked), and its source. */
+  public record SettingView(String key, String value, String source, String origin) {}
+}

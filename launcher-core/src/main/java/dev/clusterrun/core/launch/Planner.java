@@ -1,0 +1,218 @@
+package dev.clusterrun.core.launch;
+
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.enroot.EnrootArgs;
+import dev.clusterrun.core.enroot.EnrootArgs.ContainerFlags;
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.mpi.MpirunArgs;
+import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.Mount;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Pure: (resolved job, hostfile, options) → {@link Plan}. Touches no node and no file. */
+public final class Planner {
+  private static final DateTimeFormatter RUN_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+
+  /**
+   * @param runId the run's id (see {@link #newRunId})
+   * @param daemon the daemon the agent starts: orted (Open MPI 4) or prted (Open MPI 5)
+   * @param hook true when the node hook hands the agent to mpirun; false ({@code --no-hook}) passes
+   *     it with {@code enroot start --env} instead
+   */
+  public record Options(String runId, LaunchAgent.Daemon daemon, boolean hook) {}
+
+  private Planner() {}
+
+  /** {@code 20261121-061500-<job>-<4 hex>}: sortable, unique enough for concurrent runs. */
+  public static String newRunId(String jobName, Instant now, java.util.Random random) {
+    return RUN_TIME.format(now)
+        + "-"
+        + jobName
+        + "-"
+        + String.format("%04x", random.nextInt(0x10000));
+  }
+
+  public static Plan plan(ResolvedJob job, Hostfile hostfile, Options options) {
+    String ws = stripSlash(job.workspacePath().value());
+    String wsMount = stripSlash(job.workspaceMount().value());
+    String runDir = ws + "/runs/" + options.runId();
+
+    int np = job.np().value();
+    if (np < 1) {
+      throw new BadInputException(JobResolver.subject(job.np(), "mpi.np"), "must be at least 1");
+    }
+    if (np > hostfile.totalSlots() && job.perNode().value() == null) {
+      throw new BadInputException(
+          JobResolver.subject(job.np(), "mpi.np"),
+          np
+              + " ranks but "
+              + hostfile.source()
+              + " has only "
+              + hostfile.totalSlots()
+              + " slots; raise slots= in the hostfile or lower np");
+    }
+
+    // The container: named (kept, reused like Pyxis's --container-name) or made for this run.
+    boolean named = job.containerName().value() != null;
+    String name = named ? job.containerName().value() : "clusterrun-" + options.runId();
+    ImageRef image = job.image().value();
+    List<Plan.Step> prepare = new ArrayList<>();
+    List<Plan.Step> cleanup = new ArrayList<>();
+    if (image != null) {
+      String sqsh = image.value();
+      String createWhen =
+          named
+              ? "if container " + name + " is missing, or was made from another image"
+              : "always (a container for this run only)";
+      if (image.isUri()) {
+        sqsh = ws + "/images/" + EnrootArgs.squashfsName(image);
+        prepare.add(
+            new Plan.Step(
+                "import the image once into the shared workspace",
+                EnrootArgs.importImage(image, sqsh),
+                "if " + sqsh + " is missing and the container must be made"));
+      }
+      prepare.add(
+          new Plan.Step(
+              "create the container in the shared data path",
+              EnrootArgs.create(name, sqsh),
+              createWhen));
+    } else {
+      prepare.add(
+          new Plan.Step(
+              "use the existing container " + name, List.of(), "it must exist on every node"));
+    }
+    if (job.save().value() != null) {
+      cleanup.add(
+          new Plan.Step(
+              "save the container", EnrootArgs.export(name, job.save().value()), "after the job"));
+    }
+    if (!named) {
+      cleanup.add(
+          new Plan.Step("remove the run's container", EnrootArgs.remove(name), "after the job"));
+    }
+
+    // The flags every container of the job gets, on the head and through the agent.
+    List<Mount> mounts = new ArrayList<>();
+    mounts.add(new Mount(ws, wsMount, ""));
+    for (Mount m : job.mounts().value()) {
+      if (m.target().equals(wsMount) || stripSlash(m.target()).equals(wsMount)) {
+        throw new BadInputException(
+            JobResolver.subject(job.mounts(), "container.mounts"),
+            "mount " + m + " hides the workspace mount " + wsMount + "; mount it elsewhere");
+      }
+      mounts.add(m);
+    }
+    Map<String, String> env = new LinkedHashMap<>(job.env().value());
+    ContainerFlags flags =
+        new ContainerFlags(job.writable().value(), job.remapRoot().value(), mounts, env);
+
+    List<String> agent = LaunchAgent.words(flags, job.mountHome().value(), name, options.daemon());
+    String agentString = LaunchAgent.string(agent);
+
+    List<String> forward = new ArrayList<>(job.mpiEnv().value());
+    List<String> headEnvFlags = new ArrayList<>();
+    for (String n : job.envFromHost().value()) {
+      headEnvFlags.add(n);
+      if (!forward.contains(n)) {
+        forward.add(n);
+      }
+    }
+    if (!options.hook()) {
+      for (String v : LaunchAgent.MPI_VARIABLES) {
+        headEnvFlags.add(v + "=" + agentString);
+      }
+    }
+    List<String> mpirun =
+        MpirunArgs.build(
+            np,
+            job.hostfile().value(),
+            job.perNode().value(),
+            job.remapRoot().value(),
+            job.workdir().value(),
+            job.mca().value(),
+            forward,
+            job.mpiArgs().value(),
+            job.command().value());
+    List<String> launch = EnrootArgs.start(flags, headEnvFlags, name, mpirun);
+
+    Map<String, String> launchEnv = new LinkedHashMap<>();
+    launchEnv.put("ENROOT_MOUNT_HOME", job.mountHome().value() ? "y" : "n");
+    if (options.hook()) {
+      launchEnv.put(LaunchAgent.ENV_VAR, agentString);
+    }
+
+    String hostfilePath = job.hostfile().value();
+    String hostfileHostPath = ws + hostfilePath.substring(wsMount.length());
+
+    List<Plan.SettingView> settings = new ArrayList<>();
+    job.byKey().forEach((k, s) -> settings.add(view(k, s)));
+
+    return new Plan(
+        job.name().value(),
+        options.runId(),
+        runDir,
+        hostfile.names(),
+        np,
+        name,
+        named,
+        image == null ? null : image.value(),
+        prepare,
+        hostfilePath,
+        hostfileHostPath,
+        hostfile.render(),
+        launch,
+        launchEnv,
+        agent,
+        agentString,
+        options.daemon().command(),
+        options.hook(),
+        cleanup,
+        settings);
+  }
+
+  private static Plan.SettingView view(String key, Setting<?> s) {
+    return new Plan.SettingView(key, display(s.value()), s.source().label(), s.origin());
+  }
+
+  static String display(Object v) {
+    if (v == null) {
+      return "(unset)";
+    }
+    if (v instanceof Map<?, ?> m) {
+      List<String> parts = new ArrayList<>();
+      m.forEach((k, val) -> parts.add(Secrets.maskAssignment(k + "=" + val)));
+      return parts.isEmpty() ? "(none)" : String.join(" ", parts);
+    }
+    if (v instanceof List<?> l) {
+      if (l.isEmpty()) {
+        return "(none)";
+      }
+      List<String> parts = new ArrayList<>();
+      for (Object o : l) {
+        parts.add(Secrets.maskAssignment(String.valueOf(o)));
+      }
+      return String.join(" ", parts);
+    }
+    if (v instanceof java.time.Duration d) {
+      return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+    if (v instanceof Enum<?> e
+        && v instanceof dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy p) {
+      return p.yamlName();
+    }
+    return String.valueOf(v);
+  }
+
+  private static String stripSlash(String p) {
+    return p.length() > 1 && p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
+  }
+}

@@ -1,0 +1,73 @@
+package dev.clusterrun.core.launch;
+
+import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.Mount;
+import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A job with every layer merged (flag &gt; environment &gt; file &gt; default) and each value's
+ * provenance kept, so {@code plan} can say where it came from.
+ */
+public record ResolvedJob(
+    Setting<String> name,
+    Setting<ImageRef> image,
+    Setting<String> containerName,
+    Setting<List<Mount>> mounts,
+    Setting<String> workdir,
+    Setting<Boolean> writable,
+    Setting<Boolean> mountHome,
+    Setting<Boolean> remapRoot,
+    Setting<Map<String, String>> env,
+    Setting<List<String>> envFromHost,
+    Setting<String> save,
+    Setting<String> workspacePath,
+    Setting<String> workspaceMount,
+    Setting<Integer> np,
+    Setting<Integer> perNode,
+    Setting<Map<String, String>> mca,
+    Setting<List<String>> mpiEnv,
+    Setting<List<String>> mpiArgs,
+    Setting<String> hostfile,
+    Setting<List<String>> command,
+    Setting<String> sshUser,
+    Setting<Integer> sshPort,
+    Setting<String> sshIdentity,
+    Setting<KnownHostsPolicy> knownHosts,
+    Setting<Duration> connectTimeout,
+    Setting<Integer> fanout) {
+
+  /** Every setting by its job-file key, in documentation order. */
+  public Map<String, Setting<?>> byKey() {
+    var m = new java.util.LinkedHashMap<String, Setting<?>>();
+    m.put("name", name);
+    m.put("container.image", image);
+    m.put("container.name", containerName);
+    m.put("container.mounts", mounts);
+    m.put("container.workdir", workdir);
+    m.put("container.writable", writable);
+    m.put("container.mount-home", mountHome);
+    m.put("container.remap-root", remapRoot);
+    m.put("container.env", env);
+    m.put("container.env-from-host", envFromHost);
+    m.put("container.save", save);
+    m.put("workspace.path", workspacePath);
+    m.put("workspace.mount", workspaceMount);
+    m.put("mpi.np", np);
+    m.put("mpi.per-node", perNode);
+    m.put("mpi.mca", mca);
+    m.put("mpi.env", mpiEnv);
+    m.put("mpi.args", mpiArgs);
+    m.put("mpi.hostfile", hostfile);
+    m.put("command", command);
+    m.put("ssh.user", sshUser);
+    m.put("ssh.port", sshPort);
+    m.put("ssh.identity", sshIdentity);
+    m.put("ssh.known-hosts", knownHosts);
+    m.put("ssh.connect-timeout", connectTimeout);
+    m.put("ssh.fanout", fanout);
+    return m;
+  }
+}

@@ -1,0 +1,349 @@
+package dev.clusterrun.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.cluster.Host;
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.core.spec.ContainerSpec;
+import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.Mount;
+import dev.clusterrun.core.spec.MpiSpec;
+import dev.clusterrun.core.spec.SshSpec;
+import dev.clusterrun.core.spec.WorkspaceSpec;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PlannerTest {
+  static final Hostfile TWO_BY_EIGHT =
+      new Hostfile(
+          "hostfiles/2x8.txt",
+          List.of(new Host("gpu01", 8, true, 0, 1), new Host("gpu02", 8, true, 0, 2)));
+
+  static JobSpec seedFile() {
+    ContainerSpec c =
+        new ContainerSpec(
+            ImageRef.parse("nvcr.io#nvidia/hpc-benchmarks:25.04"),
+            "hpc-benchmarks",
+            null,
+            null,
+            true,
+            null,
+            null,
+            null,
+            null,
+            null);
+    return new JobSpec(
+        "seed",
+        c,
+        new WorkspaceSpec("/shared/ws", "/app"),
+        MpiSpec.EMPTY,
+        List.of("hostname"),
+        SshSpec.EMPTY,
+        "examples/seed.yaml");
+  }
+
+  static Plan plan(JobResolver r, boolean hook) {
+    ResolvedJob job = r.resolve(TWO_BY_EIGHT, "/home/alice");
+    return Planner.plan(
+        job, TWO_BY_EIGHT, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, hook));
+  }
+
+  @Test
+  void seedExampleGivesTheSeedCommand() {
+    Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "examples/seed.yaml"), true);
+    assertThat(ShellQuote.join(p.launch()))
+        .isEqualTo(
+            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
+                + " mpirun -np 16 --hostfile /app/hosts.txt hostname");
+    assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/hosts.txt");
+    assertThat(p.hostfileContent()).isEqualTo("gpu01 slots=8\ngpu02 slots=8\n");
+    assertThat(p.agentString())
+        .isEqualTo(
+            "env ENROOT_MOUNT_HOME=y enroot start --rw --mount /shared/ws:/app hpc-benchmarks orted");
+    assertThat(p.launchEnv()).containsEntry(LaunchAgent.ENV_VAR, p.agentString());
+    assertThat(PlanRenderer.text(p))
+        .contains(
+            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt hostname\n")
+        .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
+        .contains("mpi.np ")
+        .contains("hostfile (hostfiles/2x8.txt (total slots))");
+  }
+
+  @Test
+  void agentCarriesExactlyTheHeadContainerFlags() {
+    ContainerSpec c =
+        new ContainerSpec(
+            ImageRef.parse("/images/x.sqsh"),
+            "x",
+            List.of(Mount.parse("/data:/data:ro+rprivate")),
+            "/app",
+            false,
+            false,
+            true,
+            Map.of("OMP_NUM_THREADS", "4"),
+            null,
+            null);
+    JobSpec f =
+        new JobSpec(
+            null,
+            c,
+            new WorkspaceSpec("/ws", "/app"),
+            MpiSpec.EMPTY,
+            List.of("a.out"),
+            SshSpec.EMPTY,
+            "j.yaml");
+    Plan p = plan(new JobResolver().layer(f, Source.FILE, "j.yaml"), true);
+    List<String> launch = p.launch();
+    int mpirun = launch.indexOf("mpirun");
+    List<String> headFlags = launch.subList(2, mpirun - 1);
+    List<String> agentFlags = p.agent().subList(4, p.agent().size() - 2);
+    assertThat(agentFlags).isEqualTo(headFlags);
+    assertThat(headFlags)
+        .containsExactly(
+            "--root",
+            "--mount",
+            "/ws:/app",
+            "--mount",
+            "/data:/data:ro,rprivate",
+            "--env",
+            "OMP_NUM_THREADS=4");
+    assertThat(p.agent()).startsWith("env", "ENROOT_MOUNT_HOME=n").endsWith("x", "orted");
+    assertThat(launch).contains("--allow-run-as-root", "--wdir", "/app");
+  }
+
+  @Test
+  void flagsBeatEnvironmentBeatFileBeatDefault() {
+    JobSpec file = seedFile();
+    JobSpec env =
+        EnvironmentLayer.read(
+            Map.of(
+                "CLUSTERRUN_CONTAINER_NAME", "from-env", "CLUSTERRUN_CONTAINER_WORKDIR", "/env"));
+    JobSpec flags =
+        new JobSpec(
+            null,
+            new ContainerSpec(null, "from-flag", null, null, null, null, null, null, null, null),
+            WorkspaceSpec.EMPTY,
+            MpiSpec.EMPTY,
+            null,
+            SshSpec.EMPTY,
+            "flags");
+    ResolvedJob job =
+        new JobResolver()
+            .layer(flags, Source.FLAG, "--container-name")
+            .layer(env, Source.ENVIRONMENT, "CLUSTERRUN_CONTAINER_*")
+            .layer(file, Source.FILE, "seed.yaml")
+            .resolve(TWO_BY_EIGHT, "/home/alice");
+    assertThat(job.containerName())
+        .isEqualTo(Setting.of("from-flag", Source.FLAG, "--container-name"));
+    assertThat(job.workdir().value()).isEqualTo("/env");
+    assertThat(job.workdir().source()).isEqualTo(Source.ENVIRONMENT);
+    assertThat(job.writable().source()).isEqualTo(Source.FILE);
+    assertThat(job.mountHome()).isEqualTo(Setting.of(true, Source.DEFAULT, "built-in"));
+    assertThat(job.np())
+        .isEqualTo(Setting.of(16, Source.HOSTFILE, "hostfiles/2x8.txt (total slots)"));
+  }
+
+  @Test
+  void noHookPassesTheAgentWithEnrootEnv() {
+    Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml"), false);
+    assertThat(p.launchEnv()).doesNotContainKey(LaunchAgent.ENV_VAR);
+    assertThat(p.launch())
+        .contains(
+            "OMPI_MCA_orte_launch_agent=" + p.agentString(),
+            "PRTE_MCA_prte_launch_agent=" + p.agentString());
+  }
+
+  @Test
+  void unnamedContainerIsMadeForTheRunAndRemovedAfter() {
+    JobSpec f =
+        new JobSpec(
+            "hello",
+            new ContainerSpec(
+                ImageRef.parse("ubuntu:24.04"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null),
+            new WorkspaceSpec("/ws", null),
+            MpiSpec.EMPTY,
+            List.of("hostname"),
+            SshSpec.EMPTY,
+            "h.yaml");
+    Plan p = plan(new JobResolver().layer(f, Source.FILE, "h.yaml"), true);
+    assertThat(p.containerName()).isEqualTo("clusterrun-RUN");
+    assertThat(p.prepare().get(0).argv())
+        .containsExactly(
+            "enroot",
+            "import",
+            "--output",
+            "/ws/images/ubuntu+24.04.sqsh",
+            "docker://ubuntu:24.04");
+    assertThat(p.prepare().get(1).argv())
+        .containsExactly(
+            "enroot", "create", "--name", "clusterrun-RUN", "/ws/images/ubuntu+24.04.sqsh");
+    assertThat(p.cleanup().get(0).argv())
+        .containsExactly("enroot", "remove", "--force", "clusterrun-RUN");
+    assertThat(p.hostfilePath()).isEqualTo("/workspace/hosts.txt");
+  }
+
+  @Test
+  void secretsAreMaskedInTextAndJson() throws Exception {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("WANDB_API_KEY", "s3cr3t-value");
+    env.put("MODE", "fast");
+    JobSpec f =
+        new JobSpec(
+            null,
+            new ContainerSpec(
+                ImageRef.parse("/i.sqsh"), "c", null, null, null, null, null, env, null, null),
+            new WorkspaceSpec("/ws", "/app"),
+            new MpiSpec(null, null, null, List.of("HF_TOKEN=abc123"), null, null),
+            List.of("x"),
+            SshSpec.EMPTY,
+            "s.yaml");
+    Plan p = plan(new JobResolver().layer(f, Source.FILE, "s.yaml"), true);
+    String text = PlanRenderer.text(p);
+    String json = PlanRenderer.json(p);
+    assertThat(text)
+        .doesNotContain("s3cr3t-value")
+        .doesNotContain("abc123")
+        .contains("WANDB_API_KEY=***", "MODE=fast");
+    assertThat(json).doesNotContain("s3cr3t-value").doesNotContain("abc123");
+    JsonNode n = new ObjectMapper().readTree(json);
+    assertThat(n.path("np").asInt()).isEqualTo(16);
+    assertThat(n.path("launchAgent").path("daemon").asText()).isEqualTo("orted");
+    assertThat(n.path("settings").isArray()).isTrue();
+  }
+
+  @Test
+  void badCombinationsAreNamed() {
+    JobSpec tooMany =
+        new JobSpec(
+            null,
+            seedFile().container(),
+            seedFile().workspace(),
+            new MpiSpec(17, null, null, null, null, null),
+            List.of("x"),
+            SshSpec.EMPTY,
+            "t.yaml");
+    assertThatThrownBy(() -> plan(new JobResolver().layer(tooMany, Source.FILE, "t.yaml"), true))
+        .isInstanceOf(BadInputException.class)
+        .hasMessage(
+            "t.yaml: mpi.np: 17 ranks but hostfiles/2x8.txt has only 16 slots; raise slots= in the hostfile or lower np");
+
+    JobSpec outside =
+        new JobSpec(
+            null,
+            seedFile().container(),
+            seedFile().workspace(),
+            new MpiSpec(null, null, null, null, null, "/tmp/h"),
+            List.of("x"),
+            SshSpec.EMPTY,
+            "o.yaml");
+    assertThatThrownBy(() -> plan(new JobResolver().layer(outside, Source.FILE, "o.yaml"), true))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining(
+            "o.yaml: mpi.hostfile: '/tmp/h' must lie inside the workspace mount /app");
+
+    JobSpec noCommand =
+        new JobSpec(
+            null,
+            seedFile().container(),
+            seedFile().workspace(),
+            MpiSpec.EMPTY,
+            null,
+            SshSpec.EMPTY,
+            "n.yaml");
+    assertThatThrownBy(() -> plan(new JobResolver().layer(noCommand, Source.FILE, "n.yaml"), true))
+        .hasMessageStartingWith("command: no command to run");
+
+    JobSpec hidesWs =
+        new JobSpec(
+            null,
+            new ContainerSpec(
+                ImageRef.parse("/i.sqsh"),
+                "c",
+                List.of(Mount.parse("/x:/app")),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null),
+            seedFile().workspace(),
+            MpiSpec.EMPTY,
+            List.of("x"),
+            SshSpec.EMPTY,
+            "h.yaml");
+    assertThatThrownBy(() -> plan(new JobResolver().layer(hidesWs, Source.FILE, "h.yaml"), true))
+        .hasMessageContaining("hides the workspace mount /app");
+  }
+
+  @Test
+  void environmentLayerNamesTheVariable() {
+    assertThatThrownBy(() -> EnvironmentLayer.read(Map.of("CLUSTERRUN_CONTAINER_MOUNTS", "/a")))
+        .hasMessage(
+            "CLUSTERRUN_CONTAINER_MOUNTS: mount '/a' has no destination; expected SRC:DST[:FLAGS]");
+    assertThatThrownBy(
+            () -> EnvironmentLayer.read(Map.of("CLUSTERRUN_CONTAINER_WRITABLE", "maybe")))
+        .hasMessage(
+            "CLUSTERRUN_CONTAINER_WRITABLE: 'maybe' is not a boolean; use 1 or 0 (or true/false)");
+    assertThatThrownBy(
+            () ->
+                EnvironmentLayer.read(
+                    Map.of(
+                        "CLUSTERRUN_CONTAINER_WRITABLE",
+                        "1",
+                        "CLUSTERRUN_CONTAINER_READONLY",
+                        "1")))
+        .hasMessageContaining("contradict");
+    assertThatThrownBy(() -> EnvironmentLayer.read(Map.of("CLUSTERRUN_CONTAINER_NAME", "a/b")))
+        .hasMessageStartingWith("CLUSTERRUN_CONTAINER_NAME: container name 'a/b' contains '/'");
+    assertThat(
+            EnvironmentLayer.read(Map.of("CLUSTERRUN_CONTAINER_READONLY", "0"))
+                .container()
+                .writable())
+        .isTrue();
+  }
+
+  @Test
+  void agentRefusesWhiteSpace() {
+    JobSpec f =
+        new JobSpec(
+            null,
+            new ContainerSpec(
+                ImageRef.parse("/i.sqsh"),
+                "c",
+                null,
+                null,
+                null,
+                null,
+                null,
+                Map.of("A", "two words"),
+                null,
+                null),
+            new WorkspaceSpec("/ws", "/app"),
+            MpiSpec.EMPTY,
+            List.of("x"),
+            SshSpec.EMPTY,
+            "w.yaml");
+    assertThatThrownBy(() -> plan(new JobResolver().layer(f, Source.FILE, "w.yaml"), true))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining("launch agent: the word 'A=two words' holds white space");
+  }
+}
