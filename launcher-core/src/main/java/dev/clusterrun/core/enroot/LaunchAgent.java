@@ -19,6 +19,12 @@ public final class LaunchAgent {
   /** Set in the environment of the head's {@code enroot start}; the hook copies it. */
   public static final String ENV_VAR = "CLUSTERRUN_LAUNCH_AGENT";
 
+  /**
+   * Marks every remote daemon of a run (and the ranks it forks, which inherit it): clusterrun finds
+   * leftovers of an interrupted run on a node by this variable in their environment.
+   */
+  public static final String RUN_ID_VAR = "CLUSTERRUN_RUN_ID";
+
   /** What the hook writes into {@code $ENROOT_ENVIRON}, for Open MPI 4 and for Open MPI 5. */
   public static final List<String> MPI_VARIABLES =
       List.of("OMPI_MCA_orte_launch_agent", "PRTE_MCA_prte_launch_agent");

@@ -105,8 +105,10 @@ class PlannerTest {
     List<String> launch = p.launch();
     int mpirun = launch.indexOf("mpirun");
     List<String> headFlags = launch.subList(2, mpirun - 1);
-    List<String> agentFlags = p.agent().subList(4, p.agent().size() - 2);
+    List<String> agentFlags = p.agent().subList(4, p.agent().size() - 4);
     assertThat(agentFlags).isEqualTo(headFlags);
+    assertThat(p.agent().subList(p.agent().size() - 4, p.agent().size()))
+        .containsExactly("--env", "CLUSTERRUN_RUN_ID=RUN", "x", "orted");
     assertThat(headFlags)
         .containsExactly(
             "--root",
