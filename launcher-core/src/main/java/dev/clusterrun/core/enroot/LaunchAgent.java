@@ -47,15 +47,21 @@ public final class LaunchAgent {
   private LaunchAgent() {}
 
   /**
-   * The agent's words: {@code env ENROOT_MOUNT_HOME=y|n enroot start FLAGS NAME DAEMON}. The
-   * mount-home setting rides along explicitly because enroot reads it from the environment (and a
-   * remote node's configuration may say otherwise).
+   * The agent's words: {@code env ENROOT_MOUNT_HOME=y|n enroot start FLAGS --env
+   * CLUSTERRUN_RUN_ID=ID NAME DAEMON}. The mount-home setting rides along explicitly because enroot
+   * reads it from the environment (and a remote node's configuration may say otherwise).
    */
   public static List<String> words(
-      EnrootArgs.ContainerFlags flags, boolean mountHome, String name, Daemon daemon) {
+      EnrootArgs.ContainerFlags flags,
+      boolean mountHome,
+      String name,
+      Daemon daemon,
+      String runId) {
     List<String> w =
         new ArrayList<>(List.of("env", "ENROOT_MOUNT_HOME=" + (mountHome ? "y" : "n")));
-    w.addAll(EnrootArgs.start(flags, List.of(), name, List.of(daemon.command())));
+    w.addAll(
+        EnrootArgs.start(
+            flags, List.of(RUN_ID_VAR + "=" + runId), name, List.of(daemon.command())));
     for (String word : w) {
       for (int i = 0; i < word.length(); i++) {
         char c = word.charAt(i);

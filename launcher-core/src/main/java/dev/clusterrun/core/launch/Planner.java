@@ -115,7 +115,8 @@ public final class Planner {
     ContainerFlags flags =
         new ContainerFlags(job.writable().value(), job.remapRoot().value(), mounts, env);
 
-    List<String> agent = LaunchAgent.words(flags, job.mountHome().value(), name, options.daemon());
+    List<String> agent =
+        LaunchAgent.words(flags, job.mountHome().value(), name, options.daemon(), options.runId());
     String agentString = LaunchAgent.string(agent);
 
     List<String> forward = new ArrayList<>(job.mpiEnv().value());
