@@ -68,7 +68,8 @@ class PlannerTest {
     assertThat(p.hostfileContent()).isEqualTo("gpu01 slots=8\ngpu02 slots=8\n");
     assertThat(p.agentString())
         .isEqualTo(
-            "env ENROOT_MOUNT_HOME=y enroot start --rw --mount /shared/ws:/app hpc-benchmarks orted");
+            "env ENROOT_MOUNT_HOME=y enroot start --rw --mount /shared/ws:/app"
+                + " --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks orted");
     assertThat(p.launchEnv()).containsEntry(LaunchAgent.ENV_VAR, p.agentString());
     assertThat(PlanRenderer.text(p))
         .contains(
