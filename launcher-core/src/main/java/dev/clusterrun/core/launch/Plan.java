@@ -17,6 +17,7 @@ import java.util.Map;
  * @param hostfileHostPath the same file on the shared filesystem
  * @param hostfileContent what clusterrun writes there
  * @param launch the head's {@code enroot start ... NAME mpirun ...} words
+ * @param canaryLaunch the same, with the canary's command in place of the job's
  * @param launchEnv environment added to the head's {@code enroot start} process
  * @param agent the launch agent words; {@code agentString} the shell string Open MPI gets
  * @param cleanup steps run on the head after the job
@@ -36,6 +37,7 @@ public record Plan(
     String hostfileHostPath,
     String hostfileContent,
     List<String> launch,
+    List<String> canaryLaunch,
     Map<String, String> launchEnv,
     List<String> agent,
     String agentString,

@@ -143,7 +143,19 @@ public final class Planner {
             forward,
             job.mpiArgs().value(),
             job.command().value());
+    List<String> canaryMpirun =
+        MpirunArgs.build(
+            np,
+            job.hostfile().value(),
+            job.perNode().value(),
+            job.remapRoot().value(),
+            job.workdir().value(),
+            job.mca().value(),
+            forward,
+            job.mpiArgs().value(),
+            Canary.command());
     List<String> launch = EnrootArgs.start(flags, headEnvFlags, name, mpirun);
+    List<String> canaryLaunch = EnrootArgs.start(flags, headEnvFlags, name, canaryMpirun);
 
     Map<String, String> launchEnv = new LinkedHashMap<>();
     launchEnv.put("ENROOT_MOUNT_HOME", job.mountHome().value() ? "y" : "n");
@@ -171,6 +183,7 @@ public final class Planner {
         hostfileHostPath,
         hostfile.render(),
         launch,
+        canaryLaunch,
         launchEnv,
         agent,
         agentString,

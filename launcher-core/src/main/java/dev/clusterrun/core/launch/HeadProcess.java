@@ -1,0 +1,134 @@
+package dev.clusterrun.core.launch;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.commons.exec.CommandLine;
+import org.apache.commons.exec.DefaultExecuteResultHandler;
+import org.apache.commons.exec.DefaultExecutor;
+import org.apache.commons.exec.ExecuteException;
+import org.apache.commons.exec.PumpStreamHandler;
+
+/**
+ * One command on the head (clusterrun's own machine), run with commons-exec: output streamed as it
+ * comes, the exit code passed on, and the whole process tree stoppable.
+ */
+public final class HeadProcess {
+  private final Process process;
+  private final DefaultExecuteResultHandler handler;
+
+  private HeadProcess(Process process, DefaultExecuteResultHandler handler) {
+    this.process = process;
+    this.handler = handler;
+  }
+
+  /**
+   * Starts {@code argv} with the current environment plus {@code env}; stdout and stderr are
+   * copied, unbuffered, to the given streams.
+   */
+  public static HeadProcess start(
+      List<String> argv, Map<String, String> env, File dir, OutputStream out, OutputStream err)
+      throws IOException {
+    CommandLine cl = new CommandLine(argv.get(0));
+    for (String a : argv.subList(1, argv.size())) {
+      cl.addArgument(a, false);
+    }
+    AtomicReference<Process> started = new AtomicReference<>();
+    DefaultExecutor ex =
+        new DefaultExecutor() {
+          @Override
+          protected Process launch(
+              CommandLine command, Map<String, String> environment, File workingDir)
+              throws IOException {
+            Process p = super.launch(command, environment, workingDir);
+            started.set(p);
+            return p;
+          }
+        };
+    ex.setExitValues(null); // every exit code is an answer, not an exception
+    if (dir != null) {
+      ex.setWorkingDirectory(dir);
+    }
+    PumpStreamHandler pump = new PumpStreamHandler(out, err, null);
+    ex.setStreamHandler(pump);
+    Map<String, String> full = new HashMap<>(System.getenv());
+    full.putAll(env);
+    DefaultExecuteResultHandler handler = new DefaultExecuteResultHandler();
+    try {
+      ex.execute(cl, full, handler);
+    } catch (ExecuteException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+    // execute() returns after launch; the process is known by then or launch failed.
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (started.get() == null && !handler.hasResult() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    if (started.get() == null) {
+      try {
+        handler.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      Exception e = handler.getException();
+      throw new IOException(
+          "cannot start " + argv.get(0) + (e == null ? "" : ": " + e.getMessage()), e);
+    }
+    return new HeadProcess(started.get(), handler);
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /**
+   * Waits for the exit code; the output pumps have finished when this returns (commons-exec joins
+   * them before it reports the result).
+   */
+  public int waitFor() throws InterruptedException {
+    handler.waitFor();
+    if (handler.getException() != null
+        && handler.getExitValue() == org.apache.commons.exec.Executor.INVALID_EXITVALUE) {
+      return 127;
+    }
+    return handler.getExitValue();
+  }
+
+  public boolean waitFor(Duration d) throws InterruptedException {
+    handler.waitFor(d);
+    return handler.hasResult();
+  }
+
+  public boolean isAlive() {
+    return !handler.hasResult();
+  }
+
+  /** Sends SIGINT to the process (mpirun stops its ranks and daemons on SIGINT). */
+  public void interrupt() {
+    Signals.send(process.pid(), Signals.SIGINT);
+  }
+
+  public void terminate() {
+    Signals.send(process.pid(), Signals.SIGTERM);
+  }
+
+  /** Kills the process and every descendant still alive, children first. */
+  public List<ProcessHandle> killTree() {
+    List<ProcessHandle> killed = new java.util.ArrayList<>();
+    ProcessHandle root = process.toHandle();
+    List<ProcessHandle> all = new java.util.ArrayList<>(root.descendants().toList());
+    java.util.Collections.reverse(all);
+    all.add(root);
+    for (ProcessHandle h : all) {
+      if (h.isAlive() && h.destroyForcibly()) {
+        killed.add(h);
+      }
+    }
+    return killed;
+  }
+}

@@ -1,0 +1,89 @@
+package dev.clusterrun.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.NodeShell;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class RemoteReaperTest {
+  /** Runs scripts with the real sh on this machine. */
+  static final class ShShell implements NodeShell {
+    @Override
+    public String node() {
+      return "local";
+    }
+
+    @Override
+    public ExecResult run(String script, Duration timeout) {
+      try {
+        Process p = new ProcessBuilder("sh", "-c", script).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return new ExecResult(
+            p.exitValue(),
+            new String(out, StandardCharsets.UTF_8),
+            new String(err, StandardCharsets.UTF_8),
+            Duration.ZERO,
+            null);
+      } catch (IOException | InterruptedException e) {
+        return ExecResult.failed(e.toString(), Duration.ZERO);
+      }
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  static Process startMarked(String runId, String... cmd) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().put("CLUSTERRUN_RUN_ID", runId);
+    return pb.start();
+  }
+
+  @Test
+  void killsOnlyTheProcessesOfThisRunByPid() throws Exception {
+    Process mine = startMarked("run-a", "sleep", "60");
+    Process other = startMarked("run-b", "sleep", "60");
+    Process ignoresTerm = startMarked("run-a", "sh", "-c", "trap '' TERM; sleep 60 & wait");
+    Thread.sleep(200);
+    try {
+      RemoteReaper.NodeOutcome o =
+          RemoteReaper.reap(new ShShell(), "run-a", Duration.ofSeconds(20));
+      assertThat(o.error()).isNull();
+      assertThat(o.leftovers())
+          .extracting(RemoteReaper.Leftover::pid)
+          .contains(mine.pid(), ignoresTerm.pid())
+          .doesNotContain(other.pid());
+      assertThat(o.leftovers())
+          .filteredOn(l -> l.pid() == ignoresTerm.pid())
+          .singleElement()
+          .satisfies(l -> assertThat(l.neededKill()).isTrue());
+      assertThat(mine.waitFor(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(ignoresTerm.waitFor(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(other.isAlive()).isTrue();
+
+      RemoteReaper.NodeOutcome again =
+          RemoteReaper.reap(new ShShell(), "run-a", Duration.ofSeconds(20));
+      assertThat(again.leftovers()).isEmpty();
+    } finally {
+      mine.destroyForcibly();
+      other.destroyForcibly();
+      ignoresTerm.destroyForcibly();
+    }
+  }
+
+  @Test
+  void aHostileRunIdIsQuoted() {
+    RemoteReaper.NodeOutcome o =
+        RemoteReaper.reap(
+            new ShShell(), "x'; touch /tmp/pwned-by-reaper; '", Duration.ofSeconds(20));
+    assertThat(o.error()).isNull();
+    assertThat(new java.io.File("/tmp/pwned-by-reaper")).doesNotExist();
+  }
+}
