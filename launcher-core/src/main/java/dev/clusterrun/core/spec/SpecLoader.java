@@ -465,8 +465,8 @@ public final class SpecLoader {
     return items;
   }
 
-  /** A list of scalar words, kept as written. */
-  private List<String> words(Entry e, String path, boolean nonEmptyWords) {
+  /** A list of scalar words, kept as written; with {@code programFirst} the first is not empty. */
+  private List<String> words(Entry e, String path, boolean programFirst) {
     Seq seq = list(e, path);
     if (seq == null) {
       return null;
@@ -491,8 +491,8 @@ public final class SpecLoader {
       if (!(n instanceof Scalar s) || s.isNull()) {
         throw error(n, p, "expected a word, found " + describe(n));
       }
-      if (nonEmptyWords && s.text().isEmpty()) {
-        throw error(n, p, "expected a word, found ''");
+      if (programFirst && i == 0 && s.text().isEmpty()) {
+        throw error(n, p, "expected the program to run, found ''");
       }
       out.add(s.text());
     }

@@ -21,6 +21,7 @@ class HostfileParserTest {
 
   @Test
   void theGoldenFolderHasEnoughCases() {
+    assertThat(Golden.orphans("hostfiles", ".txt")).isEmpty();
     assertThat(goldenInputs()).hasSizeGreaterThanOrEqualTo(12);
   }
 

@@ -31,6 +31,23 @@ public final class Golden {
     }
   }
 
+  /** Expected files whose input is missing (a renamed or deleted case). */
+  public static List<Path> orphans(String folder, String ext) {
+    Path dir = Path.of("src", "test", "resources", folder);
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(p -> p.getFileName().toString().endsWith(".expected.txt"))
+          .filter(
+              p -> {
+                String n = p.getFileName().toString();
+                String base = n.substring(0, n.length() - ".expected.txt".length());
+                return !Files.exists(p.resolveSibling(base + ext));
+              })
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public static String read(Path p) {
     try {
       return Files.readString(p, StandardCharsets.UTF_8);

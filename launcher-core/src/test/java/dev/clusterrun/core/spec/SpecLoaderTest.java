@@ -21,6 +21,7 @@ class SpecLoaderTest {
 
   @Test
   void theGoldenFolderHasEnoughCases() {
+    assertThat(Golden.orphans("specs", ".yaml")).isEmpty();
     assertThat(goldenInputs()).hasSizeGreaterThanOrEqualTo(15);
   }
 
