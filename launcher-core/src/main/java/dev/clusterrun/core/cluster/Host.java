@@ -4,8 +4,10 @@ package dev.clusterrun.core.cluster;
  * One host line of an Open MPI hostfile, after range expansion.
  *
  * @param name host name or IPv4/IPv6 literal, as written
- * @param slots slots on this host ({@code 1} when the line gave none, see {@code slotsGiven})
- * @param slotsGiven whether the line said {@code slots=N}
+ * @param slots slots on this host ({@code 1} when the line gave none, see {@code slotsGiven};
+ *     {@code M} when it gave only {@code max_slots=M}, as Open MPI does)
+ * @param slotsGiven whether the line fixed the slot count ({@code slots=N}, or {@code max_slots=M}
+ *     alone); when false the run-time resolver may choose another count
  * @param maxSlots {@code max_slots=M}, or 0 when not given
  * @param line 1-based line number in the hostfile
  */

@@ -1,0 +1,785 @@
+package dev.clusterrun.core.spec;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.spec.YamlTree.Entry;
+import dev.clusterrun.core.spec.YamlTree.MapNode;
+import dev.clusterrun.core.spec.YamlTree.Node;
+import dev.clusterrun.core.spec.YamlTree.Scalar;
+import dev.clusterrun.core.spec.YamlTree.Seq;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Loads a job spec (YAML) strictly: unknown keys (with a did-you-mean), duplicate keys, wrong types
+ * and bad values are errors naming {@code FILE:LINE:COLUMN: field.path}. See {@code
+ * docs/job-spec.md} for every field.
+ *
+ * <p>Absent keys, and keys given with no value ({@code name:} or {@code ~}), are null in the
+ * result; an absent or empty section is the section's {@code EMPTY} value. Booleans are {@code
+ * true} and {@code false} only: YAML 1.1's {@code yes}/{@code no}/{@code on}/{@code off} are
+ * refused with a hint, since YAML readers disagree on them. Scalars keep their text as written
+ * where a string is expected ({@code FOO: 010} is {@code "010"}, not 8).
+ *
+ * <p>Only this class (and {@link YamlTree}) touches Jackson, and only its streaming YAML parser.
+ */
+public final class SpecLoader {
+  static final List<String> TOP_KEYS =
+      List.of("name", "container", "workspace", "mpi", "command", "ssh");
+  static final List<String> CONTAINER_KEYS =
+      List.of(
+          "image",
+          "name",
+          "mounts",
+          "workdir",
+          "writable",
+          "mount-home",
+          "remap-root",
+          "env",
+          "env-from-host",
+          "save");
+  static final List<String> WORKSPACE_KEYS = List.of("path", "mount");
+  static final List<String> MPI_KEYS = List.of("np", "per-node", "mca", "env", "args", "hostfile");
+  static final List<String> SSH_KEYS =
+      List.of("user", "port", "identity", "known-hosts", "connect-timeout", "fanout");
+  static final List<String> MOUNT_KEYS = List.of("source", "target", "flags");
+
+  private static final Map<String, List<String>> SECTIONS = new LinkedHashMap<>();
+
+  static {
+    SECTIONS.put("", TOP_KEYS);
+    SECTIONS.put("container", CONTAINER_KEYS);
+    SECTIONS.put("workspace", WORKSPACE_KEYS);
+    SECTIONS.put("mpi", MPI_KEYS);
+    SECTIONS.put("ssh", SSH_KEYS);
+  }
+
+  /** Words people write for a key, mapped to the key (only suggested, never accepted). */
+  private static final Map<String, String> SYNONYMS =
+      Map.of(
+          "destination", "target",
+          "dest", "target",
+          "dst", "target",
+          "src", "source",
+          "options", "flags",
+          "environment", "env",
+          "cmd", "command",
+          "hosts", "hostfile",
+          "ranks", "np");
+
+  private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern MCA_NAME = Pattern.compile("[A-Za-z0-9_]+");
+  private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*\\$?");
+  private static final Pattern WHOLE = Pattern.compile("[+-]?[0-9]+");
+  private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
+  private static final Pattern PLAIN_WORD =
+      Pattern.compile("[A-Za-z0-9._/+^=-][A-Za-z0-9._/+^=~-]*");
+  private static final List<String> YAML11_BOOLEANS = List.of("y", "n", "yes", "no", "on", "off");
+
+  private final String source;
+
+  private SpecLoader(String source) {
+    this.source = source;
+  }
+
+  /**
+   * Reads and loads a job spec file.
+   *
+   * @throws BadInputException when the file cannot be read (subject: the path as given) or is not a
+   *     valid job spec
+   */
+  public static JobSpec load(Path file) {
+    String name = file.toString();
+    String content;
+    try {
+      content = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new BadInputException(name, "no such file", e);
+    } catch (AccessDeniedException e) {
+      throw new BadInputException(name, "permission denied", e);
+    } catch (CharacterCodingException e) {
+      throw new BadInputException(name, "not a text file (it is not valid UTF-8)", e);
+    } catch (IOException e) {
+      if (Files.isDirectory(file)) {
+        throw new BadInputException(name, "is a directory, not a job spec", e);
+      }
+      throw new BadInputException(name, "cannot be read: " + e.getMessage(), e);
+    }
+    return parse(content, name);
+  }
+
+  /**
+   * Loads a job spec from YAML text.
+   *
+   * @param sourceName how to name the text in messages, and {@link JobSpec#source()}
+   * @throws BadInputException with subject {@code SOURCE:LINE:COLUMN: field.path}
+   */
+  public static JobSpec parse(String yaml, String sourceName) {
+    Node root = YamlTree.read(yaml, sourceName);
+    if (root == null) {
+      throw new BadInputException(
+          sourceName,
+          "the job spec is empty; expected settings such as 'name:', 'container:' and"
+              + " 'command:'");
+    }
+    return new SpecLoader(sourceName).job(root);
+  }
+
+  // ---------------------------------------------------------------- sections
+
+  private JobSpec job(Node root) {
+    if (!(root instanceof MapNode m)) {
+      throw error(
+          root,
+          "",
+          "expected a map of settings (name:, container:, command:, …) at the top level, found "
+              + describe(root));
+    }
+    checkKeys(m, "");
+    return new JobSpec(
+        jobName(m.entries().get("name")),
+        container(m.entries().get("container")),
+        workspace(m.entries().get("workspace")),
+        mpi(m.entries().get("mpi")),
+        command(m.entries().get("command")),
+        ssh(m.entries().get("ssh")),
+        source);
+  }
+
+  private String jobName(Entry e) {
+    String s = string(e, "name");
+    if (s != null && !JOB_NAME.matcher(s).matches()) {
+      throw error(
+          e.value(), "name", "'" + s + "' is not a valid job name (letters, digits and . _ -)");
+    }
+    return s;
+  }
+
+  private ContainerSpec container(Entry e) {
+    MapNode m = section(e, "container");
+    if (m == null) {
+      return ContainerSpec.EMPTY;
+    }
+    Map<String, Entry> k = m.entries();
+    ImageRef image = null;
+    String imageText = string(k.get("image"), "container.image");
+    if (imageText != null) {
+      try {
+        image = ImageRef.parse(imageText);
+      } catch (IllegalArgumentException ex) {
+        throw error(k.get("image").value(), "container.image", ex.getMessage());
+      }
+    }
+    String name = string(k.get("name"), "container.name");
+    if (name != null) {
+      try {
+        ContainerName.validate(name);
+      } catch (IllegalArgumentException ex) {
+        throw error(k.get("name").value(), "container.name", ex.getMessage());
+      }
+    }
+    String save = string(k.get("save"), "container.save");
+    if (save != null && (save.isEmpty() || save.endsWith("/"))) {
+      throw error(
+          k.get("save").value(),
+          "container.save",
+          "'" + save + "' must name a file (the squashfs image to write), not a directory");
+    }
+    return new ContainerSpec(
+        image,
+        name,
+        mounts(k.get("mounts")),
+        absolutePath(k.get("workdir"), "container.workdir", true),
+        bool(k.get("writable"), "container.writable"),
+        bool(k.get("mount-home"), "container.mount-home"),
+        bool(k.get("remap-root"), "container.remap-root"),
+        envMap(k.get("env"), "container.env"),
+        envNames(k.get("env-from-host"), "container.env-from-host"),
+        save);
+  }
+
+  private WorkspaceSpec workspace(Entry e) {
+    MapNode m = section(e, "workspace");
+    if (m == null) {
+      return WorkspaceSpec.EMPTY;
+    }
+    return new WorkspaceSpec(
+        absolutePath(m.entries().get("path"), "workspace.path", true),
+        absolutePath(m.entries().get("mount"), "workspace.mount", true));
+  }
+
+  private MpiSpec mpi(Entry e) {
+    MapNode m = section(e, "mpi");
+    if (m == null) {
+      return MpiSpec.EMPTY;
+    }
+    Map<String, Entry> k = m.entries();
+    return new MpiSpec(
+        integer(k.get("np"), "mpi.np", 1, 10_000_000),
+        integer(k.get("per-node"), "mpi.per-node", 1, 100_000),
+        mca(k.get("mca")),
+        mpiEnv(k.get("env")),
+        words(k.get("args"), "mpi.args", false),
+        absolutePath(k.get("hostfile"), "mpi.hostfile", false));
+  }
+
+  private SshSpec ssh(Entry e) {
+    MapNode m = section(e, "ssh");
+    if (m == null) {
+      return SshSpec.EMPTY;
+    }
+    Map<String, Entry> k = m.entries();
+    String user = string(k.get("user"), "ssh.user");
+    if (user != null && !USER_NAME.matcher(user).matches()) {
+      throw error(k.get("user").value(), "ssh.user", "'" + user + "' is not a valid user name");
+    }
+    String identity = string(k.get("identity"), "ssh.identity");
+    if (identity != null && identity.isBlank()) {
+      throw error(k.get("identity").value(), "ssh.identity", "expected a key file, found ''");
+    }
+    SshSpec.KnownHostsPolicy policy = null;
+    String kh = string(k.get("known-hosts"), "ssh.known-hosts");
+    if (kh != null) {
+      try {
+        policy = SshSpec.KnownHostsPolicy.fromYaml(kh);
+      } catch (IllegalArgumentException ex) {
+        throw error(
+            k.get("known-hosts").value(),
+            "ssh.known-hosts",
+            "expected strict or accept-new, found '"
+                + kh
+                + "'"
+                + DidYouMean.hint(kh, List.of("strict", "accept-new")));
+      }
+    }
+    return new SshSpec(
+        user,
+        integer(k.get("port"), "ssh.port", 1, 65535),
+        identity,
+        policy,
+        duration(k.get("connect-timeout"), "ssh.connect-timeout"),
+        integer(k.get("fanout"), "ssh.fanout", 1, 100_000));
+  }
+
+  // ---------------------------------------------------------------- fields
+
+  private List<String> command(Entry e) {
+    if (e == null || isNull(e.value())) {
+      return null;
+    }
+    if (e.value() instanceof Scalar s && s.token() != JsonToken.VALUE_NULL) {
+      String text = s.text();
+      if (text.isEmpty()) {
+        throw error(s, "command", "expected the program to run, found ''");
+      }
+      String[] parts = text.strip().split("\\s+");
+      if (parts.length > 1 || !text.equals(text.strip())) {
+        throw error(
+            s,
+            "command",
+            "expected a list of words, found '"
+                + text
+                + "'; write it as a list, e.g. command: "
+                + flowList(List.of(parts)));
+      }
+      return List.of(text);
+    }
+    List<String> words = words(e, "command", true);
+    if (words.isEmpty()) {
+      throw error(e.value(), "command", "expected at least one word (the program), found []");
+    }
+    return words;
+  }
+
+  private List<Mount> mounts(Entry e) {
+    Seq seq = list(e, "container.mounts");
+    if (seq == null) {
+      return null;
+    }
+    List<Mount> out = new ArrayList<>();
+    for (int i = 0; i < seq.items().size(); i++) {
+      Node n = seq.items().get(i);
+      String path = "container.mounts[" + i + "]";
+      String text;
+      if (n instanceof MapNode m) {
+        checkKeys(m, path, MOUNT_KEYS);
+        String src = requiredString(m, "source", path);
+        String dst = requiredString(m, "target", path);
+        for (String key : List.of("source", "target")) {
+          String v = key.equals("source") ? src : dst;
+          if (v.indexOf(':') >= 0 || v.indexOf(',') >= 0) {
+            throw error(
+                m.entries().get(key).value(),
+                path + "." + key,
+                "'" + v + "' contains ':' or ',', which enroot and Pyxis mounts cannot carry");
+          }
+        }
+        String flags = mountFlags(m.entries().get("flags"), path + ".flags");
+        text = src + ":" + dst + (flags == null || flags.isEmpty() ? "" : ":" + flags);
+      } else if (n instanceof Scalar s && !s.isNull()) {
+        text = s.text();
+      } else {
+        throw error(
+            n,
+            path,
+            "expected a mount 'SRC:DST[:FLAGS]' or a map {source, target, flags}, found "
+                + describe(n));
+      }
+      try {
+        out.add(Mount.parse(text));
+      } catch (IllegalArgumentException ex) {
+        throw error(n, path, ex.getMessage());
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private String mountFlags(Entry e, String path) {
+    if (e == null || isNull(e.value())) {
+      return null;
+    }
+    if (e.value() instanceof Seq seq) {
+      List<String> flags = new ArrayList<>();
+      for (int i = 0; i < seq.items().size(); i++) {
+        Node n = seq.items().get(i);
+        if (!(n instanceof Scalar s) || s.isNull() || s.text().isEmpty()) {
+          throw error(n, path + "[" + i + "]", "expected a flag such as ro, found " + describe(n));
+        }
+        flags.add(s.text());
+      }
+      return String.join(",", flags);
+    }
+    return string(e, path);
+  }
+
+  private Map<String, String> envMap(Entry e, String path) {
+    MapNode m = map(e, path);
+    if (m == null) {
+      return null;
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Entry v : m.entries().values()) {
+      String p = path + "." + v.key();
+      if (!ENV_NAME.matcher(v.key()).matches()) {
+        throw errorAt(
+            v.line(),
+            v.column(),
+            p,
+            "'"
+                + v.key()
+                + "' is not a valid variable name (letters, digits and _, not first a"
+                + " digit)");
+      }
+      out.put(v.key(), scalarValue(v, p));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  private Map<String, String> mca(Entry e) {
+    MapNode m = map(e, "mpi.mca");
+    if (m == null) {
+      return null;
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Entry v : m.entries().values()) {
+      String p = "mpi.mca." + v.key();
+      if (!MCA_NAME.matcher(v.key()).matches()) {
+        throw errorAt(
+            v.line(),
+            v.column(),
+            p,
+            "'" + v.key() + "' is not a valid MCA parameter name (letters, digits and _)");
+      }
+      out.put(v.key(), scalarValue(v, p));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /** The text of a map value that must be a scalar and must be there. */
+  private String scalarValue(Entry v, String path) {
+    Node n = v.value();
+    if (n instanceof Scalar s && !s.isNull()) {
+      return s.text();
+    }
+    if (isNull(n)) {
+      throw error(
+          n, path, "expected a value, found nothing; write " + v.key() + ": '' for an empty one");
+    }
+    throw error(n, path, "expected a single value, found " + describe(n));
+  }
+
+  private List<String> mpiEnv(Entry e) {
+    List<String> items = words(e, "mpi.env", false);
+    if (items == null) {
+      return null;
+    }
+    Seq seq = (Seq) e.value();
+    for (int i = 0; i < items.size(); i++) {
+      String item = items.get(i);
+      int eq = item.indexOf('=');
+      String name = eq < 0 ? item : item.substring(0, eq);
+      if (!ENV_NAME.matcher(name).matches()) {
+        throw error(
+            seq.items().get(i),
+            "mpi.env[" + i + "]",
+            "expected NAME or NAME=VALUE, found '" + item + "'");
+      }
+    }
+    return items;
+  }
+
+  private List<String> envNames(Entry e, String path) {
+    List<String> items = words(e, path, false);
+    if (items == null) {
+      return null;
+    }
+    Seq seq = (Seq) e.value();
+    for (int i = 0; i < items.size(); i++) {
+      if (!ENV_NAME.matcher(items.get(i)).matches()) {
+        throw error(
+            seq.items().get(i),
+            path + "[" + i + "]",
+            "expected a variable name, found '"
+                + items.get(i)
+                + "'"
+                + (items.get(i).indexOf('=') >= 0
+                    ? "; the value comes from the host, so give the name only"
+                    : ""));
+      }
+    }
+    return items;
+  }
+
+  /** A list of scalar words, kept as written; with {@code programFirst} the first is not empty. */
+  private List<String> words(Entry e, String path, boolean programFirst) {
+    Seq seq = list(e, path);
+    if (seq == null) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < seq.items().size(); i++) {
+      Node n = seq.items().get(i);
+      String p = path + "[" + i + "]";
+      if (n instanceof MapNode m && m.entries().size() == 1) {
+        Entry only = m.entries().values().iterator().next();
+        String shown =
+            only.value() instanceof Scalar s ? only.key() + "=" + s.text() : only.key() + "=…";
+        throw error(
+            n,
+            p,
+            "expected a word, found a map ('"
+                + only.key()
+                + ": …'); a ': ' makes a map in YAML, write '"
+                + shown
+                + "' or quote the word");
+      }
+      if (!(n instanceof Scalar s) || s.isNull()) {
+        throw error(n, p, "expected a word, found " + describe(n));
+      }
+      if (programFirst && i == 0 && s.text().isEmpty()) {
+        throw error(n, p, "expected the program to run, found ''");
+      }
+      out.add(s.text());
+    }
+    return List.copyOf(out);
+  }
+
+  // ---------------------------------------------------------------- scalars
+
+  private String string(Entry e, String path) {
+    if (e == null || isNull(e.value())) {
+      return null;
+    }
+    if (e.value() instanceof Scalar s) {
+      return s.text();
+    }
+    throw error(e.value(), path, "expected a single value, found " + describe(e.value()));
+  }
+
+  private String requiredString(MapNode m, String key, String path) {
+    Entry e = m.entries().get(key);
+    String s = string(e, path + "." + key);
+    if (s == null || s.isEmpty()) {
+      throw error(
+          e == null ? m : e.value(),
+          path + (e == null ? "" : "." + key),
+          "a mount needs '" + key + ":'");
+    }
+    return s;
+  }
+
+  private String absolutePath(Entry e, String path, boolean carriedByLaunchAgent) {
+    String s = string(e, path);
+    if (s == null) {
+      return null;
+    }
+    if (!s.startsWith("/")) {
+      throw error(
+          e.value(), path, "expected an absolute path (starting with '/'), found '" + s + "'");
+    }
+    if (carriedByLaunchAgent && s.chars().anyMatch(Character::isWhitespace)) {
+      throw error(
+          e.value(),
+          path,
+          "'" + s + "' contains white space, which Open MPI's launch agent cannot carry");
+    }
+    if (path.startsWith("workspace.") && (s.indexOf(':') >= 0 || s.indexOf(',') >= 0)) {
+      throw error(
+          e.value(),
+          path,
+          "'" + s + "' contains ':' or ',', which enroot and Pyxis mounts cannot carry");
+    }
+    return s;
+  }
+
+  private Integer integer(Entry e, String path, int min, int max) {
+    if (e == null || isNull(e.value())) {
+      return null;
+    }
+    Node n = e.value();
+    if (n instanceof Scalar s && s.token() == JsonToken.VALUE_NUMBER_INT) {
+      String t = s.text();
+      if (WHOLE.matcher(t).matches()) {
+        long v;
+        try {
+          v = Long.parseLong(t.startsWith("+") ? t.substring(1) : t);
+        } catch (NumberFormatException tooLong) {
+          v = t.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        if (v < min) {
+          throw error(n, path, "expected a whole number of at least " + min + ", found " + t);
+        }
+        if (v > max) {
+          throw error(n, path, "expected a whole number of at most " + max + ", found " + t);
+        }
+        return (int) v;
+      }
+    }
+    throw error(n, path, "expected a whole number, found " + describeNumeric(n));
+  }
+
+  private Boolean bool(Entry e, String path) {
+    if (e == null || isNull(e.value())) {
+      return null;
+    }
+    Node n = e.value();
+    if (n instanceof Scalar s) {
+      String lower = s.text().toLowerCase(Locale.ROOT);
+      boolean literal = lower.equals("true") || lower.equals("false");
+      if ((s.token() == JsonToken.VALUE_TRUE || s.token() == JsonToken.VALUE_FALSE) && literal) {
+        return s.token() == JsonToken.VALUE_TRUE;
+      }
+      if (YAML11_BOOLEANS.contains(lower)) {
+        String meant =
+            lower.equals("y") || lower.equals("yes") || lower.equals("on") ? "true" : "false";
+        throw error(
+            n,
+            path,
+            "expected true or false, found '"
+                + s.text()
+                + "'; write "
+                + meant
+                + " (YAML 1.1 words such as yes/no/on/off are refused: YAML readers disagree on"
+                + " them)");
+      }
+      if (literal) {
+        throw error(
+            n,
+            path,
+            "expected true or false, found the quoted string '"
+                + s.text()
+                + "'; remove the quotes");
+      }
+    }
+    throw error(n, path, "expected true or false, found " + describe(n));
+  }
+
+  private Duration duration(Entry e, String path) {
+    if (e == null || isNull(e.value())) {
+      return null;
+    }
+    Node n = e.value();
+    if (n instanceof Scalar s) {
+      String t = s.text();
+      Duration d = null;
+      if (s.token() == JsonToken.VALUE_NUMBER_INT && t.chars().allMatch(Character::isDigit)) {
+        d = t.length() > 9 ? null : Duration.ofSeconds(Long.parseLong(t));
+      } else if (s.token() == JsonToken.VALUE_STRING) {
+        Matcher m = DURATION.matcher(t);
+        if (m.matches()) {
+          long v = Long.parseLong(m.group(1));
+          d =
+              switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(v);
+                case "s" -> Duration.ofSeconds(v);
+                case "m" -> Duration.ofMinutes(v);
+                default -> Duration.ofHours(v);
+              };
+        }
+      }
+      if (d != null) {
+        if (d.isZero()) {
+          throw error(n, path, "expected a duration greater than 0, found " + t);
+        }
+        return d;
+      }
+    }
+    throw error(
+        n,
+        path,
+        "expected a duration such as 500ms, 10s or 2m (or whole seconds), found "
+            + describeNumeric(n));
+  }
+
+  // ---------------------------------------------------------------- structure
+
+  /** The section's map, or null when absent or empty. */
+  private MapNode section(Entry e, String path) {
+    MapNode m = map(e, path);
+    if (m != null) {
+      checkKeys(m, path);
+    }
+    return m;
+  }
+
+  private MapNode map(Entry e, String path) {
+    if (e == null || isNull(e.value())) {
+      return null;
+    }
+    if (e.value() instanceof MapNode m) {
+      return m;
+    }
+    throw error(e.value(), path, "expected a map of settings, found " + describe(e.value()));
+  }
+
+  private Seq list(Entry e, String path) {
+    if (e == null || isNull(e.value())) {
+      return null;
+    }
+    if (e.value() instanceof Seq s) {
+      return s;
+    }
+    String example =
+        e.value() instanceof Scalar s
+            ? "; write it as a list, e.g. [" + flowWord(s.text()) + "]"
+            : "";
+    throw error(e.value(), path, "expected a list, found " + describe(e.value()) + example);
+  }
+
+  private void checkKeys(MapNode m, String path) {
+    checkKeys(m, path, SECTIONS.get(path));
+  }
+
+  private void checkKeys(MapNode m, String path, List<String> allowed) {
+    for (Entry e : m.entries().values()) {
+      if (allowed.contains(e.key())) {
+        continue;
+      }
+      String full = path.isEmpty() ? e.key() : path + "." + e.key();
+      Optional<String> here = DidYouMean.suggest(e.key(), allowed);
+      String synonym = SYNONYMS.get(e.key().toLowerCase(Locale.ROOT));
+      if (here.isEmpty() && synonym != null && allowed.contains(synonym)) {
+        here = Optional.of(synonym);
+      }
+      String hint;
+      if (here.isPresent()) {
+        hint = "; did you mean '" + here.get() + "'?";
+      } else {
+        hint = elsewhere(e.key(), path).map(s -> "; did you mean '" + s + "'?").orElse("");
+        if (hint.isEmpty()) {
+          hint =
+              "; expected one of: "
+                  + String.join(", ", allowed)
+                  + (path.isEmpty() ? "" : " (in " + path + ")");
+        }
+      }
+      throw errorAt(e.line(), e.column(), full, "unknown key '" + e.key() + "'" + hint);
+    }
+  }
+
+  /** A key that is right in another section, e.g. {@code image} at the top level. */
+  private static Optional<String> elsewhere(String key, String path) {
+    String k = key.toLowerCase(Locale.ROOT).replace('_', '-');
+    for (Map.Entry<String, List<String>> s : SECTIONS.entrySet()) {
+      if (s.getKey().equals(path)) {
+        continue;
+      }
+      for (String candidate : s.getValue()) {
+        if (candidate.equals(k) && !SECTIONS.containsKey(candidate)) {
+          return Optional.of(s.getKey().isEmpty() ? candidate : s.getKey() + "." + candidate);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isNull(Node n) {
+    return n instanceof Scalar s && s.isNull();
+  }
+
+  /** What a person wrote, for "expected X, found Y". */
+  static String describe(Node n) {
+    if (n instanceof MapNode) {
+      return "a map";
+    }
+    if (n instanceof Seq) {
+      return "a list";
+    }
+    Scalar s = (Scalar) n;
+    return switch (s.token()) {
+      case VALUE_NULL -> "nothing";
+      case VALUE_STRING -> "'" + s.text() + "'";
+      default -> s.text();
+    };
+  }
+
+  /** Like {@link #describe}, but says so when a number was put in quotes. */
+  private static String describeNumeric(Node n) {
+    if (n instanceof Scalar s
+        && s.token() == JsonToken.VALUE_STRING
+        && WHOLE.matcher(s.text()).matches()) {
+      return "the quoted string '" + s.text() + "'; remove the quotes";
+    }
+    return describe(n);
+  }
+
+  /** A YAML flow list of words, quoting the words that need it. */
+  static String flowList(List<String> words) {
+    List<String> out = new ArrayList<>();
+    for (String w : words) {
+      out.add(flowWord(w));
+    }
+    return "[" + String.join(", ", out) + "]";
+  }
+
+  private static String flowWord(String w) {
+    if (PLAIN_WORD.matcher(w).matches() && !w.equals("-")) {
+      return w;
+    }
+    return "\"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
+  private BadInputException error(Node n, String path, String problem) {
+    return errorAt(n.line(), n.column(), path, problem);
+  }
+
+  private BadInputException errorAt(int line, int column, String path, String problem) {
+    return new BadInputException(
+        source + ":" + line + ":" + column + (path.isEmpty() ? "" : ": " + path), problem);
+  }
+}
