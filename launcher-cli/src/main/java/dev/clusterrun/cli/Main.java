@@ -8,6 +8,11 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      // Fast path for scripts that probe the version in loops: no command tree to build.
+      System.out.println(new VersionProvider().getVersion()[0]);
+      System.exit(ExitCodes.OK);
+    }
     PrintStream out = System.out;
     PrintStream err = System.err;
     int code = run(out, err, System.getenv(), args);

@@ -51,8 +51,7 @@ public final class JobResolver {
                 perNode.value() * hostfile.hosts().size(), Source.DEFAULT, "per-node × nodes");
       } else {
         np =
-            Setting.of(
-                hostfile.totalSlots(), Source.HOSTFILE, hostfile.source() + " (total slots)");
+            Setting.of(hostfile.totalSlots(), Source.HOSTFILE, hostfile.source() + ": total slots");
       }
     }
     Setting<String> wsPath =
@@ -140,7 +139,7 @@ public final class JobResolver {
     for (Layer l : layers) {
       T v = get.apply(normalize(l.spec()));
       if (v != null) {
-        return Setting.of(v, l.source(), l.origin());
+        return Setting.of(v, l.source(), SettingNames.origin(key, l.source(), l.origin()));
       }
     }
     return Setting.of(dflt, Source.DEFAULT, dflt == null ? "unset" : "built-in");

@@ -76,7 +76,7 @@ class PlannerTest {
             "enroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt hostname\n")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
         .contains("mpi.np ")
-        .contains("hostfile (hostfiles/2x8.txt (total slots))");
+        .contains("hostfile (hostfiles/2x8.txt: total slots)");
   }
 
   @Test
@@ -152,7 +152,7 @@ class PlannerTest {
     assertThat(job.writable().source()).isEqualTo(Source.FILE);
     assertThat(job.mountHome()).isEqualTo(Setting.of(true, Source.DEFAULT, "built-in"));
     assertThat(job.np())
-        .isEqualTo(Setting.of(16, Source.HOSTFILE, "hostfiles/2x8.txt (total slots)"));
+        .isEqualTo(Setting.of(16, Source.HOSTFILE, "hostfiles/2x8.txt: total slots"));
   }
 
   @Test

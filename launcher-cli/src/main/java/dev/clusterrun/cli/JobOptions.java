@@ -1,0 +1,191 @@
+package dev.clusterrun.cli;
+
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.launch.EnvironmentLayer;
+import dev.clusterrun.core.spec.ContainerName;
+import dev.clusterrun.core.spec.ContainerSpec;
+import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.Mount;
+import dev.clusterrun.core.spec.MpiSpec;
+import dev.clusterrun.core.spec.SshSpec;
+import dev.clusterrun.core.spec.WorkspaceSpec;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * Pyxis-compatible container flags and the other job flags shared by {@code run}, {@code plan},
+ * {@code hpl} and {@code bench}. Names and meanings follow Pyxis's {@code srun} options.
+ */
+final class JobOptions {
+  @Option(
+      names = "--container-image",
+      paramLabel = "[USER@][REGISTRY#]IMAGE[:TAG]|PATH",
+      description =
+          "Image: an enroot URI or a path to a squashfs file. Env: CLUSTERRUN_CONTAINER_IMAGE.")
+  String image;
+
+  @Option(
+      names = "--container-name",
+      paramLabel = "NAME",
+      description =
+          "Name of the container; a named container is kept and reused, an unnamed one is removed after the job. Env: CLUSTERRUN_CONTAINER_NAME.")
+  String name;
+
+  @Option(
+      names = "--container-mounts",
+      paramLabel = "SRC:DST[:FLAGS][,SRC:DST...]",
+      description =
+          "Bind mounts; mount flags separated with '+', e.g. ro+rprivate. Env: CLUSTERRUN_CONTAINER_MOUNTS.")
+  List<String> mounts;
+
+  @Option(
+      names = "--container-workdir",
+      paramLabel = "PATH",
+      description =
+          "Working directory of the ranks inside the container. Env: CLUSTERRUN_CONTAINER_WORKDIR.")
+  String workdir;
+
+  @Option(names = "--container-writable", description = "Make the container filesystem writable.")
+  boolean writable;
+
+  @Option(
+      names = "--container-readonly",
+      description = "Make the container filesystem read-only (default).")
+  boolean readonly;
+
+  @Option(
+      names = "--container-mount-home",
+      description = "Bind mount the user's home directory (default).")
+  boolean mountHome;
+
+  @Option(
+      names = "--no-container-mount-home",
+      description = "Do not bind mount the user's home directory.")
+  boolean noMountHome;
+
+  @Option(
+      names = "--container-remap-root",
+      description = "Be remapped to root inside the container.")
+  boolean remapRoot;
+
+  @Option(
+      names = "--no-container-remap-root",
+      description = "Do not remap to root inside the container (default).")
+  boolean noRemapRoot;
+
+  @Option(
+      names = "--container-save",
+      paramLabel = "PATH",
+      description =
+          "Save the container state to this squashfs file after the job. Env: CLUSTERRUN_CONTAINER_SAVE.")
+  String save;
+
+  @Option(
+      names = "--container-env",
+      paramLabel = "NAME[,NAME...]",
+      description =
+          "Variables whose host value overrides the image's, forwarded to every rank. Env: CLUSTERRUN_CONTAINER_ENV.")
+  String envNames;
+
+  @Option(
+      names = "--workspace",
+      paramLabel = "DIR",
+      description =
+          "Job directory on the shared filesystem (default ~/clusterrun). Env: CLUSTERRUN_WORKSPACE.")
+  String workspace;
+
+  @Option(
+      names = "--workspace-mount",
+      paramLabel = "PATH",
+      description = "Where the workspace appears inside the container (default /workspace).")
+  String workspaceMount;
+
+  @Option(
+      names = "--np",
+      paramLabel = "N",
+      description = "Total ranks (default: the hostfile's total slots).")
+  Integer np;
+
+  @Option(
+      names = "--no-hook",
+      description =
+          "Pass the launch agent with enroot start --env instead of the node hook (for nodes where `clusterrun setup` cannot install it).")
+  boolean noHook;
+
+  /** The flags as a job layer; contradictions and empty values are usage errors. */
+  JobSpec toLayer(List<String> command) {
+    ImageRef img = image == null ? null : wrap("--container-image", () -> ImageRef.parse(image));
+    if (name != null) {
+      if (name.isEmpty()) {
+        throw new BadInputException("--container-name", "argument required");
+      }
+      wrap("--container-name", () -> ContainerName.validate(name));
+    }
+    List<Mount> ms = null;
+    if (mounts != null) {
+      ms = new ArrayList<>();
+      for (String m : mounts) {
+        ms.addAll(EnvironmentLayer.parseMountList("--container-mounts", m));
+      }
+    }
+    if (workdir != null) {
+      EnvironmentLayer.requireAbsolute("--container-workdir", workdir);
+    }
+    if (save != null) {
+      EnvironmentLayer.requireSavePath("--container-save", save);
+    }
+    List<String> names = null;
+    if (envNames != null) {
+      if (envNames.isEmpty()) {
+        throw new BadInputException("--container-env", "argument required: NAME[,NAME...]");
+      }
+      names = EnvironmentLayer.parseNameList("--container-env", envNames);
+    }
+    if (workspace != null) {
+      EnvironmentLayer.requireAbsolute("--workspace", workspace);
+    }
+    if (workspaceMount != null) {
+      EnvironmentLayer.requireAbsolute("--workspace-mount", workspaceMount);
+    }
+    if (np != null && np < 1) {
+      throw new BadInputException("--np", "must be at least 1, got " + np);
+    }
+    ContainerSpec c =
+        new ContainerSpec(
+            img,
+            name,
+            ms,
+            workdir,
+            pair("--container-writable", writable, "--container-readonly", readonly),
+            pair("--container-mount-home", mountHome, "--no-container-mount-home", noMountHome),
+            pair("--container-remap-root", remapRoot, "--no-container-remap-root", noRemapRoot),
+            null,
+            names,
+            save);
+    return new JobSpec(
+        null,
+        c,
+        new WorkspaceSpec(workspace, workspaceMount),
+        new MpiSpec(np, null, null, null, null, null),
+        command == null || command.isEmpty() ? null : List.copyOf(command),
+        SshSpec.EMPTY,
+        "flags");
+  }
+
+  private static Boolean pair(String yesName, boolean yes, String noName, boolean no) {
+    if (yes && no) {
+      throw new BadInputException(yesName, "contradicts " + noName + "; give only one of them");
+    }
+    return yes ? Boolean.TRUE : no ? Boolean.FALSE : null;
+  }
+
+  private static <T> T wrap(String subject, java.util.function.Supplier<T> f) {
+    try {
+      return f.get();
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException(subject, e.getMessage());
+    }
+  }
+}
