@@ -1,0 +1,183 @@
+package dev.clusterrun.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI as a user meets it: exit codes, stdout for data, stderr for people. */
+class CliTest {
+  static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+  record Run(int code, String out, String err) {}
+
+  static Run run(Map<String, String> env, String... args) {
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    int code =
+        Main.run(
+            new PrintStream(o, true, StandardCharsets.UTF_8),
+            new PrintStream(e, true, StandardCharsets.UTF_8),
+            env,
+            args);
+    return new Run(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+  }
+
+  static Run run(String... args) {
+    return run(Map.of("HOME", "/home/tester"), args);
+  }
+
+  static String path(String rel) {
+    return ROOT.resolve(rel).toString();
+  }
+
+  @Test
+  void seedExamplePlansTheSeedCommand() throws Exception {
+    Run r = run("plan", path("examples/seed.yaml"), "--nodes", path("hostfiles/2x8.txt"));
+    assertThat(r.code()).isZero();
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out())
+        .contains(
+            "\nenroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt hostname\n")
+        .contains(
+            "env ENROOT_MOUNT_HOME=y enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=")
+        .contains("gpu01 slots=8\ngpu02 slots=8\n");
+
+    Run j = run("plan", path("examples/seed.yaml"), "--nodes", path("hostfiles/2x8.txt"), "--json");
+    JsonNode n = new ObjectMapper().readTree(j.out());
+    assertThat(n.path("launch").path("command").asText())
+        .isEqualTo(
+            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt hostname");
+    assertThat(n.path("np").asInt()).isEqualTo(16);
+    assertThat(n.path("hostfile").path("path").asText()).isEqualTo("/app/hosts.txt");
+  }
+
+  @Test
+  void aJobGivenWithFlagsAloneAndPrecedence() throws Exception {
+    Map<String, String> env = new HashMap<>();
+    env.put("HOME", "/home/tester");
+    env.put("CLUSTERRUN_CONTAINER_IMAGE", "/images/env.sqsh");
+    env.put("CLUSTERRUN_CONTAINER_WORKDIR", "/env-wd");
+    Run r =
+        run(
+            env,
+            "plan",
+            "--nodes",
+            path("hostfiles/range-16x8.txt"),
+            "--container-image=/images/flag.sqsh",
+            "--container-mounts=/data:/data:ro+rprivate,/scratch:/scratch",
+            "--container-remap-root",
+            "--json",
+            "--",
+            "python3",
+            "train.py",
+            "--lr",
+            "0.1");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode n = new ObjectMapper().readTree(r.out());
+    assertThat(n.path("np").asInt()).isEqualTo(128);
+    assertThat(n.path("nodes").size()).isEqualTo(16);
+    assertThat(n.path("nodes").get(0).asText()).isEqualTo("gpu01");
+    String launch = n.path("launch").path("command").asText();
+    assertThat(launch)
+        .startsWith(
+            "enroot start --root --mount /home/tester/clusterrun:/workspace --mount /data:/data:ro,rprivate --mount /scratch:/scratch clusterrun-")
+        .contains(
+            " mpirun -np 128 --hostfile /workspace/hosts.txt --allow-run-as-root --wdir /env-wd python3 train.py --lr 0.1");
+    Map<String, String> sources = new HashMap<>();
+    n.path("settings")
+        .forEach(
+            s ->
+                sources.put(
+                    s.path("key").asText(),
+                    s.path("source").asText() + " " + s.path("origin").asText()));
+    assertThat(sources)
+        .containsEntry("container.image", "flag --container-image")
+        .containsEntry("container.workdir", "environment CLUSTERRUN_CONTAINER_WORKDIR")
+        .containsEntry("container.writable", "default built-in");
+  }
+
+  @Test
+  void badInputExitsTwoAndNamesTheFileAndLine(@TempDir Path tmp) throws Exception {
+    Path hosts = tmp.resolve("hosts.txt");
+    Files.writeString(hosts, "node1 slots=2\nnode2 slots=zero\n");
+    Run r = run("plan", path("examples/seed.yaml"), "--nodes", hosts.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err())
+        .startsWith("clusterrun: " + hosts + ":2: ")
+        .doesNotContain("Exception")
+        .doesNotContain("\tat ");
+
+    Path job = tmp.resolve("job.yaml");
+    Files.writeString(
+        job, "name: x\ncontainer:\n  image: ubuntu:24.04\n  writable: perhaps\ncommand: [true]\n");
+    Run y = run("plan", job.toString(), "--nodes", path("hostfiles/2x8.txt"));
+    assertThat(y.code()).isEqualTo(2);
+    assertThat(y.err()).startsWith("clusterrun: " + job + ":4:13: container.writable: ");
+  }
+
+  @Test
+  void contradictionsAndEmptyValuesAreUsageErrors() {
+    String hf = path("hostfiles/2x8.txt");
+    assertThat(
+            run(
+                    "plan",
+                    "--nodes",
+                    hf,
+                    "--container-image=u:1",
+                    "--container-readonly",
+                    "--container-writable",
+                    "--",
+                    "x")
+                .err())
+        .isEqualTo(
+            "clusterrun: --container-writable: contradicts --container-readonly; give only one of them\n");
+    assertThat(run("plan", "--nodes", hf, "--container-image=", "--", "x").code()).isEqualTo(2);
+    assertThat(
+            run("plan", "--nodes", hf, "--container-image=u:1", "--container-mounts=/a", "--", "x")
+                .err())
+        .contains("--container-mounts: mount '/a' has no destination");
+    assertThat(
+            run("plan", "--nodes", hf, "--container-image=u:1", "--container-name=a/b", "--", "x")
+                .err())
+        .contains("--container-name: container name 'a/b' contains '/'");
+    assertThat(
+            run(
+                    "plan",
+                    "--nodes",
+                    hf,
+                    "--container-image=u:1",
+                    "--no-container-mount-home",
+                    "--container-mount-home",
+                    "--",
+                    "x")
+                .code())
+        .isEqualTo(2);
+    Run noCmd = run("plan", "--nodes", hf, "--container-image=u:1");
+    assertThat(noCmd.code()).isEqualTo(2);
+    assertThat(noCmd.err()).startsWith("clusterrun: command: no command to run");
+  }
+
+  @Test
+  void helpListsExitCodesAndUnknownCommandsSuggest() {
+    Run h = run("--help");
+    assertThat(h.code()).isZero();
+    assertThat(h.out()).contains("Exit codes:").contains("130").contains("plan");
+    Run u = run("plann");
+    assertThat(u.code()).isEqualTo(2);
+    assertThat(u.err()).contains("plan");
+    Run c = run("completion");
+    assertThat(c.code()).isZero();
+    assertThat(c.out()).contains("complete -F").contains("clusterrun");
+  }
+}
