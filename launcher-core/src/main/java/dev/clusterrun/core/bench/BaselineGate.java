@@ -111,8 +111,12 @@ public final class BaselineGate {
             + Fmt.percent(change)
             + ")"
             + (ok
-                ? ", within the allowed drop of " + maxDropPercent.toPlainString() + "%"
-                : ", fell by more than the allowed " + maxDropPercent.toPlainString() + "%");
+                ? ", within the allowed drop of "
+                    + maxDropPercent.stripTrailingZeros().toPlainString()
+                    + "%"
+                : ", fell by more than the allowed "
+                    + maxDropPercent.stripTrailingZeros().toPlainString()
+                    + "%");
     return new GateResult(ok, text, then.value(), now.value(), change.doubleValue());
   }
 
