@@ -83,6 +83,7 @@ public final class HplScriptLocator {
           case 1 -> best + " is the launcher of the newest CUDA build in the image";
           case 2 ->
               best + " is the launcher inside the HPL package folder (no root launcher found)";
+          case 4 -> best + " is the Grace-CPU-only HPL (no GPU launcher found)";
           default -> best + " is the only hpl.sh found";
         };
     return new Pick(best, why, found);
@@ -95,6 +96,10 @@ public final class HplScriptLocator {
     }
     if (CUDA_DIR.matcher(p).find() && !p.contains("/hpl-linux-")) {
       return 1;
+    }
+    if (p.contains("/hpl-linux-aarch64/")) {
+      // Grace-CPU-only HPL: a last resort for a GPU benchmark
+      return 4;
     }
     if (p.contains("/hpl-linux-")) {
       return 2;
