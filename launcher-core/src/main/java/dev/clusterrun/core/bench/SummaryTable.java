@@ -39,7 +39,7 @@ public final class SummaryTable {
       rows.add(row(label, Fmt.num(h.value()) + unit));
       if (r.perGpu() != null) {
         rows.add(row(label + " per GPU", Fmt.num(r.perGpu()) + unit));
-      } else if (h.unit().equalsIgnoreCase("Gflops")) {
+      } else if (h.unit().equalsIgnoreCase("Gflops") && !r.preset().equals("hpcc")) {
         rows.add(row("Gflops per GPU", "-"));
       }
     }
