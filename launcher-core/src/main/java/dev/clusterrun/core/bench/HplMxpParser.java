@@ -1,0 +1,163 @@
+package dev.clusterrun.core.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads NVIDIA HPL-MxP's result blocks ({@code ****** HPL MxP Result ******}): the scaled residual
+ * line ending in PASSED/FAILED, {@code N = …, NB = …, NPROW = …, NPCOL = …}, {@code GFLOPS = X, per
+ * GPU = Y} (the figure to report) and {@code LU GFLOPS = …}. With several test loops the best
+ * GFLOPS is the headline; any FAILED residual fails the run.
+ */
+public final class HplMxpParser implements BenchParser {
+  private static final String N = OutputText.NUM;
+  private static final Pattern RESIDUAL =
+      Pattern.compile(
+          "^\\|\\|Ax-b\\|\\|_oo\\s*/\\s*\\(\\s*EPS.*=\\s*" + N + "\\s*\\.+\\s*(PASSED|FAILED)\\b",
+          Pattern.CASE_INSENSITIVE);
+  private static final Pattern PARAMS =
+      Pattern.compile(
+          "^N\\s*=\\s*(\\d+)\\s*,\\s*NB\\s*=\\s*(\\d+)\\s*,\\s*NPROW\\s*=\\s*(\\d+)\\s*,"
+              + "\\s*NPCOL\\s*=\\s*(\\d+)(?:\\s*,\\s*SLOPPY-TYPE\\s*=\\s*(\\S+))?");
+  private static final Pattern GFLOPS =
+      Pattern.compile("^GFLOPS\\s*=\\s*" + N + "\\s*,\\s*per GPU\\s*=\\s*" + N);
+  private static final Pattern LU_GFLOPS =
+      Pattern.compile("^LU GFLOPS\\s*=\\s*" + N + "\\s*,\\s*per GPU\\s*=\\s*" + N);
+  private static final Pattern SECONDS =
+      Pattern.compile(
+          "^(LU|Iterative Solver) seconds:\\s*AVG\\s*=\\s*" + N + ",\\s*MAX\\s*=\\s*" + N);
+
+  private record Block(
+      Double residual,
+      Boolean passed,
+      long n,
+      int nb,
+      int p,
+      int q,
+      String sloppy,
+      Double gflops,
+      Double perGpu,
+      Double luGflops,
+      Double luPerGpu) {}
+
+  @Override
+  public BenchResult parse(String output) {
+    if (OutputText.isBlank(output)) {
+      return BenchResult.parseError("hpl-mxp", "the output is empty");
+    }
+    List<Block> blocks = new ArrayList<>();
+    Double residual = null;
+    Boolean passed = null;
+    long n = 0;
+    int nb = 0;
+    int p = 0;
+    int q = 0;
+    String sloppy = null;
+    Double gflops = null;
+    Double perGpu = null;
+    Double luSeconds = null;
+    Double irSeconds = null;
+    List<String> failures = new ArrayList<>();
+    for (String line : OutputText.lines(output)) {
+      Matcher m;
+      if ((m = RESIDUAL.matcher(line)).find()) {
+        residual = OutputText.number(m.group(1));
+        passed = m.group(2).equalsIgnoreCase("PASSED");
+        if (!passed) {
+          failures.add("residual check FAILED (scaled residual " + m.group(1) + ")");
+        }
+      } else if ((m = PARAMS.matcher(line)).find()) {
+        n = Long.parseLong(m.group(1));
+        nb = Integer.parseInt(m.group(2));
+        p = Integer.parseInt(m.group(3));
+        q = Integer.parseInt(m.group(4));
+        sloppy = m.group(5);
+      } else if ((m = LU_GFLOPS.matcher(line)).find()) {
+        if (gflops != null) {
+          blocks.add(
+              new Block(
+                  residual,
+                  passed,
+                  n,
+                  nb,
+                  p,
+                  q,
+                  sloppy,
+                  gflops,
+                  perGpu,
+                  OutputText.number(m.group(1)),
+                  OutputText.number(m.group(2))));
+          residual = null;
+          passed = null;
+          gflops = null;
+          perGpu = null;
+        }
+      } else if ((m = GFLOPS.matcher(line)).find()) {
+        gflops = OutputText.number(m.group(1));
+        perGpu = OutputText.number(m.group(2));
+      } else if ((m = SECONDS.matcher(line)).find()) {
+        if (m.group(1).equals("LU")) {
+          luSeconds = OutputText.number(m.group(3));
+        } else {
+          irSeconds = OutputText.number(m.group(3));
+        }
+      }
+    }
+    if (gflops != null) {
+      // A block whose LU GFLOPS line is missing still counts; the output may end there.
+      blocks.add(new Block(residual, passed, n, nb, p, q, sloppy, gflops, perGpu, null, null));
+    }
+
+    BenchResult.Builder b = BenchResult.builder("hpl-mxp");
+    Block best = null;
+    for (Block blk : blocks) {
+      if (best == null || blk.gflops() > best.gflops()) {
+        best = blk;
+      }
+    }
+    if (best != null) {
+      b.headline(new Metric("HPL-MxP", best.gflops(), "Gflops"))
+          .perGpu(best.perGpu())
+          .n(best.n())
+          .nb(best.nb())
+          .grid(best.p(), best.q())
+          .residual(best.residual());
+      if (best.luGflops() != null) {
+        b.metric("lu_gflops", best.luGflops()).metric("lu_gflops_per_gpu", best.luPerGpu());
+      }
+      b.metric("results", blocks.size());
+    }
+    if (luSeconds != null) {
+      b.metric("lu_seconds_max", luSeconds);
+    }
+    if (irSeconds != null) {
+      b.metric("iterative_solver_seconds_max", irSeconds);
+    }
+    if (luSeconds != null || irSeconds != null) {
+      b.timeSeconds((luSeconds == null ? 0 : luSeconds) + (irSeconds == null ? 0 : irSeconds));
+    }
+    if (!failures.isEmpty()) {
+      return b.verdict(Verdict.FAILED).reason(String.join("; ", failures)).build();
+    }
+    if (best == null) {
+      return b.verdict(Verdict.PARSE_ERROR)
+          .reason(
+              "no \"GFLOPS = …, per GPU = …\" result line; HPL-MxP did not finish or the output"
+                  + " is cut short")
+          .build();
+    }
+    for (Block blk : blocks) {
+      if (blk.passed() == null) {
+        return b.verdict(Verdict.PARSE_ERROR)
+            .reason("a result without its residual check line; the output is cut short")
+            .build();
+      }
+      if (blk.gflops().isNaN() || (blk.residual() != null && blk.residual().isNaN())) {
+        return b.verdict(Verdict.FAILED).reason("HPL-MxP reported NaN").build();
+      }
+    }
+    return b.verdict(Verdict.PASSED).build();
+  }
+}

@@ -1,0 +1,190 @@
+package dev.clusterrun.core.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads HPL output: netlib HPL ({@code T/V N NB P Q Time Gflops}) and NVIDIA HPL (an extra {@code (
+ * per GPU)} column, rows such as {@code WC0}). Keeps every result row; the summary is the row with
+ * the best Gflops. A FAILED residual anywhere makes the run FAILED; output without HPL's closing
+ * summary ("N tests completed and passed residual checks") is a PARSE_ERROR, because a run cut
+ * short proves nothing.
+ */
+public final class HplParser implements BenchParser {
+  private static final String N = OutputText.NUM;
+
+  private static final Pattern ROW =
+      Pattern.compile(
+          "^(W[A-Z0-9]+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+"
+              + N
+              + "\\s+"
+              + N
+              + "(?:\\s*\\(\\s*"
+              + N
+              + "\\s*\\))?\\s*$");
+  private static final Pattern RESIDUAL =
+      Pattern.compile(
+          "^\\|\\|Ax-b\\|\\|_oo\\s*/\\s*\\(\\s*eps.*=\\s*" + N + "\\s*\\.+\\s*(PASSED|FAILED)\\b.*",
+          Pattern.CASE_INSENSITIVE);
+  private static final Pattern PASSED =
+      Pattern.compile("^(\\d+)\\s+tests? completed and passed residual checks");
+  private static final Pattern FAILED =
+      Pattern.compile("^(\\d+)\\s+tests? completed and failed residual checks");
+  private static final Pattern SKIPPED =
+      Pattern.compile("^(\\d+)\\s+tests? skipped because of illegal input values");
+  private static final Pattern UNCHECKED =
+      Pattern.compile("^(\\d+)\\s+tests? completed without checking");
+
+  private final String preset;
+
+  public HplParser() {
+    this("hpl");
+  }
+
+  HplParser(String preset) {
+    this.preset = preset;
+  }
+
+  @Override
+  public BenchResult parse(String output) {
+    if (OutputText.isBlank(output)) {
+      return BenchResult.parseError(preset, "the output is empty");
+    }
+    List<HplRow> rows = new ArrayList<>();
+    Integer passed = null;
+    Integer failed = null;
+    Integer skipped = null;
+    Integer unchecked = null;
+    List<String> failures = new ArrayList<>();
+    int orphanFailures = 0;
+    for (String line : OutputText.lines(output)) {
+      Matcher m = ROW.matcher(line);
+      if (m.matches()) {
+        rows.add(
+            new HplRow(
+                m.group(1),
+                Long.parseLong(m.group(2)),
+                Integer.parseInt(m.group(3)),
+                Integer.parseInt(m.group(4)),
+                Integer.parseInt(m.group(5)),
+                OutputText.number(m.group(6)),
+                OutputText.number(m.group(7)),
+                m.group(8) == null ? null : OutputText.number(m.group(8)),
+                null,
+                null));
+        continue;
+      }
+      m = RESIDUAL.matcher(line);
+      if (m.matches()) {
+        Double value = OutputText.number(m.group(1));
+        boolean ok = m.group(2).equalsIgnoreCase("PASSED");
+        int last = rows.size() - 1;
+        if (last >= 0 && rows.get(last).residualPassed() == null) {
+          HplRow row = rows.get(last).withResidual(value, ok);
+          rows.set(last, row);
+          if (!ok) {
+            failures.add(
+                "residual check FAILED for N="
+                    + row.n()
+                    + " NB="
+                    + row.nb()
+                    + " P="
+                    + row.p()
+                    + " Q="
+                    + row.q()
+                    + " (scaled residual "
+                    + m.group(1)
+                    + ")");
+          }
+        } else if (!ok) {
+          orphanFailures++;
+          failures.add("residual check FAILED (scaled residual " + m.group(1) + ")");
+        }
+        continue;
+      }
+      if ((m = PASSED.matcher(line)).find()) {
+        passed = Integer.parseInt(m.group(1));
+      } else if ((m = FAILED.matcher(line)).find()) {
+        failed = Integer.parseInt(m.group(1));
+      } else if ((m = SKIPPED.matcher(line)).find()) {
+        skipped = Integer.parseInt(m.group(1));
+      } else if ((m = UNCHECKED.matcher(line)).find()) {
+        unchecked = Integer.parseInt(m.group(1));
+      }
+    }
+
+    BenchResult.Builder b = BenchResult.builder(preset).rows(rows);
+    b.counts(passed, failed, skipped);
+    HplRow best = null;
+    for (HplRow r : rows) {
+      if (best == null || r.gflops() > best.gflops() || Double.isNaN(best.gflops())) {
+        best = r;
+      }
+    }
+    if (best != null) {
+      b.headline(new Metric("HPL", best.gflops(), "Gflops"))
+          .perGpu(best.gflopsPerGpu())
+          .n(best.n())
+          .nb(best.nb())
+          .grid(best.p(), best.q())
+          .timeSeconds(best.timeSeconds())
+          .residual(best.residual());
+    }
+
+    // A FAILED residual is a failure whatever else the output says or lacks.
+    if (!failures.isEmpty() || (failed != null && failed > 0)) {
+      String reason =
+          failures.isEmpty()
+              ? failed + " test(s) completed and failed residual checks"
+              : String.join("; ", failures);
+      return b.verdict(Verdict.FAILED).reason(reason).build();
+    }
+    if (rows.isEmpty()) {
+      return b.verdict(Verdict.PARSE_ERROR)
+          .reason(
+              "no HPL result row (T/V N NB P Q Time Gflops) in the output;"
+                  + " HPL did not run or the output is cut short")
+          .build();
+    }
+    if (passed == null) {
+      if (unchecked != null) {
+        return b.verdict(Verdict.FAILED)
+            .reason(
+                unchecked
+                    + " test(s) completed without residual checks (threshold <= 0 in the dat"
+                    + " file); an unchecked result is not a pass")
+            .build();
+      }
+      return b.verdict(Verdict.PARSE_ERROR)
+          .reason(
+              "the output ends before HPL's summary (\"N tests completed and passed residual"
+                  + " checks\"); the run was cut short or its output truncated")
+          .build();
+    }
+    for (HplRow r : rows) {
+      if (Double.isNaN(r.gflops()) || (r.residual() != null && Double.isNaN(r.residual()))) {
+        return b.verdict(Verdict.FAILED)
+            .reason("HPL reported NaN for N=" + r.n() + " NB=" + r.nb())
+            .build();
+      }
+    }
+    if (passed == 0) {
+      String why =
+          skipped != null && skipped > 0
+              ? "all " + skipped + " test(s) skipped because of illegal input values"
+              : "no test passed the residual check";
+      return b.verdict(Verdict.FAILED).reason(why).build();
+    }
+    if (orphanFailures == 0 && passed < rows.size()) {
+      long withoutCheck = rows.stream().filter(r -> r.residualPassed() == null).count();
+      if (withoutCheck > 0) {
+        return b.verdict(Verdict.FAILED)
+            .reason(rows.size() + " result rows but only " + passed + " passed the residual check")
+            .build();
+      }
+    }
+    return b.verdict(Verdict.PASSED).build();
+  }
+}

@@ -1,0 +1,64 @@
+package dev.clusterrun.core.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Past runs side by side, one line per run in log order, for {@code clusterrun results}: when,
+ * preset, verdict, headline, per GPU, N, NB, P×Q, nodes and image, in aligned columns.
+ */
+public final class ResultsTable {
+  private ResultsTable() {}
+
+  private static final String[] HEADER = {
+    "#", "STARTED", "PRESET", "VERDICT", "RESULT", "PER GPU", "N", "NB", "PxQ", "NODES", "IMAGE"
+  };
+
+  public static List<String> lines(List<BenchResult> results) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(HEADER);
+    int i = 1;
+    for (BenchResult r : results) {
+      Metric h = r.headline();
+      rows.add(
+          new String[] {
+            Integer.toString(i++),
+            Fmt.minute(r.startTime()),
+            r.preset(),
+            r.verdict().name(),
+            h == null ? "-" : Fmt.num(h.value()) + " " + h.unit(),
+            Fmt.num(r.perGpu()),
+            Fmt.num(r.n()),
+            Fmt.num(r.nb()),
+            r.p() == null || r.q() == null ? "-" : r.p() + "x" + r.q(),
+            r.nodes().isEmpty() ? "-" : Integer.toString(r.nodes().size()),
+            Fmt.or(r.image())
+          });
+    }
+    int[] width = new int[HEADER.length];
+    for (String[] row : rows) {
+      for (int c = 0; c < row.length; c++) {
+        width[c] = Math.max(width[c], row[c].length());
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (String[] row : rows) {
+      StringBuilder b = new StringBuilder();
+      for (int c = 0; c < row.length; c++) {
+        if (c > 0) {
+          b.append("  ");
+        }
+        boolean last = c == row.length - 1;
+        b.append(row[c]);
+        if (!last) {
+          b.append(" ".repeat(width[c] - row[c].length()));
+        }
+      }
+      out.add(b.toString().stripTrailing());
+    }
+    if (results.isEmpty()) {
+      out.add("(no runs recorded yet)");
+    }
+    return out;
+  }
+}

@@ -1,0 +1,117 @@
+package dev.clusterrun.core.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.clusterrun.core.BadInputException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultsJsonTest {
+  @TempDir Path dir;
+
+  static BenchResult sample() {
+    return new HpccParser()
+        .parse(Fixtures.read("hpcc-np2-real.hpccoutf.txt"))
+        .withRun(
+            List.of("n1", "n2"),
+            2,
+            0,
+            "docker://debian-hpcc:12",
+            Instant.parse("2026-11-21T05:54:03Z"),
+            Instant.parse("2026-11-21T05:54:06Z"));
+  }
+
+  @Test
+  void roundTripsEveryFieldThroughAFile() throws Exception {
+    Path file = dir.resolve("run/results.json");
+    ResultsJson.write(file, sample());
+    assertThat(ResultsJson.read(file)).isEqualTo(sample());
+    String text = Files.readString(file);
+    assertThat(text).startsWith("{\n  \"schemaVersion\" : 1,\n  \"preset\" : \"hpcc\"");
+    assertThat(text).contains("\"startTime\" : \"2026-11-21T05:54:03Z\"");
+    // absent values are present as null, so every file has every field
+    assertThat(text).contains("\"perGpu\" : null");
+    try (var files = Files.list(file.getParent())) {
+      assertThat(files).containsExactly(file); // no temporary file left behind
+    }
+  }
+
+  @Test
+  void fieldNamesAreStable() {
+    String json = ResultsJson.toJsonLine(sample());
+    for (String field :
+        List.of(
+            "schemaVersion",
+            "preset",
+            "verdict",
+            "reason",
+            "headline",
+            "perGpu",
+            "n",
+            "nb",
+            "p",
+            "q",
+            "timeSeconds",
+            "residual",
+            "testsPassed",
+            "testsFailed",
+            "testsSkipped",
+            "rows",
+            "metrics",
+            "nodes",
+            "ranks",
+            "gpus",
+            "image",
+            "startTime",
+            "endTime")) {
+      assertThat(json).contains("\"" + field + "\":");
+    }
+    assertThat(json).doesNotContain("\n");
+  }
+
+  @Test
+  void refusesNewerSchemasAndNonResults() {
+    String newer =
+        ResultsJson.toJsonLine(sample()).replace("\"schemaVersion\":1", "\"schemaVersion\":2");
+    assertThatThrownBy(() -> ResultsJson.fromJson(newer, "baseline.json"))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining("baseline.json: schemaVersion 2 is newer");
+    assertThatThrownBy(() -> ResultsJson.fromJson("{\"a\":1}", "x.json"))
+        .hasMessageContaining("x.json: no schemaVersion");
+    assertThatThrownBy(() -> ResultsJson.fromJson("{oops", "y.json"))
+        .hasMessageStartingWith("y.json: not valid JSON");
+    assertThatThrownBy(() -> ResultsJson.read(dir.resolve("missing.json")))
+        .hasMessageEndingWith("missing.json: no such file");
+  }
+
+  @Test
+  void acceptsFieldsItDoesNotKnow() {
+    String extra =
+        ResultsJson.toJsonLine(sample())
+            .replace("{\"schemaVersion\":1,", "{\"schemaVersion\":1,\"future\":true,");
+    assertThat(ResultsJson.fromJson(extra, "x")).isEqualTo(sample());
+  }
+
+  @Test
+  void logAppendsLinesAndReadsThemBackReportingDamagedLines() throws Exception {
+    ResultsLog log = ResultsLog.inWorkspace(dir);
+    assertThat(log.read().results()).isEmpty();
+    log.append(sample());
+    log.append(BenchResult.parseError("hpl", "the output is empty"));
+    Files.writeString(log.file(), "not json\n", java.nio.file.StandardOpenOption.APPEND);
+    log.append(sample());
+    ResultsLog.Contents c = log.read();
+    assertThat(c.results()).hasSize(3);
+    assertThat(c.results().get(1).verdict()).isEqualTo(Verdict.PARSE_ERROR);
+    assertThat(c.problems())
+        .singleElement()
+        .asString()
+        .startsWith("results.jsonl:3: not valid JSON");
+    assertThat(Files.readAllLines(log.file())).hasSize(4);
+  }
+}
