@@ -42,13 +42,15 @@ public final class EnrootDropIn {
     b.append("ENROOT_MOUNT_HOME ").append(spec.mountHome() ? "yes" : "no").append('\n');
     b.append('\n');
     b.append("# Non-interactive SSH sessions have no XDG_RUNTIME_DIR, and enroot's fallback\n");
-    b.append("# /run/enroot cannot be created by users. Trade-off of a fallback under /tmp: its\n");
+    b.append(
+        "# /run/enroot cannot be created by users. Trade-off of the fallback under /tmp: its\n");
     b.append(
         "# name is predictable, so on a node shared with untrusted local users another user\n");
     b.append(
-        "# can create it first (enroot then fails, or works in a directory it does not own),\n");
-    b.append("# and enroot creates it with the user's umask. Where that matters, use a per-user\n");
-    b.append("# directory made by root or by the login system (e.g. /run/user/<uid>).\n");
+        "# can create it first, and enroot (mkdir -p, whatever owns it) then fails or works in\n");
+    b.append(
+        "# a directory that user controls. Where that matters, use a per-user directory made\n");
+    b.append("# by root or by the login system (e.g. /run/user/<uid>).\n");
     b.append("ENROOT_RUNTIME_PATH ").append(spec.runtimePathTemplate()).append('\n');
     if (spec.cachePath() != null) {
       b.append('\n');

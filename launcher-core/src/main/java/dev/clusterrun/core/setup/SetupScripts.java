@@ -3,6 +3,7 @@ package dev.clusterrun.core.setup;
 import dev.clusterrun.core.remote.ShellQuote;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The POSIX sh scripts setup runs on a node: one that reads the state, one that applies a plan and
@@ -43,8 +44,7 @@ final class SetupScripts {
 
   /** All directories in probe order: the sysconf dir first. */
   List<String> probedDirs() {
-    return java.util.stream.Stream.concat(java.util.stream.Stream.of(sysconfDir), dirs.stream())
-        .toList();
+    return Stream.concat(Stream.of(sysconfDir), dirs.stream()).toList();
   }
 
   List<String> probedFiles() {

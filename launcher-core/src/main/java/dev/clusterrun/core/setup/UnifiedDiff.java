@@ -87,8 +87,6 @@ public final class UnifiedDiff {
 
   private static void appendHunk(
       StringBuilder out, List<Edit> hunk, List<String> a, List<String> b) {
-    int oldStart = -1;
-    int newStart = -1;
     int oldCount = 0;
     int newCount = 0;
     for (Edit e : hunk) {
@@ -101,8 +99,8 @@ public final class UnifiedDiff {
     }
     // The 0-based position where the hunk starts in each text (for an empty range: the number of
     // lines before it, as diff -u prints it).
-    oldStart = hunk.get(0).oldIndex;
-    newStart = hunk.get(0).newIndex;
+    int oldStart = hunk.get(0).oldIndex;
+    int newStart = hunk.get(0).newIndex;
     out.append("@@ -")
         .append(range(oldStart, oldCount))
         .append(" +")
