@@ -96,6 +96,10 @@ public final class NodeSetup {
       return NodeOutcome.failed(
           node, "cannot understand the node's answer: " + e.getMessage(), List.of());
     }
+    if (state.uid() != 0) {
+      return NodeOutcome.failed(
+          node, "setup needs root: the script ran as uid " + state.uid(), List.of());
+    }
     SetupPlan plan = SetupPlan.of(state, spec.sysconfDir(), desired, spec.force());
     if (plan.blocked()) {
       return NodeOutcome.failed(node, String.join("; ", plan.problems()), plan.changes());
