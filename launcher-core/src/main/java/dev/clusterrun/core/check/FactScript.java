@@ -1,10 +1,6 @@
 package dev.clusterrun.core.check;
 
 import dev.clusterrun.core.remote.ShellQuote;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +24,7 @@ public final class FactScript {
   static final String BEGIN = "@clusterrun-facts-begin 1";
   static final String END = "@clusterrun-facts-end";
 
-  private static final String BODY = load();
+  private static final String BODY = Scripts.resource("facts.sh");
 
   private FactScript() {}
 
@@ -45,16 +41,5 @@ public final class FactScript {
     set.add("--");
     set.addAll(containerNames);
     return ShellQuote.join(set) + "\n" + "CR_SYSCONF=" + ShellQuote.quote(sysconfDir) + "\n" + BODY;
-  }
-
-  private static String load() {
-    try (InputStream in = FactScript.class.getResourceAsStream("facts.sh")) {
-      if (in == null) {
-        throw new IllegalStateException("facts.sh missing from the class path");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
