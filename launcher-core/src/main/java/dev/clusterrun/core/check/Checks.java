@@ -742,7 +742,8 @@ public final class Checks {
   static Map<String, CheckResult> container(CheckInput in) {
     String name = in.job().containerName();
     Map<String, CheckResult> out = new LinkedHashMap<>();
-    Map<String, Boolean> present = answeredValues(in, f -> f.containers().get(name));
+    Map<String, Boolean> present =
+        answeredValues(in, f -> name == null ? null : f.containers().get(name));
     List<String> have = nodesWith(present, Boolean.TRUE);
     for (String n : in.nodes()) {
       Facts f = in.facts().get(n);
