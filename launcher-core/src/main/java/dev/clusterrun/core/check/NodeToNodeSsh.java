@@ -38,7 +38,7 @@ public final class NodeToNodeSsh {
             + "if command -v timeout >/dev/null 2>&1; then to='timeout -k 1 20'; else to=; fi\n"
             + "i=0\n"
             + "for n in \"$@\"; do\n"
-            + "  ( $to ssh -n -o BatchMode=yes -o ConnectTimeout=5 \"$n\" true </dev/null >/dev/null"
+            + "  ( $to ssh -n -o BatchMode=yes -o ConnectTimeout=5 -- \"$n\" true </dev/null >/dev/null"
             + " 2>\"$t/$i.err\"; echo $? >\"$t/$i.rc\" ) &\n"
             + "  i=$((i + 1))\n"
             + "  if [ $((i % "

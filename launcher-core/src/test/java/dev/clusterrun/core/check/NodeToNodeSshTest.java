@@ -66,7 +66,7 @@ class NodeToNodeSshTest {
     List<String> lines = Files.readAllLines(log);
     assertThat(lines).hasSize(43);
     assertThat(lines)
-        .contains("-n|-o|BatchMode=yes|-o|ConnectTimeout=5|newkey|true|")
+        .contains("-n|-o|BatchMode=yes|-o|ConnectTimeout=5|--|newkey|true|")
         .noneMatch(l -> l.contains("StrictHostKeyChecking"));
   }
 
