@@ -1,0 +1,31 @@
+package dev.clusterrun.core.check;
+
+import dev.clusterrun.core.spec.ContainerSpec;
+import dev.clusterrun.core.spec.Mount;
+import java.util.List;
+
+/**
+ * What the checks need to know about the job, when one is given.
+ *
+ * @param containerName the named container, or {@code null}
+ * @param mounts the job's mounts
+ * @param mountHome the job's mount-home choice, or {@code null} to follow enroot's configuration
+ */
+public record CheckJob(String containerName, List<Mount> mounts, Boolean mountHome) {
+  public static final CheckJob NONE = new CheckJob(null, List.of(), null);
+
+  public CheckJob {
+    mounts = mounts == null ? List.of() : List.copyOf(mounts);
+  }
+
+  public static CheckJob of(ContainerSpec c) {
+    if (c == null) {
+      return NONE;
+    }
+    return new CheckJob(c.name(), c.mounts(), c.mountHome());
+  }
+
+  public List<String> containerNames() {
+    return containerName == null ? List.of() : List.of(containerName);
+  }
+}

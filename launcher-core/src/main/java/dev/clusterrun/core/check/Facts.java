@@ -1,0 +1,182 @@
+package dev.clusterrun.core.check;
+
+import dev.clusterrun.core.enroot.EnrootConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What one node told about itself, gathered by {@link FactScript} and read by {@link FactParser}. A
+ * node that could not be asked (or whose answer was cut short) is a {@code Facts} too, with {@link
+ * #problem()} saying why and everything else empty.
+ *
+ * @param node the node's name as the hostfile gives it
+ * @param problem why the node gave no usable answer, or {@code null}
+ * @param elapsed how long the node took to answer
+ * @param hostname the node's own idea of its name ({@code hostname})
+ * @param sshDir whether {@code ~/.ssh} exists
+ * @param xdgRuntimeDir {@code XDG_RUNTIME_DIR} in the session, empty when unset
+ * @param enrootPath {@code command -v enroot}, empty when not installed
+ * @param enrootVersion {@code enroot version}, or {@code null}
+ * @param enrootVersionError why {@code enroot version} failed, or {@code null}
+ * @param enroot the effective enroot configuration for this user
+ * @param dataReal ENROOT_DATA_PATH with symbolic links resolved
+ * @param gpuCount GPUs listed by {@code nvidia-smi -L}; {@code null} without nvidia-smi
+ * @param mountNamespace {@code readlink /proc/self/ns/mnt}
+ * @param mpiVersion first line of {@code mpirun --version}, or {@code null}
+ * @param fuse {@code rw}, {@code no-access} or {@code missing} for /dev/fuse
+ * @param raw every key the script printed, for the JSON report and for debugging
+ */
+public record Facts(
+    String node,
+    String problem,
+    Duration elapsed,
+    String hostname,
+    Integer uid,
+    Integer gid,
+    String user,
+    String home,
+    String homeReal,
+    Boolean sshDir,
+    String xdgRuntimeDir,
+    String enrootPath,
+    String enrootVersion,
+    String enrootVersionError,
+    String sysconfDir,
+    EnrootConfig enroot,
+    PathProbe runtime,
+    PathProbe cache,
+    PathProbe data,
+    String dataReal,
+    String dataFsType,
+    String dataMountPoint,
+    List<ConfFile> confFiles,
+    List<HookFile> hooks,
+    Map<String, Boolean> containers,
+    Integer gpuCount,
+    String gpuModel,
+    String gpuError,
+    String mountNamespace,
+    String mpiVersion,
+    String fuse,
+    Map<String, String> raw) {
+
+  public Facts {
+    confFiles = confFiles == null ? List.of() : List.copyOf(confFiles);
+    hooks = hooks == null ? List.of() : List.copyOf(hooks);
+    containers = containers == null ? Map.of() : Map.copyOf(containers);
+    raw = raw == null ? Map.of() : Map.copyOf(raw);
+  }
+
+  /** Whether a path is creatable and writable by the job user, and the exact error if not. */
+  public record PathProbe(String path, boolean writable, String error) {}
+
+  /** {@code enroot.conf} or one drop-in, with its checksum (or why it could not be read). */
+  public record ConfFile(String path, String sha256, String error) {
+    /** The file name without its directory, e.g. {@code 50-clusterrun.conf}. */
+    public String fileName() {
+      int slash = path.lastIndexOf('/');
+      return slash >= 0 ? path.substring(slash + 1) : path;
+    }
+  }
+
+  /**
+   * One file in a {@code hooks.d} directory.
+   *
+   * @param scope {@code system} (ENROOT_SYSCONF_PATH/hooks.d) or {@code user}
+   *     (ENROOT_CONFIG_PATH/hooks.d)
+   * @param mode octal permission bits as {@code stat %a} prints them, e.g. {@code 755}
+   * @param uid owner uid
+   * @param owner owner name
+   * @param type file type as {@code stat %F} prints it
+   * @param executable whether the job user may execute it ({@code test -x})
+   * @param version the number in clusterrun's hook header, or {@code null}
+   */
+  public record HookFile(
+      String scope,
+      String path,
+      String mode,
+      Integer uid,
+      String owner,
+      String type,
+      boolean executable,
+      String sha256,
+      Integer version) {
+    public String fileName() {
+      int slash = path.lastIndexOf('/');
+      return slash >= 0 ? path.substring(slash + 1) : path;
+    }
+
+    /** Permission bits, or -1 when unknown. */
+    public int modeBits() {
+      try {
+        return Integer.parseInt(mode, 8);
+      } catch (RuntimeException e) {
+        return -1;
+      }
+    }
+  }
+
+  /** A node that gave no usable answer. */
+  public static Facts unanswered(String node, String problem, Duration elapsed) {
+    return new Facts(
+        node, problem, elapsed, null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, null, null, null, null, null, List.of(), List.of(), Map.of(), null, null,
+        null, null, null, null, Map.of());
+  }
+
+  public boolean answered() {
+    return problem == null;
+  }
+
+  public boolean enrootInstalled() {
+    return enrootPath != null && !enrootPath.isEmpty();
+  }
+
+  /** The effective data path, or {@code null}. */
+  public String dataPath() {
+    return enroot == null || !enroot.dataPath().isSet() ? null : enroot.dataPath().value();
+  }
+
+  /**
+   * Whether the data path lies inside the user's home (comparing real paths when known), which
+   * enroot's home mount can trip over.
+   */
+  public boolean dataInHome() {
+    String d = dataReal != null && !dataReal.isEmpty() ? dataReal : dataPath();
+    String h = homeReal != null && !homeReal.isEmpty() ? homeReal : home;
+    if (d == null || h == null || h.isEmpty() || h.equals("/")) {
+      return false;
+    }
+    String hs = h.endsWith("/") ? h : h + "/";
+    return (d + "/").startsWith(hs);
+  }
+
+  /** The system hook with this file name, if present. */
+  public Optional<HookFile> systemHook(String fileName) {
+    return hooks.stream()
+        .filter(h -> h.scope().equals("system") && h.fileName().equals(fileName))
+        .findFirst();
+  }
+
+  /**
+   * The configuration as a comparable text: each file's name (relative to the sysconf directory)
+   * and checksum, in enroot's reading order.
+   */
+  public String configFingerprint() {
+    StringBuilder b = new StringBuilder();
+    for (ConfFile c : confFiles) {
+      b.append(relativeConfName(c)).append(' ').append(c.sha256() != null ? c.sha256() : "?");
+      b.append('\n');
+    }
+    return b.toString();
+  }
+
+  String relativeConfName(ConfFile c) {
+    if (sysconfDir != null && c.path().startsWith(sysconfDir + "/")) {
+      return c.path().substring(sysconfDir.length() + 1);
+    }
+    return c.path();
+  }
+}

@@ -1,0 +1,229 @@
+# clusterrun fact script: prints key=value facts about this node as the job user would see them.
+# Generated prelude (above) sets: positional parameters = container names, CR_SYSCONF.
+# Values are escaped ('\' -> '\\', newline -> '\n') so a value can never start a line of its own.
+# No probe may stop the script: no `set -e`, every command guarded.
+exec </dev/null
+CR_NL='
+'
+cr_kv() {
+  case $2 in
+    *"$CR_NL"* | *\\*)
+      printf '%s=' "$1"
+      printf '%s\n' "$2" | sed -e 's/\\/\\\\/g' | awk 'NR > 1 { printf "\\n" } { printf "%s", $0 } END { printf "\n" }'
+      ;;
+    *) printf '%s=%s\n' "$1" "$2" ;;
+  esac
+}
+if command -v timeout >/dev/null 2>&1; then
+  cr_to() { timeout -k 1 "$@"; }
+else
+  cr_to() { shift; "$@"; }
+fi
+
+printf '%s\n' '@clusterrun-facts-begin 1'
+cr_h=$(hostname 2>/dev/null) || cr_h=
+[ -n "$cr_h" ] || cr_h=$(uname -n 2>/dev/null)
+cr_kv hostname "$cr_h"
+cr_kv uid "$(id -u 2>/dev/null)"
+cr_kv gid "$(id -g 2>/dev/null)"
+cr_kv user "$(id -un 2>/dev/null)"
+cr_kv home "${HOME-}"
+if [ -n "${HOME-}" ]; then
+  cr_kv home.real "$(cd -- "$HOME" 2>/dev/null && pwd -P)"
+  if [ -d "$HOME/.ssh" ]; then cr_kv home.ssh_dir yes; else cr_kv home.ssh_dir no; fi
+fi
+cr_kv env.xdg_runtime_dir "${XDG_RUNTIME_DIR-}"
+cr_kv env.path "${PATH-}"
+
+# --- enroot ---------------------------------------------------------------------------------------
+cr_e=$(command -v enroot 2>/dev/null)
+cr_kv enroot.path "$cr_e"
+if [ -n "$cr_e" ]; then
+  cr_v=$(cr_to 10 enroot version 2>&1)
+  cr_rc=$?
+  if [ "$cr_rc" -eq 0 ]; then
+    cr_kv enroot.version "$cr_v"
+  else
+    cr_kv enroot.version.error "exit $cr_rc: $cr_v"
+  fi
+fi
+cr_kv enroot.sysconf "$CR_SYSCONF"
+
+# Configuration files, in the order enroot reads them, with their checksums.
+cr_names='RUNTIME_PATH CONFIG_PATH CACHE_PATH DATA_PATH TEMP_PATH MOUNT_HOME'
+for cr_n in $cr_names; do
+  eval "cr_env_$cr_n=\${ENROOT_$cr_n-}; cr_raw_$cr_n=; cr_src_$cr_n="
+done
+cr_conf=0
+cr_read_conf() {
+  cr_kv "conf.$cr_conf.path" "$1"
+  cr_s=$(sha256sum -- "$1" 2>&1)
+  if [ $? -eq 0 ]; then cr_kv "conf.$cr_conf.sha256" "${cr_s%% *}"; else cr_kv "conf.$cr_conf.error" "$cr_s"; fi
+  cr_conf=$((cr_conf + 1))
+  while read -r cr_k cr_val || [ -n "$cr_k" ]; do
+    case $cr_k in
+      ENROOT_RUNTIME_PATH | ENROOT_CONFIG_PATH | ENROOT_CACHE_PATH | ENROOT_DATA_PATH | ENROOT_TEMP_PATH | ENROOT_MOUNT_HOME)
+        cr_k=${cr_k#ENROOT_}
+        eval "cr_raw_$cr_k=\$cr_val; cr_src_$cr_k=\$1"
+        ;;
+    esac
+  done <"$1"
+}
+if [ -f "$CR_SYSCONF/enroot.conf" ]; then cr_read_conf "$CR_SYSCONF/enroot.conf"; fi
+for cr_f in "$CR_SYSCONF"/enroot.conf.d/*.conf; do
+  if [ -f "$cr_f" ]; then cr_read_conf "$cr_f"; fi
+done
+
+# Effective values: environment > files (later wins) > defaults; file values and defaults are
+# expanded by the shell as this user; no/false/n unset a setting.
+cr_def_RUNTIME_PATH='${XDG_RUNTIME_DIR:-/run}/enroot'
+cr_def_CONFIG_PATH='${XDG_CONFIG_HOME:-$HOME/.config}/enroot'
+cr_def_CACHE_PATH='${XDG_CACHE_HOME:-$HOME/.cache}/enroot'
+cr_def_DATA_PATH='${XDG_DATA_HOME:-$HOME/.local/share}/enroot'
+cr_def_TEMP_PATH='${TMPDIR:-/tmp}'
+cr_def_MOUNT_HOME=
+for cr_n in $cr_names; do
+  eval "cr_envv=\$cr_env_$cr_n; cr_raw=\$cr_raw_$cr_n; cr_src=\$cr_src_$cr_n; cr_def=\$cr_def_$cr_n"
+  cr_err=
+  if [ -n "$cr_envv" ]; then
+    cr_src=environment
+    cr_raw=$cr_envv
+    cr_val=$cr_envv
+  else
+    if [ -z "$cr_src" ]; then
+      cr_src=default
+      cr_raw=$cr_def
+    fi
+    if cr_val=$(eval "printf '%s' \"$cr_raw\"" 2>/dev/null); then
+      :
+    else
+      cr_err=$(eval "printf '%s' \"$cr_raw\"" 2>&1 >/dev/null)
+      [ -n "$cr_err" ] || cr_err="cannot expand"
+      cr_val=
+    fi
+  fi
+  case $cr_val in
+    [Nn] | [Nn][Oo] | [Ff][Aa][Ll][Ss][Ee]) cr_val= ;;
+  esac
+  if [ -n "$cr_val" ]; then
+    eval "ENROOT_$cr_n=\$cr_val; export ENROOT_$cr_n"
+  else
+    unset "ENROOT_$cr_n"
+  fi
+  cr_kv "enroot.ENROOT_$cr_n" "$cr_val"
+  cr_kv "enroot.ENROOT_$cr_n.source" "$cr_src"
+  cr_kv "enroot.ENROOT_$cr_n.raw" "$cr_raw"
+  if [ -n "$cr_err" ]; then cr_kv "enroot.ENROOT_$cr_n.error" "$cr_err"; fi
+done
+
+# --- paths: creatable and writable by this user ----------------------------------------------------
+cr_probe() {
+  if [ -z "$2" ]; then
+    cr_kv "$1.writable" no
+    cr_kv "$1.error" "not set"
+    return
+  fi
+  case $2 in
+    /*) ;;
+    *)
+      cr_kv "$1.writable" no
+      cr_kv "$1.error" "not an absolute path"
+      return
+      ;;
+  esac
+  # Directories this probe creates are removed again, so the probe leaves the node as it was.
+  cr_q=$2
+  while [ -n "$cr_q" ] && [ ! -e "$cr_q" ]; do cr_q=${cr_q%/*}; done
+  if cr_err=$(mkdir -p -- "$2" 2>&1); then
+    cr_t="$2/.clusterrun-write-test.$$"
+    if cr_err=$(touch -- "$cr_t" 2>&1); then
+      rm -f -- "$cr_t"
+      cr_kv "$1.writable" yes
+    else
+      cr_kv "$1.writable" no
+      cr_kv "$1.error" "$cr_err"
+    fi
+  else
+    cr_kv "$1.writable" no
+    cr_kv "$1.error" "$cr_err"
+  fi
+  cr_x=${2%/}
+  while [ -n "$cr_x" ] && [ "$cr_x" != "$cr_q" ] && rmdir -- "$cr_x" 2>/dev/null; do
+    cr_x=${cr_x%/*}
+  done
+}
+cr_probe probe.runtime "${ENROOT_RUNTIME_PATH-}"
+cr_probe probe.cache "${ENROOT_CACHE_PATH-}"
+cr_probe probe.data "${ENROOT_DATA_PATH-}"
+
+# Filesystem of the data path (or of its nearest existing parent) and its real path.
+cr_d=${ENROOT_DATA_PATH-}
+if [ -n "$cr_d" ]; then
+  cr_q=$cr_d
+  while [ -n "$cr_q" ] && [ ! -e "$cr_q" ]; do cr_q=${cr_q%/*}; done
+  [ -n "$cr_q" ] || cr_q=/
+  cr_r=$(cd -- "$cr_q" 2>/dev/null && pwd -P)
+  if [ -n "$cr_r" ]; then
+    cr_rest=${cr_d#"$cr_q"}
+    cr_kv data.real "${cr_r%/}$cr_rest"
+  fi
+  cr_fs=$(cr_to 5 df --output=fstype,target -- "$cr_q" 2>/dev/null | sed -n 2p)
+  if [ -n "$cr_fs" ]; then
+    cr_kv data.fstype "${cr_fs%% *}"
+    cr_fs=${cr_fs#* }
+    cr_kv data.mountpoint "${cr_fs#"${cr_fs%%[! ]*}"}"
+  else
+    cr_kv data.fstype "$(cr_to 5 stat -f -c %T -- "$cr_q" 2>/dev/null)"
+  fi
+fi
+
+# --- hooks -----------------------------------------------------------------------------------------
+cr_hook=0
+cr_hooks() {
+  for cr_f in "$2"/*; do
+    [ -e "$cr_f" ] || continue
+    cr_kv "hook.$cr_hook.scope" "$1"
+    cr_kv "hook.$cr_hook.path" "$cr_f"
+    cr_kv "hook.$cr_hook.stat" "$(stat -L -c '%a %u %U %F' -- "$cr_f" 2>/dev/null)"
+    if [ -x "$cr_f" ]; then cr_kv "hook.$cr_hook.executable" yes; else cr_kv "hook.$cr_hook.executable" no; fi
+    cr_s=$(sha256sum -- "$cr_f" 2>/dev/null)
+    cr_kv "hook.$cr_hook.sha256" "${cr_s%% *}"
+    cr_s=$(head -n 5 -- "$cr_f" 2>/dev/null | sed -n 's/^# clusterrun-launch-agent-hook version \([0-9][0-9]*\).*/\1/p' | head -n 1)
+    if [ -n "$cr_s" ]; then cr_kv "hook.$cr_hook.version" "$cr_s"; fi
+    cr_hook=$((cr_hook + 1))
+  done
+}
+cr_hooks system "$CR_SYSCONF/hooks.d"
+if [ -n "${ENROOT_CONFIG_PATH-}" ]; then cr_hooks user "$ENROOT_CONFIG_PATH/hooks.d"; fi
+
+# --- named containers ------------------------------------------------------------------------------
+cr_c=0
+for cr_name in "$@"; do
+  cr_kv "container.$cr_c.name" "$cr_name"
+  if [ -n "$cr_d" ] && [ -d "$cr_d/$cr_name" ]; then
+    cr_kv "container.$cr_c.present" yes
+  else
+    cr_kv "container.$cr_c.present" no
+  fi
+  cr_c=$((cr_c + 1))
+done
+
+# --- GPUs, namespaces, MPI, fuse -----------------------------------------------------------------------
+if command -v nvidia-smi >/dev/null 2>&1; then
+  cr_g=$(cr_to 10 nvidia-smi -L 2>&1)
+  cr_kv gpu.rc "$?"
+  cr_kv gpu.list "$cr_g"
+fi
+cr_kv mntns "$(readlink /proc/self/ns/mnt 2>/dev/null)"
+if command -v mpirun >/dev/null 2>&1; then
+  cr_kv mpi.path "$(command -v mpirun)"
+  cr_kv mpi.version "$(cr_to 5 mpirun --version 2>&1 | head -n 1)"
+fi
+if [ ! -e /dev/fuse ]; then
+  cr_kv fuse missing
+elif [ -r /dev/fuse ] && [ -w /dev/fuse ]; then
+  cr_kv fuse rw
+else
+  cr_kv fuse no-access
+fi
+printf '%s\n' '@clusterrun-facts-end'

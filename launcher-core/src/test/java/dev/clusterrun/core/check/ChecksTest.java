@@ -1,0 +1,428 @@
+package dev.clusterrun.core.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.cluster.Host;
+import dev.clusterrun.core.spec.Mount;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ChecksTest {
+  private static final ExpectedSetup EXPECTED = ExpectedSetup.standard(1);
+
+  /** Three healthy nodes; tests change one thing. */
+  private final Map<String, TestFacts> nodes = new LinkedHashMap<>();
+
+  ChecksTest() {
+    for (String n : List.of("node1", "node2", "node3")) {
+      nodes.put(n, TestFacts.node(n));
+    }
+  }
+
+  private SharedPathProof.Result allShared() {
+    Map<String, SharedPathProof.NodeOutcome> m = new LinkedHashMap<>();
+    for (String n : nodes.keySet()) {
+      m.put(
+          n,
+          new SharedPathProof.NodeOutcome(
+              n, SharedPathProof.Status.SHARED, "/shared/enroot/data-1000", "ok"));
+    }
+    return new SharedPathProof.Result("node1", "/shared/enroot/data-1000/.p", m, null);
+  }
+
+  private Map<String, NodeToNodeSsh.Outcome> sshOk() {
+    Map<String, NodeToNodeSsh.Outcome> m = new LinkedHashMap<>();
+    m.put("node2", new NodeToNodeSsh.Outcome("node2", true, 0, ""));
+    m.put("node3", new NodeToNodeSsh.Outcome("node3", true, 0, ""));
+    return m;
+  }
+
+  private CheckInput input(
+      SharedPathProof.Result proof, Map<String, NodeToNodeSsh.Outcome> ssh, CheckJob job) {
+    Map<String, Facts> facts = new LinkedHashMap<>();
+    nodes.forEach((n, t) -> facts.put(n, t.build()));
+    return input(facts, proof, ssh, job, 4);
+  }
+
+  private CheckInput input(
+      Map<String, Facts> facts,
+      SharedPathProof.Result proof,
+      Map<String, NodeToNodeSsh.Outcome> ssh,
+      CheckJob job,
+      int slots) {
+    Map<String, Host> hosts = new LinkedHashMap<>();
+    int line = 1;
+    for (String n : facts.keySet()) {
+      hosts.put(n, new Host(n, slots, true, 0, line++));
+    }
+    return new CheckInput(
+        new ArrayList<>(facts.keySet()), "node1", facts, hosts, proof, ssh, job, EXPECTED);
+  }
+
+  private CheckInput healthy() {
+    return input(allShared(), sshOk(), CheckJob.NONE);
+  }
+
+  private static CheckResult of(CheckInput in, CheckId id, String node) {
+    return Checks.evaluate(in, id).get(node);
+  }
+
+  @Test
+  void healthyClusterPassesEverything() {
+    List<CheckResult> all = Checks.evaluate(healthy(), CheckSelection.all());
+    assertThat(all).hasSize(3 * CheckId.values().length);
+    assertThat(all)
+        .filteredOn(r -> r.status() == CheckStatus.FAIL || r.status() == CheckStatus.WARN)
+        .isEmpty();
+    assertThat(of(healthy(), CheckId.SSH_FROM_HEAD, "node1").status()).isEqualTo(CheckStatus.SKIP);
+    assertThat(of(healthy(), CheckId.GPU_SLOTS, "node2").reason()).isEqualTo("no nvidia-smi");
+  }
+
+  @Test
+  void unreachableNodeFailsReachableAndSkipsTheRest() {
+    Map<String, Facts> facts = new LinkedHashMap<>();
+    nodes.forEach((n, t) -> facts.put(n, t.build()));
+    facts.put("node3", Facts.unanswered("node3", "connect timed out after 10 s", Duration.ZERO));
+    CheckInput in = input(facts, allShared(), sshOk(), CheckJob.NONE, 4);
+    CheckResult r = of(in, CheckId.REACHABLE, "node3");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason()).isEqualTo("connect timed out after 10 s");
+    assertThat(r.fix()).contains("ssh node3 true");
+    assertThat(of(in, CheckId.ENROOT_VERSION, "node3").status()).isEqualTo(CheckStatus.SKIP);
+    assertThat(of(in, CheckId.HOOK, "node3").reason()).isEqualTo("the node did not answer");
+    assertThat(of(in, CheckId.ENROOT_VERSION, "node1").status()).isEqualTo(CheckStatus.PASS);
+  }
+
+  @Test
+  void nonSharedDataPathNamesTheNode() {
+    SharedPathProof.Result p = allShared();
+    Map<String, SharedPathProof.NodeOutcome> m = new LinkedHashMap<>(p.nodes());
+    m.put(
+        "node2",
+        new SharedPathProof.NodeOutcome(
+            "node2",
+            SharedPathProof.Status.NOT_SHARED,
+            "/shared/enroot/data-1000",
+            "does not see the head's probe /shared/enroot/data-1000/.p/head: not the head's storage"));
+    nodes.get("node2").set("data.fstype", "ext4").set("data.mountpoint", "/");
+    CheckInput in =
+        input(new SharedPathProof.Result("node1", "x", m, null), sshOk(), CheckJob.NONE);
+    CheckResult r = of(in, CheckId.DATA_PATH_SHARED, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason()).startsWith("not shared: node2 does not see").contains("[ext4 on /]");
+    assertThat(r.fix()).contains("ENROOT_DATA_PATH").contains("clusterrun setup");
+    assertThat(of(in, CheckId.DATA_PATH_SHARED, "node3").status()).isEqualTo(CheckStatus.PASS);
+  }
+
+  @Test
+  void sharedUnderAnotherPathWarns() {
+    nodes
+        .get("node3")
+        .setting("ENROOT_DATA_PATH", "/mnt/shared/enroot/data-1000", TestFacts.DROPIN);
+    CheckResult r =
+        of(input(allShared(), sshOk(), CheckJob.NONE), CheckId.DATA_PATH_SHARED, "node3");
+    assertThat(r.status()).isEqualTo(CheckStatus.WARN);
+    assertThat(r.reason())
+        .contains("/mnt/shared/enroot/data-1000")
+        .contains("/shared/enroot/data-1000 on the head node1");
+  }
+
+  @Test
+  void proofNotRunIsSkippedNotPassed() {
+    CheckResult r = of(input(null, sshOk(), CheckJob.NONE), CheckId.DATA_PATH_SHARED, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.SKIP);
+  }
+
+  @Test
+  void duplicateHostnamesNameBothNodes() {
+    nodes.get("node2").set("hostname", "gpu-a.cluster");
+    nodes.get("node3").set("hostname", "GPU-A");
+    CheckInput in = healthy();
+    CheckResult two = of(in, CheckId.HOSTNAME_UNIQUE, "node2");
+    CheckResult three = of(in, CheckId.HOSTNAME_UNIQUE, "node3");
+    assertThat(two.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(two.reason()).contains("'gpu-a.cluster' is also the hostname of node3");
+    assertThat(three.reason()).contains("'GPU-A' is also the hostname of node2");
+    assertThat(two.fix()).contains("hostnamectl");
+    assertThat(of(in, CheckId.HOSTNAME_UNIQUE, "node1").status()).isEqualTo(CheckStatus.PASS);
+  }
+
+  @Test
+  void differentEnrootVersionNamesTheOddNodeAndTheOthers() {
+    nodes.get("node3").set("enroot.version", "3.5.0");
+    CheckInput in = healthy();
+    CheckResult r = of(in, CheckId.ENROOT_VERSION, "node3");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason()).isEqualTo("enroot 3.5.0 here, 4.1.2 on node1, node2");
+    assertThat(r.fix()).isEqualTo("install enroot 4.1.2 on node3 (one version on every node)");
+    assertThat(of(in, CheckId.ENROOT_VERSION, "node1").status()).isEqualTo(CheckStatus.PASS);
+  }
+
+  @Test
+  void onATieTheHeadsVersionIsTheReference() {
+    nodes.remove("node3");
+    nodes.get("node2").set("enroot.version", "3.5.0");
+    CheckInput in = healthy();
+    assertThat(of(in, CheckId.ENROOT_VERSION, "node1").status()).isEqualTo(CheckStatus.PASS);
+    assertThat(of(in, CheckId.ENROOT_VERSION, "node2").status()).isEqualTo(CheckStatus.FAIL);
+  }
+
+  @Test
+  void configChecksumMismatchNamesTheOddNodeAndTheFile() {
+    nodes
+        .get("node2")
+        .set("conf.1.sha256", "d".repeat(64))
+        .set("conf.2.path", "/etc/enroot/enroot.conf.d/90-local.conf")
+        .set("conf.2.sha256", "e".repeat(64));
+    CheckInput in = healthy();
+    CheckResult r = of(in, CheckId.CONFIG_IDENTICAL, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason())
+        .isEqualTo(
+            "enroot configuration differs from node1, node3: enroot.conf.d/50-clusterrun.conf"
+                + " differs (sha256 dddddddddddd here, bbbbbbbbbbbb there);"
+                + " enroot.conf.d/90-local.conf only here");
+    assertThat(r.fix()).contains("on node2 the same as on node1");
+    assertThat(of(in, CheckId.CONFIG_IDENTICAL, "node1").status()).isEqualTo(CheckStatus.PASS);
+    assertThat(of(in, CheckId.CONFIG_IDENTICAL, "node3").status()).isEqualTo(CheckStatus.PASS);
+  }
+
+  @Test
+  void missingDropInOnOneNodeShowsInConfigAndDropIn() {
+    nodes.get("node3").set("conf.1.path", null).set("conf.1.sha256", null);
+    CheckInput in = healthy();
+    assertThat(of(in, CheckId.CONFIG_IDENTICAL, "node3").reason())
+        .endsWith("enroot.conf.d/50-clusterrun.conf missing here");
+    CheckResult d = of(in, CheckId.DROPIN, "node3");
+    assertThat(d.status()).isEqualTo(CheckStatus.WARN);
+    assertThat(d.fix()).isEqualTo("run `clusterrun setup`");
+  }
+
+  @Test
+  void unwritableRuntimePathFromTheDefaultExplainsTheMissingXdgRuntimeDir() {
+    nodes
+        .get("node2")
+        .setting("ENROOT_RUNTIME_PATH", "/run/enroot", "default")
+        .set("probe.runtime.writable", "no")
+        .set(
+            "probe.runtime.error",
+            "mkdir: cannot create directory '/run/enroot': Permission denied");
+    CheckResult r = of(healthy(), CheckId.RUNTIME_PATH, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason())
+        .isEqualTo(
+            "/run/enroot (enroot's default) is not writable: mkdir: cannot create directory"
+                + " '/run/enroot': Permission denied (no XDG_RUNTIME_DIR in a non-interactive SSH"
+                + " session, so enroot uses /run/enroot)");
+    assertThat(r.fix())
+        .isEqualTo("run `clusterrun setup` (sets ENROOT_RUNTIME_PATH to a per-user path)");
+  }
+
+  @Test
+  void runtimePathThatWorksOnlyBecauseRootLeftRunEnrootWarns() {
+    nodes.get("node1").setting("ENROOT_RUNTIME_PATH", "/run/enroot", "default");
+    assertThat(of(healthy(), CheckId.RUNTIME_PATH, "node1").status()).isEqualTo(CheckStatus.WARN);
+  }
+
+  @Test
+  void unwritableCachePathFails() {
+    nodes
+        .get("node3")
+        .set("probe.cache.writable", "no")
+        .set("probe.cache.error", "touch: Permission denied");
+    CheckResult r = of(healthy(), CheckId.CACHE_PATH, "node3");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason())
+        .contains(
+            "/tmp/enroot-cache-1000 (from "
+                + TestFacts.DROPIN
+                + ") is not writable: touch: Permission denied");
+  }
+
+  @Test
+  void unsetRuntimePathFails() {
+    nodes.get("node2").setting("ENROOT_RUNTIME_PATH", "", "/etc/enroot/enroot.conf");
+    CheckResult r = of(healthy(), CheckId.RUNTIME_PATH, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason()).isEqualTo("ENROOT_RUNTIME_PATH is unset (from /etc/enroot/enroot.conf)");
+  }
+
+  @Test
+  void enrootMissingOrBroken() {
+    nodes.get("node2").set("enroot.path", "").set("enroot.version", null);
+    nodes
+        .get("node3")
+        .set("enroot.version", null)
+        .set(
+            "enroot.version.error",
+            "exit 1: mkdir: cannot create directory '/run/enroot': Permission denied");
+    CheckInput in = healthy();
+    CheckResult missing = of(in, CheckId.ENROOT, "node2");
+    assertThat(missing.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(missing.reason()).contains("not in PATH").contains("PATH=/usr/bin:/bin");
+    CheckResult broken = of(in, CheckId.ENROOT, "node3");
+    assertThat(broken.reason()).startsWith("`enroot version` failed: exit 1: mkdir");
+    assertThat(broken.fix()).contains("runtime-path");
+    assertThat(of(in, CheckId.ENROOT_VERSION, "node2").status()).isEqualTo(CheckStatus.SKIP);
+  }
+
+  @Test
+  void nonExecutableHookIsAFailureThatSaysEnrootSkipsItSilently() {
+    nodes.get("node2").set("hook.0.stat", "644 0 root regular file").set("hook.0.executable", "no");
+    CheckResult r = of(healthy(), CheckId.HOOK, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason()).contains("not executable (mode 644)").contains("SILENTLY");
+    assertThat(r.fix())
+        .isEqualTo("sudo chmod 0755 /etc/enroot/hooks.d/50-clusterrun-launch-agent.sh");
+  }
+
+  @Test
+  void hookWithWrongOwnerModeAndVersion() {
+    nodes.get("node3").set("hook.0.stat", "777 1000 alice regular file").set("hook.0.version", "0");
+    CheckResult r = of(healthy(), CheckId.HOOK, "node3");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason())
+        .contains("owned by alice, not root")
+        .contains("group/world writable (mode 777)")
+        .contains("version 0, this clusterrun expects 1");
+    assertThat(r.fix()).startsWith("run `clusterrun setup` (or: sudo chown root:root");
+  }
+
+  @Test
+  void missingHookFails() {
+    nodes.get("node1").set("hook.0.path", "/etc/enroot/hooks.d/10-other.sh");
+    CheckResult r = of(healthy(), CheckId.HOOK, "node1");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason()).startsWith("no /etc/enroot/hooks.d/50-clusterrun-launch-agent.sh");
+    assertThat(r.fix()).contains("clusterrun setup").contains("--no-hook");
+  }
+
+  @Test
+  void modifiedHookFailsWhenTheChecksumIsExpected() {
+    ExpectedSetup exp =
+        new ExpectedSetup(
+            "/etc/enroot",
+            ExpectedSetup.HOOK_FILE_NAME,
+            1,
+            "f".repeat(64),
+            ExpectedSetup.DROP_IN_FILE_NAME,
+            null);
+    CheckResult r = Checks.hook(exp, nodes.get("node1").build());
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason()).contains("modified");
+  }
+
+  @Test
+  void namedContainerMissingOnOneNode() {
+    CheckJob job = new CheckJob("pytorch", List.of(), null);
+    nodes.get("node1").set("container.0.name", "pytorch").set("container.0.present", "yes");
+    nodes.get("node2").set("container.0.name", "pytorch").set("container.0.present", "yes");
+    nodes.get("node3").set("container.0.name", "pytorch").set("container.0.present", "no");
+    CheckInput in = input(allShared(), sshOk(), job);
+    CheckResult r = of(in, CheckId.CONTAINER, "node3");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason())
+        .isEqualTo(
+            "pytorch is not in /shared/enroot/data-1000 here, but exists on node1, node2: the data path is not shared");
+    assertThat(of(in, CheckId.CONTAINER, "node1").status()).isEqualTo(CheckStatus.PASS);
+  }
+
+  @Test
+  void namedContainerNotCreatedAnywhereIsNotAFailure() {
+    CheckJob job = new CheckJob("pytorch", List.of(), null);
+    nodes
+        .values()
+        .forEach(t -> t.set("container.0.name", "pytorch").set("container.0.present", "no"));
+    CheckResult r = of(input(allShared(), sshOk(), job), CheckId.CONTAINER, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.SKIP);
+    assertThat(r.reason()).contains("not created yet");
+    assertThat(of(healthy(), CheckId.CONTAINER, "node2").reason())
+        .isEqualTo("the job names no container");
+  }
+
+  @Test
+  void differentUidNamesTheHeadsUid() {
+    nodes.get("node2").set("uid", "1001");
+    CheckResult r = of(healthy(), CheckId.UID_GID, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason())
+        .isEqualTo(
+            "uid 1001 gid 1000 (alice) here, but uid 1000 gid 1000 (alice) on the head node1");
+  }
+
+  @Test
+  void sshFailuresGetTheMatchingFix() {
+    Map<String, NodeToNodeSsh.Outcome> ssh = new LinkedHashMap<>();
+    ssh.put(
+        "node2",
+        new NodeToNodeSsh.Outcome(
+            "node2", false, 255, "Warning: Permanently added 'x'\nHost key verification failed."));
+    ssh.put(
+        "node3",
+        new NodeToNodeSsh.Outcome(
+            "node3", false, 255, "alice@node3: Permission denied (publickey)."));
+    CheckInput in = input(allShared(), ssh, CheckJob.NONE);
+    CheckResult two = of(in, CheckId.SSH_FROM_HEAD, "node2");
+    assertThat(two.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(two.reason())
+        .isEqualTo("`ssh node2 true` from node1 failed (exit 255): Host key verification failed.");
+    assertThat(two.fix()).contains("accept node2's host key");
+    assertThat(of(in, CheckId.SSH_FROM_HEAD, "node3").fix()).contains("ssh-copy-id node3");
+  }
+
+  @Test
+  void mountHomeOffWithoutSshMountFailsAndAJobMountFixesIt() {
+    nodes.values().forEach(t -> t.setting("ENROOT_MOUNT_HOME", "", "/etc/enroot/enroot.conf"));
+    CheckResult r = of(healthy(), CheckId.MOUNT_HOME, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason()).contains("Host key verification failed.");
+    CheckJob job =
+        new CheckJob(null, List.of(Mount.parse("/home/alice/.ssh:/home/alice/.ssh:ro")), null);
+    CheckResult ok = of(input(allShared(), sshOk(), job), CheckId.MOUNT_HOME, "node2");
+    assertThat(ok.status()).isEqualTo(CheckStatus.PASS);
+    assertThat(ok.reason()).isEqualTo("the job mounts /home/alice/.ssh:/home/alice/.ssh:ro");
+    CheckJob home = new CheckJob(null, List.of(), true);
+    assertThat(of(input(allShared(), sshOk(), home), CheckId.MOUNT_HOME, "node2").status())
+        .isEqualTo(CheckStatus.PASS);
+  }
+
+  @Test
+  void dataPathInsideAMountedHomeIsFlagged() {
+    nodes
+        .get("node1")
+        .setting("ENROOT_DATA_PATH", "/home/alice/enroot", TestFacts.DROPIN)
+        .set("data.real", "/home/alice/enroot");
+    CheckResult r = of(healthy(), CheckId.DATA_PATH, "node1");
+    assertThat(r.status()).isEqualTo(CheckStatus.WARN);
+    assertThat(r.reason()).contains("inside /home/alice").contains("Invalid argument");
+    CheckJob noHome = new CheckJob(null, List.of(), false);
+    assertThat(of(input(allShared(), sshOk(), noHome), CheckId.DATA_PATH, "node1").status())
+        .isEqualTo(CheckStatus.PASS);
+  }
+
+  @Test
+  void gpuSlotsWarnOnlyWhereNvidiaSmiExists() {
+    nodes.get("node1").gpus(4);
+    nodes.get("node2").gpus(8);
+    CheckInput in = healthy();
+    assertThat(of(in, CheckId.GPU_SLOTS, "node1").reason())
+        .isEqualTo("4 slots, 4 GPUs (NVIDIA H100 80GB HBM3)");
+    CheckResult r = of(in, CheckId.GPU_SLOTS, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.WARN);
+    assertThat(r.reason()).isEqualTo("4 slots but 8 GPUs (NVIDIA H100 80GB HBM3)");
+    assertThat(r.fix()).startsWith("write `node2 slots=8` in the hostfile");
+    assertThat(of(in, CheckId.GPU_SLOTS, "node3").status()).isEqualTo(CheckStatus.SKIP);
+  }
+
+  @Test
+  void selectionLimitsTheResults() {
+    List<CheckResult> r =
+        Checks.evaluate(healthy(), CheckSelection.parse(List.of("hook,uid-gid"), List.of()));
+    assertThat(r).extracting(CheckResult::checkId).containsOnly("hook", "uid-gid");
+    assertThat(r).hasSize(6);
+  }
+}

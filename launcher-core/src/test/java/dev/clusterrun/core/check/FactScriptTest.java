@@ -1,0 +1,307 @@
+package dev.clusterrun.core.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.remote.ExecResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the real fact script with the real {@code sh} against temporary sysconf dirs and homes. */
+class FactScriptTest {
+  private static final Duration T = Duration.ofSeconds(30);
+
+  @TempDir Path tmp;
+  Path sysconf;
+  Path home;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    // Readable by the unprivileged user some tests run as.
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+    sysconf = Files.createDirectories(tmp.resolve("etc/enroot"));
+    Files.createDirectories(sysconf.resolve("enroot.conf.d"));
+    Files.createDirectories(sysconf.resolve("hooks.d"));
+    home = Files.createDirectories(tmp.resolve("home/alice"));
+  }
+
+  private ShNodeShell shell() {
+    return ShNodeShell.of("n1", home.toString())
+        .withEnv("XDG_RUNTIME_DIR", tmp.resolve("xdg-run").toString());
+  }
+
+  private Facts facts(ShNodeShell shell, String... containers) {
+    ExecResult r = shell.run(FactScript.render(sysconf.toString(), List.of(containers)), T);
+    assertThat(r.stderr()).isEmpty();
+    assertThat(r.exitCode()).isZero();
+    Facts f = FactParser.parse(shell.node(), r);
+    assertThat(f.problem()).isNull();
+    return f;
+  }
+
+  private static ShNodeShell asNobody(ShNodeShell s) {
+    return s.withPrefix("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
+  }
+
+  @Test
+  void withoutAnyConfigurationEnrootsDocumentedDefaultsApply() {
+    Facts f = facts(ShNodeShell.of("n1", home.toString()));
+    assertThat(f.enroot().runtimePath().value()).isEqualTo("/run/enroot");
+    assertThat(f.enroot().runtimePath().source()).isEqualTo("default");
+    assertThat(f.enroot().dataPath().value()).isEqualTo(home + "/.local/share/enroot");
+    assertThat(f.enroot().cachePath().value()).isEqualTo(home + "/.cache/enroot");
+    assertThat(f.enroot().configPath().value()).isEqualTo(home + "/.config/enroot");
+    assertThat(f.enroot().tempPath().value()).isEqualTo("/tmp");
+    assertThat(f.enroot().mountHomeOn()).isFalse();
+    assertThat(f.confFiles()).isEmpty();
+    assertThat(f.uid()).isZero();
+    assertThat(f.hostname()).isNotEmpty();
+    assertThat(f.mountNamespace()).startsWith("mnt:[");
+  }
+
+  @Test
+  void xdgVariablesMoveTheDefaults() {
+    Facts f =
+        facts(
+            shell()
+                .withEnv("XDG_DATA_HOME", "/srv/data")
+                .withEnv("XDG_CACHE_HOME", "/srv/cache")
+                .withEnv("TMPDIR", "/var/tmp"));
+    assertThat(f.enroot().runtimePath().value()).isEqualTo(tmp.resolve("xdg-run") + "/enroot");
+    assertThat(f.enroot().dataPath().value()).isEqualTo("/srv/data/enroot");
+    assertThat(f.enroot().cachePath().value()).isEqualTo("/srv/cache/enroot");
+    assertThat(f.enroot().tempPath().value()).isEqualTo("/var/tmp");
+  }
+
+  @Test
+  void confThenDropInsInOrderThenEnvironmentWithPerUserExpansion() throws Exception {
+    write(
+        sysconf.resolve("enroot.conf"),
+        "# comment line\n"
+            + "#ENROOT_DATA_PATH /commented/out\n"
+            + "ENROOT_RUNTIME_PATH   /from/main\n"
+            + "ENROOT_DATA_PATH ${HOME}/data-$(id -u)\n"
+            + "ENROOT_MOUNT_HOME yes\n"
+            + "ENROOT_SQUASH_OPTIONS -noI -noD\n");
+    write(
+        sysconf.resolve("enroot.conf.d/10-site.conf"),
+        "ENROOT_RUNTIME_PATH /from/10\nENROOT_CACHE_PATH /cache/group-$(id -g)\n");
+    write(
+        sysconf.resolve("enroot.conf.d/50-clusterrun.conf"),
+        "ENROOT_RUNTIME_PATH " + tmp + "/enroot-runtime-$(id -u)\nENROOT_MOUNT_HOME no"); // no \n
+    write(sysconf.resolve("enroot.conf.d/99-ignored.txt"), "ENROOT_RUNTIME_PATH /not/a/conf\n");
+
+    Facts f = facts(shell().withEnv("ENROOT_CACHE_PATH", "/env/cache"));
+    assertThat(f.enroot().runtimePath().value()).isEqualTo(tmp + "/enroot-runtime-0");
+    assertThat(f.enroot().runtimePath().source())
+        .isEqualTo(sysconf + "/enroot.conf.d/50-clusterrun.conf");
+    assertThat(f.enroot().runtimePath().raw()).isEqualTo(tmp + "/enroot-runtime-$(id -u)");
+    assertThat(f.enroot().dataPath().value()).isEqualTo(home + "/data-0");
+    assertThat(f.enroot().dataPath().source()).isEqualTo(sysconf + "/enroot.conf");
+    assertThat(f.enroot().cachePath().value()).isEqualTo("/env/cache");
+    assertThat(f.enroot().cachePath().source()).isEqualTo("environment");
+    assertThat(f.enroot().mountHomeOn()).as("'no' in the last file unsets it").isFalse();
+    assertThat(f.enroot().mountHome().source())
+        .isEqualTo(sysconf + "/enroot.conf.d/50-clusterrun.conf");
+    assertThat(f.confFiles())
+        .extracting(Facts.ConfFile::fileName)
+        .containsExactly("enroot.conf", "10-site.conf", "50-clusterrun.conf");
+    assertThat(f.confFiles().get(1).sha256())
+        .isEqualTo(sha256(sysconf.resolve("enroot.conf.d/10-site.conf")));
+    assertThat(f.configFingerprint())
+        .startsWith("enroot.conf " + sha256(sysconf.resolve("enroot.conf")) + "\n");
+    assertThat(f.dataInHome()).isTrue();
+  }
+
+  @Test
+  void valuesExpandAsTheUserWhoRunsTheScript() throws Exception {
+    write(sysconf.resolve("enroot.conf"), "ENROOT_RUNTIME_PATH " + tmp + "/rt-$(id -u)\n");
+    Facts f = facts(asNobody(shell()));
+    assertThat(f.uid()).isEqualTo(65534);
+    assertThat(f.enroot().runtimePath().value()).isEqualTo(tmp + "/rt-65534");
+  }
+
+  @Test
+  void environmentFalseUnsetsAndEnvironmentBeatsFiles() throws Exception {
+    write(sysconf.resolve("enroot.conf"), "ENROOT_MOUNT_HOME y\nENROOT_DATA_PATH /file/data\n");
+    Facts on = facts(shell());
+    assertThat(on.enroot().mountHomeOn()).isTrue();
+    Facts off = facts(shell().withEnv("ENROOT_MOUNT_HOME", "FALSE"));
+    assertThat(off.enroot().mountHomeOn()).isFalse();
+    assertThat(off.enroot().mountHome().source()).isEqualTo("environment");
+    Facts env = facts(shell().withEnv("ENROOT_DATA_PATH", "/env/data"));
+    assertThat(env.enroot().dataPath().value()).isEqualTo("/env/data");
+  }
+
+  @Test
+  void unexpandableValueIsReportedNotFatal() throws Exception {
+    write(sysconf.resolve("enroot.conf"), "ENROOT_DATA_PATH /data/${HOME\n");
+    Facts f = facts(shell());
+    assertThat(f.enroot().dataPath().value()).isNull();
+    assertThat(f.enroot().dataPath().error()).isNotBlank();
+    assertThat(f.enroot().runtimePath().value()).isNotNull();
+  }
+
+  @Test
+  void unwritableRuntimePathGivesTheExactErrorAsAnUnprivilegedUser() throws Exception {
+    Path locked = Files.createDirectories(tmp.resolve("locked"));
+    Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+    write(
+        sysconf.resolve("enroot.conf"),
+        "ENROOT_RUNTIME_PATH "
+            + locked
+            + "/runtime\nENROOT_CACHE_PATH "
+            + tmp
+            + "/cache-$(id -u)\n"
+            + "ENROOT_DATA_PATH "
+            + tmp
+            + "/data-$(id -u)\n");
+    Files.createDirectories(tmp.resolve("cache-65534"));
+    Files.createDirectories(tmp.resolve("data-65534"));
+    Files.setPosixFilePermissions(
+        tmp.resolve("data-65534"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    // cache dir exists but is owned by root: not writable for nobody; data dir likewise
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+    Facts f = facts(asNobody(shell()));
+    assertThat(f.runtime().writable()).isFalse();
+    assertThat(f.runtime().error())
+        .contains("mkdir")
+        .contains(locked + "/runtime")
+        .contains("Permission denied");
+    assertThat(f.cache().writable()).isFalse();
+    assertThat(f.cache().error()).contains("touch").contains("Permission denied");
+    assertThat(f.data().writable()).isFalse();
+  }
+
+  @Test
+  void defaultRuntimePathWithoutXdgRuntimeDirFailsForAnUnprivilegedUser() {
+    // The field-notes trap: no XDG_RUNTIME_DIR over non-interactive SSH -> /run/enroot.
+    org.junit.jupiter.api.Assumptions.assumeFalse(Files.exists(Path.of("/run/enroot")));
+    Facts f = facts(asNobody(ShNodeShell.of("n1", home.toString())));
+    assertThat(f.enroot().runtimePath().value()).isEqualTo("/run/enroot");
+    assertThat(f.runtime().writable()).isFalse();
+    assertThat(f.runtime().error()).contains("/run/enroot").contains("Permission denied");
+  }
+
+  @Test
+  void writeProbesLeaveNoDirectoriesBehind() throws Exception {
+    write(sysconf.resolve("enroot.conf"), "ENROOT_RUNTIME_PATH " + tmp + "/a/b/c\n");
+    Facts f = facts(shell());
+    assertThat(f.runtime().writable()).isTrue();
+    assertThat(tmp.resolve("a")).doesNotExist();
+  }
+
+  @Test
+  void hooksAreListedWithModeOwnerChecksumAndVersion() throws Exception {
+    Path hooks = sysconf.resolve("hooks.d");
+    Path ours = hooks.resolve("50-clusterrun-launch-agent.sh");
+    write(ours, "#!/bin/bash\n# clusterrun-launch-agent-hook version 3\nexit 0\n");
+    Files.setPosixFilePermissions(ours, PosixFilePermissions.fromString("rw-r--r--"));
+    Path other = hooks.resolve("10-other.sh");
+    write(other, "#!/bin/sh\n");
+    Files.setPosixFilePermissions(other, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Files.setOwner(
+        other,
+        other.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+
+    Facts f = facts(asNobody(shell()));
+    Facts.HookFile h = f.systemHook("50-clusterrun-launch-agent.sh").orElseThrow();
+    assertThat(h.executable()).isFalse();
+    assertThat(h.mode()).isEqualTo("644");
+    assertThat(h.uid()).isZero();
+    assertThat(h.owner()).isEqualTo("root");
+    assertThat(h.version()).isEqualTo(3);
+    assertThat(h.sha256()).isEqualTo(sha256(ours));
+    assertThat(h.type()).isEqualTo("regular file");
+    Facts.HookFile o = f.systemHook("10-other.sh").orElseThrow();
+    assertThat(o.uid()).isEqualTo(65534);
+    assertThat(o.modeBits() & 0022).isNotZero();
+    assertThat(o.executable()).isTrue();
+    assertThat(o.version()).isNull();
+  }
+
+  @Test
+  void namedContainersAreLookedUpUnderTheDataPathWithQuotedNames() throws Exception {
+    Path data = Files.createDirectories(tmp.resolve("data"));
+    Files.createDirectories(data.resolve("pytorch"));
+    Files.createDirectories(data.resolve("it's $(x)"));
+    Facts f =
+        facts(
+            shell().withEnv("ENROOT_DATA_PATH", data.toString()),
+            "pytorch",
+            "missing",
+            "it's $(x)");
+    assertThat(f.containers())
+        .containsEntry("pytorch", true)
+        .containsEntry("missing", false)
+        .containsEntry("it's $(x)", true);
+    assertThat(f.dataFsType()).isNotBlank();
+  }
+
+  @Test
+  void aNewlineInAValueCannotForgeAKey() {
+    Facts f = facts(shell().withEnv("ENROOT_DATA_PATH", "/x\nuid=4242\\n"));
+    assertThat(f.uid()).isZero();
+    assertThat(f.enroot().dataPath().value()).isEqualTo("/x\nuid=4242\\n");
+  }
+
+  @Test
+  void gpusAreCountedFromNvidiaSmiWhenPresent() throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Path smi = bin.resolve("nvidia-smi");
+    write(
+        smi,
+        "#!/bin/sh\n"
+            + "echo 'GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-aaa)'\n"
+            + "echo 'GPU 1: NVIDIA A100-SXM4-80GB (UUID: GPU-bbb)'\n");
+    Files.setPosixFilePermissions(smi, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Facts f = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
+    assertThat(f.gpuCount()).isEqualTo(2);
+    assertThat(f.gpuModel()).isEqualTo("NVIDIA A100-SXM4-80GB");
+    Facts none = facts(shell());
+    assertThat(none.gpuCount()).isNull();
+  }
+
+  @Test
+  void fakeEnrootVersionIsReportedAndItsFailureToo() throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Path enroot = bin.resolve("enroot");
+    write(enroot, "#!/bin/sh\necho 4.1.2\n");
+    Files.setPosixFilePermissions(enroot, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Facts f = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
+    assertThat(f.enrootInstalled()).isTrue();
+    assertThat(f.enrootVersion()).isEqualTo("4.1.2");
+    write(enroot, "#!/bin/sh\necho \"mkdir: cannot create directory '/run/enroot'\" >&2\nexit 1\n");
+    Facts bad = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
+    assertThat(bad.enrootVersion()).isNull();
+    assertThat(bad.enrootVersionError()).contains("exit 1").contains("/run/enroot");
+  }
+
+  @Test
+  void theScriptIsFast() {
+    ShNodeShell s = shell();
+    facts(s);
+    long start = System.nanoTime();
+    facts(s);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+  }
+
+  private static void write(Path p, String text) throws IOException {
+    Files.writeString(p, text, StandardCharsets.UTF_8);
+  }
+
+  static String sha256(Path p) throws Exception {
+    return HexFormat.of()
+        .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
+  }
+}

@@ -1,0 +1,151 @@
+package dev.clusterrun.core.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.remote.NodeShell;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The proof with real {@code sh} "nodes" whose data paths are shared or node-local. */
+class SharedPathProofTest {
+  private static final Duration T = Duration.ofSeconds(20);
+
+  @TempDir Path tmp;
+  Path shared;
+  ExecutorService pool;
+  final Map<String, NodeShell> shells = new LinkedHashMap<>();
+  final Map<String, String> data = new LinkedHashMap<>();
+
+  @BeforeEach
+  void setUp() throws IOException {
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+    shared = Files.createDirectories(tmp.resolve("shared/enroot"));
+    pool = Executors.newFixedThreadPool(4);
+  }
+
+  @AfterEach
+  void tearDown() {
+    pool.shutdownNow();
+  }
+
+  private void node(String name, ShNodeShell shell, Path dataPath) {
+    shells.put(name, shell);
+    data.put(name, dataPath.toString());
+  }
+
+  private SharedPathProof.Result prove() {
+    return new SharedPathProof(ParallelRunner.on(pool), T).prove("head", shells, data);
+  }
+
+  private ShNodeShell sh(String name) {
+    return ShNodeShell.of(name, tmp.toString());
+  }
+
+  private void assertNoProbeLeft(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      assertThat(s.map(p -> p.getFileName().toString()))
+          .noneMatch(n -> n.startsWith(".clusterrun-probe-"));
+    }
+  }
+
+  @Test
+  void nodesOnTheSameStorageAreProvenSharedAndTheProbeIsRemoved() throws IOException {
+    node("head", sh("head"), shared);
+    node("n2", sh("n2"), shared);
+    node("n3", sh("n3"), shared);
+    SharedPathProof.Result r = prove();
+    assertThat(r.nodes().values())
+        .extracting(SharedPathProof.NodeOutcome::status)
+        .containsOnly(SharedPathProof.Status.SHARED);
+    assertThat(r.nodes().get("n2").detail()).contains("the head read its own");
+    assertThat(r.cleanupProblem()).isNull();
+    assertNoProbeLeft(shared);
+  }
+
+  @Test
+  void aNodeWithItsOwnDirectoryIsNotSharedAndSaysWhatItSaw() throws IOException {
+    Path local = Files.createDirectories(tmp.resolve("n3-local/enroot"));
+    node("head", sh("head"), shared);
+    node("n2", sh("n2"), shared);
+    node("n3", sh("n3"), local);
+    node("n4", sh("n4"), tmp.resolve("does/not/exist"));
+    SharedPathProof.Result r = prove();
+    assertThat(r.nodes().get("n2").status()).isEqualTo(SharedPathProof.Status.SHARED);
+    SharedPathProof.NodeOutcome n3 = r.nodes().get("n3");
+    assertThat(n3.status()).isEqualTo(SharedPathProof.Status.NOT_SHARED);
+    assertThat(n3.detail())
+        .startsWith("does not see the head's probe " + shared + "/.clusterrun-probe-")
+        .contains("(its ENROOT_DATA_PATH is " + local + ")");
+    SharedPathProof.NodeOutcome n4 = r.nodes().get("n4");
+    assertThat(n4.status()).isEqualTo(SharedPathProof.Status.NOT_SHARED);
+    assertThat(n4.detail()).startsWith("has no directory " + tmp.resolve("does/not/exist"));
+    assertNoProbeLeft(shared);
+    assertNoProbeLeft(local);
+  }
+
+  @Test
+  void samePathButNodeLocalStorageIsNotShared() throws Exception {
+    Path local = Files.createDirectories(tmp.resolve("local-disk"));
+    ShNodeShell n3 =
+        sh("n3")
+            .withPrefix(
+                "unshare",
+                "-m",
+                "sh",
+                "-c",
+                "mount --bind \"$1\" \"$2\" && shift 2 && exec \"$@\"",
+                "mnt",
+                local.toString(),
+                shared.toString());
+    Assumptions.assumeTrue(
+        n3.run("true", T).ok(), "mount namespaces are not available on this machine");
+    node("head", sh("head"), shared);
+    node("n3", n3, shared);
+    SharedPathProof.Result r = prove();
+    assertThat(r.nodes().get("n3").status()).isEqualTo(SharedPathProof.Status.NOT_SHARED);
+    assertThat(r.nodes().get("n3").detail())
+        .startsWith("does not see the head's probe")
+        .doesNotContain("its ENROOT_DATA_PATH");
+  }
+
+  @Test
+  void aNodeThatReadsButCannotWriteIsAnError() throws IOException {
+    node("head", sh("head"), shared);
+    node(
+        "n2",
+        sh("n2").withPrefix("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"),
+        shared);
+    SharedPathProof.Result r = prove();
+    SharedPathProof.NodeOutcome n2 = r.nodes().get("n2");
+    assertThat(n2.status()).isEqualTo(SharedPathProof.Status.ERROR);
+    assertThat(n2.detail())
+        .startsWith("read the head's probe but could not write")
+        .contains("Permission denied");
+    assertNoProbeLeft(shared);
+  }
+
+  @Test
+  void whenTheHeadCannotWriteEveryNodeIsAnError() throws IOException {
+    Path file = Files.writeString(tmp.resolve("a-file"), "x");
+    node("head", sh("head"), file);
+    node("n2", sh("n2"), shared);
+    SharedPathProof.Result r = prove();
+    assertThat(r.nodes().values())
+        .extracting(SharedPathProof.NodeOutcome::status)
+        .containsOnly(SharedPathProof.Status.ERROR);
+    assertThat(r.nodes().get("n2").detail()).startsWith("the head could not write " + file);
+  }
+}
