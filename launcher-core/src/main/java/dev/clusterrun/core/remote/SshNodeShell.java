@@ -617,6 +617,7 @@ public final class SshNodeShell implements NodeShell {
       synchronized (SshNodeShell.class) {
         c = config;
         if (c == null) {
+          EcdsaKeyFactoryAlias.install();
           DefaultConfig d = new DefaultConfig();
           d.setKeyExchangeFactories(pick(d.getKeyExchangeFactories(), KEX));
           d.setKeyAlgorithms(pick(d.getKeyAlgorithms(), HOST_KEYS));
