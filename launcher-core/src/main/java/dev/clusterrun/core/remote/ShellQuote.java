@@ -10,8 +10,45 @@ import java.util.List;
 public final class ShellQuote {
   private ShellQuote() {}
 
-  /** Quotes one word. Words made only of safe characters are left bare for readability. */
+  /**
+   * Shell reserved words (POSIX and bash): bare in command position they would start a compound
+   * command instead of naming a program.
+   */
+  private static final java.util.Set<String> RESERVED =
+      java.util.Set.of(
+          "if",
+          "then",
+          "else",
+          "elif",
+          "fi",
+          "case",
+          "esac",
+          "for",
+          "select",
+          "while",
+          "until",
+          "do",
+          "done",
+          "in",
+          "function",
+          "time",
+          "coproc",
+          "{",
+          "}",
+          "!",
+          "[[",
+          "]]");
+
+  /**
+   * Quotes one word. Words made only of safe characters are left bare for readability.
+   *
+   * @throws IllegalArgumentException when the word contains a NUL character, which no shell word
+   *     and no argv entry can carry
+   */
   public static String quote(String word) {
+    if (word.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException("a shell word cannot contain a NUL character");
+    }
     if (word.isEmpty()) {
       return "''";
     }
@@ -34,7 +71,10 @@ public final class ShellQuote {
     return b.append('\'').toString();
   }
 
-  /** Quotes each word and joins them with single spaces. */
+  /**
+   * Quotes each word and joins them with single spaces, so that {@code sh -c} runs {@code argv[0]}
+   * as a command with exactly the other words as its arguments.
+   */
   public static String join(List<String> argv) {
     StringBuilder b = new StringBuilder();
     for (String w : argv) {
@@ -42,8 +82,10 @@ public final class ShellQuote {
         b.append(' ');
         b.append(quote(w));
       } else {
-        // A bare NAME=value in command position would be read as an assignment, not a command.
-        b.append(w.indexOf('=') >= 0 ? forceQuote(w) : quote(w));
+        // A bare NAME=value in command position would be read as an assignment, not a command,
+        // and a bare reserved word would start a compound command.
+        String q = quote(w);
+        b.append(q.equals(w) && (w.indexOf('=') >= 0 || RESERVED.contains(w)) ? forceQuote(w) : q);
       }
     }
     return b.toString();

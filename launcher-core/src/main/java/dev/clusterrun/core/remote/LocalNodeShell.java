@@ -1,0 +1,107 @@
+package dev.clusterrun.core.remote;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.apache.commons.exec.CommandLine;
+import org.apache.commons.exec.DefaultExecutor;
+import org.apache.commons.exec.ExecuteException;
+import org.apache.commons.exec.ExecuteWatchdog;
+import org.apache.commons.exec.PumpStreamHandler;
+
+/**
+ * The head node's {@link NodeShell}: runs {@code sh -c script} as a local process with
+ * commons-exec. stdin is closed; stdout and stderr are drained completely before the result is
+ * made; on timeout the process and everything it started are killed.
+ */
+public final class LocalNodeShell implements NodeShell {
+  private static final Duration DRAIN_AFTER_EXIT = Duration.ofSeconds(5);
+
+  private final String node;
+
+  /**
+   * @param node the head node's name as the hostfile gives it
+   */
+  public LocalNodeShell(String node) {
+    this.node = node;
+  }
+
+  @Override
+  public String node() {
+    return node;
+  }
+
+  @Override
+  public ExecResult run(String script, Duration timeout) {
+    long start = System.nanoTime();
+    CommandLine cl = new CommandLine("sh");
+    cl.addArgument("-c");
+    cl.addArgument(script, false);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PumpStreamHandler streams = new PumpStreamHandler(out, err, null);
+    // A background child that keeps stdout open must not hang us forever after sh exits.
+    streams.setStopTimeout(DRAIN_AFTER_EXIT);
+    TreeKillingWatchdog watchdog = new TreeKillingWatchdog(timeout);
+    DefaultExecutor ex = DefaultExecutor.builder().setExecuteStreamHandler(streams).get();
+    ex.setExitValues(null); // every exit code is a result, not an exception
+    ex.setWatchdog(watchdog);
+    int code;
+    String error = null;
+    try {
+      code = ex.execute(cl);
+    } catch (ExecuteException e) {
+      code = e.getExitValue();
+      if (!watchdog.killedProcess()) {
+        error = node + ": " + e.getMessage();
+      }
+    } catch (IOException e) {
+      return ExecResult.failed(node + ": cannot run sh: " + e.getMessage(), elapsed(start));
+    }
+    if (watchdog.killedProcess()) {
+      code = -1;
+      error = node + ": timed out after " + SshNodeShell.human(timeout) + " (command killed)";
+    }
+    return new ExecResult(
+        code,
+        out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8),
+        elapsed(start),
+        error);
+  }
+
+  private static Duration elapsed(long start) {
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+
+  @Override
+  public void close() {
+    // nothing held
+  }
+
+  /** commons-exec's watchdog kills only {@code sh}; this one kills its descendants first. */
+  private static final class TreeKillingWatchdog extends ExecuteWatchdog {
+    private volatile Process process;
+
+    @SuppressWarnings("deprecation")
+    TreeKillingWatchdog(Duration timeout) {
+      super(Math.max(1, timeout.toMillis()));
+    }
+
+    @Override
+    public synchronized void start(Process p) {
+      this.process = p;
+      super.start(p);
+    }
+
+    @Override
+    public synchronized void timeoutOccured(org.apache.commons.exec.Watchdog w) {
+      Process p = process;
+      if (p != null && p.isAlive()) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+      }
+      super.timeoutOccured(w);
+    }
+  }
+}

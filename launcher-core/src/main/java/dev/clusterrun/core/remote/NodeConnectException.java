@@ -1,0 +1,25 @@
+package dev.clusterrun.core.remote;
+
+/**
+ * A node could not be reached: refused, timed out, host key refused, authentication failed. The
+ * message reads {@code node: problem}.
+ */
+public final class NodeConnectException extends Exception {
+  private static final long serialVersionUID = 1L;
+  private final String node;
+  private final String problem;
+
+  public NodeConnectException(String node, String problem, Throwable cause) {
+    super(node + ": " + problem, cause);
+    this.node = node;
+    this.problem = problem;
+  }
+
+  public String node() {
+    return node;
+  }
+
+  public String problem() {
+    return problem;
+  }
+}

@@ -1,0 +1,693 @@
+package dev.clusterrun.core.remote;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.NoRouteToHostException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import javax.net.SocketFactory;
+import net.schmizz.keepalive.KeepAlive;
+import net.schmizz.keepalive.KeepAliveProvider;
+import net.schmizz.keepalive.KeepAliveRunner;
+import net.schmizz.sshj.Config;
+import net.schmizz.sshj.DefaultConfig;
+import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.common.Factory;
+import net.schmizz.sshj.connection.channel.direct.Session;
+import net.schmizz.sshj.connection.channel.direct.Signal;
+import net.schmizz.sshj.transport.TransportException;
+import net.schmizz.sshj.userauth.UserAuthException;
+import net.schmizz.sshj.userauth.keyprovider.KeyProvider;
+import net.schmizz.sshj.userauth.method.AuthMethod;
+import net.schmizz.sshj.userauth.method.AuthPublickey;
+import net.schmizz.sshj.userauth.password.PasswordFinder;
+import net.schmizz.sshj.userauth.password.Resource;
+
+/**
+ * A {@link NodeShell} over one sshj connection, opened once and reused for every command. Scripts
+ * run as {@code sh -c <script>} in a session without a PTY; stdin is closed.
+ *
+ * <p>Connect: TCP_NODELAY, a modern algorithm list (curve25519 and ed25519 first, no SHA-1, CBC,
+ * DSA or arcfour), ProxyJump hops through direct-tcpip channels, host keys checked by {@link
+ * KnownHosts}, authentication with ssh-agent keys and then identity files. The whole connect (TCP,
+ * banner, key exchange, authentication) is bounded by the target's connect timeout.
+ */
+public final class SshNodeShell implements NodeShell {
+
+  private static final Duration CHANNEL_TIMEOUT = Duration.ofSeconds(30);
+
+  private static final ScheduledExecutorService DEADLINES =
+      Executors.newSingleThreadScheduledExecutor(daemon("clusterrun-ssh-deadline"));
+  private static final ExecutorService PUMPS =
+      Executors.newCachedThreadPool(daemon("clusterrun-ssh-output"));
+
+  private static volatile Config config;
+
+  private final String node;
+  private final SshTarget target;
+  private final SSHClient client;
+  private final List<SSHClient> hops;
+
+  private SshNodeShell(String node, SshTarget target, SSHClient client, List<SSHClient> hops) {
+    this.node = node;
+    this.target = target;
+    this.client = client;
+    this.hops = hops;
+  }
+
+  /**
+   * Opens the connection (through the target's jump hosts, if any) and authenticates.
+   *
+   * @param node the node's name as the hostfile gives it, used in every message
+   * @throws NodeConnectException naming the node and the problem, e.g. {@code connection refused},
+   *     {@code host key verification failed: ...}, {@code authentication failed ...}
+   */
+  public static SshNodeShell connect(String node, SshTarget target) throws NodeConnectException {
+    List<SSHClient> chain = new ArrayList<>();
+    AtomicBoolean timedOut = new AtomicBoolean();
+    long timeoutMs = target.connectTimeout().toMillis();
+    ScheduledFuture<?> deadline =
+        DEADLINES.schedule(() -> abort(chain, timedOut), timeoutMs, TimeUnit.MILLISECONDS);
+    SshTarget current = target;
+    String via = "";
+    try {
+      SSHClient previous = null;
+      List<SshTarget> steps = new ArrayList<>(target.jumps());
+      steps.add(target);
+      for (SshTarget step : steps) {
+        current = step;
+        via = step == target ? "" : "via jump host " + step.alias() + ": ";
+        SSHClient c = newClient(step);
+        KnownHosts kh = new KnownHosts(step);
+        c.addHostKeyVerifier(kh);
+        synchronized (chain) {
+          chain.add(c);
+        }
+        try {
+          if (previous == null) {
+            c.connect(step.hostname(), step.port());
+          } else {
+            c.connectVia(previous.newDirectConnection(step.hostname(), step.port()));
+          }
+        } catch (IOException e) {
+          if (kh.problem() != null) {
+            throw new NodeConnectException(node, via + kh.problem(), e);
+          }
+          throw e;
+        }
+        authenticate(node, via, step, c);
+        previous = c;
+      }
+      deadline.cancel(false);
+      if (timedOut.get()) {
+        throw new SocketTimeoutException();
+      }
+      for (SSHClient c : chain) {
+        c.getTransport().setTimeoutMs((int) CHANNEL_TIMEOUT.toMillis());
+      }
+      SSHClient last = chain.remove(chain.size() - 1);
+      return new SshNodeShell(node, target, last, List.copyOf(chain));
+    } catch (NodeConnectException e) {
+      deadline.cancel(false);
+      closeAll(chain);
+      if (timedOut.get()) {
+        throw new NodeConnectException(node, via + timeoutMessage(current), e);
+      }
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      deadline.cancel(false);
+      closeAll(chain);
+      String problem = timedOut.get() ? timeoutMessage(current) : describe(e, current);
+      throw new NodeConnectException(node, via + problem, e);
+    }
+  }
+
+  private static String timeoutMessage(SshTarget t) {
+    return "connection timed out after "
+        + t.connectTimeout().toSeconds()
+        + " s ("
+        + t.hostname()
+        + " port "
+        + t.port()
+        + ")";
+  }
+
+  private static void abort(List<SSHClient> chain, AtomicBoolean timedOut) {
+    timedOut.set(true);
+    List<SSHClient> copy;
+    synchronized (chain) {
+      copy = new ArrayList<>(chain);
+    }
+    for (SSHClient c : copy) {
+      try {
+        Socket s = c.getSocket();
+        if (s != null) {
+          s.close();
+        }
+      } catch (IOException | RuntimeException e) {
+        // best effort
+      }
+      try {
+        c.getTransport().die(new TransportException("connect timed out"));
+      } catch (RuntimeException e) {
+        // best effort
+      }
+    }
+  }
+
+  private static void closeAll(List<SSHClient> chain) {
+    List<SSHClient> copy;
+    synchronized (chain) {
+      copy = new ArrayList<>(chain);
+    }
+    for (int i = copy.size() - 1; i >= 0; i--) {
+      try {
+        copy.get(i).close();
+      } catch (IOException | RuntimeException e) {
+        // closing after a failure
+      }
+    }
+  }
+
+  static String describe(Throwable e, SshTarget t) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof ConnectException) {
+        return "connection refused (" + t.hostname() + " port " + t.port() + ")";
+      }
+      if (c instanceof UnknownHostException) {
+        return "cannot resolve host name " + t.hostname();
+      }
+      if (c instanceof NoRouteToHostException) {
+        return "no route to host " + t.hostname();
+      }
+      if (c instanceof SocketTimeoutException) {
+        return timeoutMessage(t);
+      }
+      if (c instanceof UserAuthException) {
+        return c.getMessage();
+      }
+    }
+    String m = e.getMessage();
+    return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+  }
+
+  private static SSHClient newClient(SshTarget t) {
+    SSHClient c = new SSHClient(config());
+    c.setSocketFactory(NoDelaySocketFactory.INSTANCE);
+    int ms = (int) Math.min(Integer.MAX_VALUE, t.connectTimeout().toMillis());
+    c.setConnectTimeout(ms);
+    c.getTransport().setTimeoutMs(ms);
+    KeepAlive ka = c.getConnection().getKeepAlive();
+    ka.setKeepAliveInterval((int) t.serverAliveInterval().toSeconds());
+    if (ka instanceof KeepAliveRunner r) {
+      r.setMaxAliveCount(Math.max(1, t.serverAliveCountMax()));
+    }
+    return c;
+  }
+
+  // ---------------------------------------------------------------- authentication
+
+  private static void authenticate(String node, String via, SshTarget t, SSHClient c)
+      throws NodeConnectException, TransportException {
+    List<AuthMethod> methods = new ArrayList<>();
+    List<String> tried = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    SshAgent agent = openAgent(t, notes);
+    try {
+      Map<Path, byte[]> filePublics = new java.util.LinkedHashMap<>();
+      for (Path f : t.identityFiles()) {
+        byte[] pub = readPublicFile(f);
+        if (pub != null) {
+          filePublics.put(f, pub);
+        }
+      }
+      List<byte[]> agentBlobs = new ArrayList<>();
+      if (agent != null) {
+        try {
+          for (SshAgent.Identity id : agent.identities()) {
+            if (t.identitiesOnly()
+                && filePublics.values().stream().noneMatch(b -> Arrays.equals(b, id.blob()))) {
+              continue;
+            }
+            methods.add(new AgentAuth(agent, id));
+            agentBlobs.add(id.blob());
+            tried.add("agent key " + id.comment());
+          }
+        } catch (IOException e) {
+          notes.add("ssh-agent: " + e.getMessage());
+        }
+      }
+      for (Path f : t.identityFiles()) {
+        byte[] pub = filePublics.get(f);
+        if (pub != null && agentBlobs.stream().anyMatch(b -> Arrays.equals(b, pub))) {
+          continue; // the agent holds this key already
+        }
+        KeyFile kf = loadKey(c, f);
+        if (kf.problem() != null) {
+          notes.add(kf.problem());
+          continue;
+        }
+        if (agentBlobs.stream().anyMatch(b -> Arrays.equals(b, kf.publicBlob()))) {
+          continue;
+        }
+        methods.add(new AuthPublickey(kf.provider()));
+        tried.add(f.toString());
+      }
+      if (methods.isEmpty()) {
+        throw new NodeConnectException(
+            node,
+            via
+                + "authentication failed for "
+                + t.user()
+                + ": no key to offer (no ssh-agent keys"
+                + (t.identityFiles().isEmpty()
+                    ? " and no identity file: create one with ssh-keygen -t ed25519"
+                    : "")
+                + ")"
+                + notesSuffix(notes),
+            null);
+      }
+      try {
+        c.auth(t.user(), methods);
+      } catch (UserAuthException e) {
+        throw new NodeConnectException(
+            node,
+            via
+                + "authentication failed for "
+                + t.user()
+                + " (tried "
+                + String.join(", ", tried)
+                + ")"
+                + notesSuffix(notes),
+            e);
+      }
+    } finally {
+      if (agent != null) {
+        agent.close();
+      }
+    }
+  }
+
+  private static String notesSuffix(List<String> notes) {
+    return notes.isEmpty() ? "" : "; " + String.join("; ", notes);
+  }
+
+  private static SshAgent openAgent(SshTarget t, List<String> notes) {
+    String sock = t.identityAgent();
+    if (sock == null) {
+      sock = System.getenv("SSH_AUTH_SOCK");
+    }
+    if (sock == null || sock.isEmpty() || sock.equalsIgnoreCase("none")) {
+      return null;
+    }
+    try {
+      return SshAgent.connect(Path.of(sock));
+    } catch (IOException e) {
+      notes.add(e.getMessage());
+      return null;
+    }
+  }
+
+  private record KeyFile(KeyProvider provider, byte[] publicBlob, String problem) {}
+
+  private static KeyFile loadKey(SSHClient c, Path f) {
+    AtomicBoolean askedForPassphrase = new AtomicBoolean();
+    PasswordFinder never =
+        new PasswordFinder() {
+          @Override
+          public char[] reqPassword(Resource<?> resource) {
+            askedForPassphrase.set(true);
+            return null;
+          }
+
+          @Override
+          public boolean shouldRetry(Resource<?> resource) {
+            return false;
+          }
+        };
+    try {
+      KeyProvider kp = c.loadKeys(f.toString(), never);
+      kp.getPrivate(); // decode now: an encrypted or unreadable key is reported, not tried
+      return new KeyFile(kp, KnownHosts.blob(kp.getPublic()), null);
+    } catch (IOException | RuntimeException | NoClassDefFoundError e) {
+      if (askedForPassphrase.get()) {
+        return new KeyFile(
+            null,
+            null,
+            "identity file "
+                + f
+                + " is protected by a passphrase and clusterrun never prompts: add it to"
+                + " ssh-agent (eval \"$(ssh-agent)\"; ssh-add "
+                + ShellQuote.quote(f.toString())
+                + ")");
+      }
+      String m = e.getMessage();
+      if (e instanceof NoClassDefFoundError
+          || m != null && m.toLowerCase(java.util.Locale.ROOT).contains("bouncycastle")) {
+        m =
+            "this key format needs BouncyCastle, which clusterrun does not ship; use an"
+                + " OpenSSH-format key (ssh-keygen -p -f KEY converts it) or ssh-agent";
+      }
+      return new KeyFile(null, null, "cannot use identity file " + f + ": " + m);
+    }
+  }
+
+  /** The public key blob from {@code f.pub}, or {@code null}. */
+  private static byte[] readPublicFile(Path f) {
+    Path pub = Path.of(f + ".pub");
+    try {
+      String[] parts = Files.readString(pub).strip().split("\\s+");
+      return parts.length >= 2 ? java.util.Base64.getDecoder().decode(parts[1]) : null;
+    } catch (IOException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  // ---------------------------------------------------------------- commands
+
+  @Override
+  public String node() {
+    return node;
+  }
+
+  public SshTarget target() {
+    return target;
+  }
+
+  /** Whether the connection is still up. */
+  public boolean isConnected() {
+    return client.isConnected() && client.isAuthenticated();
+  }
+
+  @Override
+  public ExecResult run(String script, Duration timeout) {
+    long start = System.nanoTime();
+    Session session;
+    try {
+      session = client.startSession();
+    } catch (IOException | RuntimeException e) {
+      return ExecResult.failed(node + ": connection lost: " + describe(e, target), elapsed(start));
+    }
+    try (session) {
+      Session.Command cmd = session.exec("sh -c " + ShellQuote.quote(script));
+      Pump out = new Pump(cmd.getInputStream());
+      Pump err = new Pump(cmd.getErrorStream());
+      Future<?> fo = PUMPS.submit(out);
+      Future<?> fe = PUMPS.submit(err);
+      cmd.getOutputStream().close(); // no stdin: EOF right away
+      boolean finished = waitClosed(cmd, timeout);
+      if (!finished) {
+        kill(cmd);
+        return new ExecResult(
+            -1,
+            out.text(),
+            err.text(),
+            elapsed(start),
+            node + ": timed out after " + human(timeout) + " (command killed)");
+      }
+      try {
+        fo.get(10, TimeUnit.SECONDS);
+        fe.get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        // output ends with the channel; whatever arrived is kept
+      }
+      Integer status = cmd.getExitStatus();
+      if (status != null) {
+        return new ExecResult(status, out.text(), err.text(), elapsed(start), null);
+      }
+      Signal sig = cmd.getExitSignal();
+      if (sig != null) {
+        return new ExecResult(
+            128 + signalNumber(sig),
+            out.text(),
+            err.text(),
+            elapsed(start),
+            node + ": command killed by signal " + sig);
+      }
+      return new ExecResult(
+          -1,
+          out.text(),
+          err.text(),
+          elapsed(start),
+          node + ": connection lost before the command finished");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ExecResult.failed(node + ": interrupted", elapsed(start));
+    } catch (IOException | RuntimeException e) {
+      return ExecResult.failed(node + ": " + describe(e, target), elapsed(start));
+    }
+  }
+
+  private boolean waitClosed(Session.Command cmd, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (cmd.isOpen()) {
+      if (Thread.interrupted()) {
+        kill(cmd);
+        throw new InterruptedException();
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      try {
+        cmd.join(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, 200), TimeUnit.MILLISECONDS);
+      } catch (IOException e) {
+        if (!client.isConnected()) {
+          return true; // the caller reports the lost connection
+        }
+        // join timed out: loop to check interrupt and deadline
+      }
+    }
+    return true;
+  }
+
+  private static void kill(Session.Command cmd) {
+    try {
+      cmd.signal(Signal.KILL);
+    } catch (IOException | RuntimeException e) {
+      // OpenSSH before 7.9 ignores signals; closing the channel is what counts
+    }
+    try {
+      cmd.close();
+    } catch (IOException | RuntimeException e) {
+      // best effort
+    }
+  }
+
+  private static int signalNumber(Signal s) {
+    return switch (s) {
+      case HUP -> 1;
+      case INT -> 2;
+      case QUIT -> 3;
+      case ILL -> 4;
+      case ABRT -> 6;
+      case FPE -> 8;
+      case KILL -> 9;
+      case USR1 -> 10;
+      case SEGV -> 11;
+      case USR2 -> 12;
+      case PIPE -> 13;
+      case ALRM -> 14;
+      case TERM -> 15;
+      default -> 0;
+    };
+  }
+
+  static String human(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
+  }
+
+  private static Duration elapsed(long startNanos) {
+    return Duration.ofNanos(System.nanoTime() - startNanos);
+  }
+
+  /** Copies a stream into memory; {@link #text()} may be read at any time. */
+  private static final class Pump implements Runnable {
+    private final InputStream in;
+    private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+
+    Pump(InputStream in) {
+      this.in = in;
+    }
+
+    @Override
+    public void run() {
+      byte[] b = new byte[16384];
+      try {
+        int n;
+        while ((n = in.read(b)) > 0) {
+          synchronized (buf) {
+            buf.write(b, 0, n);
+          }
+        }
+      } catch (IOException e) {
+        // channel closed
+      }
+    }
+
+    String text() {
+      synchronized (buf) {
+        return buf.toString(StandardCharsets.UTF_8);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      client.close();
+    } catch (IOException | RuntimeException e) {
+      // closing
+    }
+    for (int i = hops.size() - 1; i >= 0; i--) {
+      try {
+        hops.get(i).close();
+      } catch (IOException | RuntimeException e) {
+        // closing
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- configuration
+
+  static final List<String> KEX =
+      List.of(
+          "curve25519-sha256",
+          "curve25519-sha256@libssh.org",
+          "ecdh-sha2-nistp256",
+          "ecdh-sha2-nistp384",
+          "ecdh-sha2-nistp521",
+          "diffie-hellman-group-exchange-sha256",
+          "diffie-hellman-group16-sha512",
+          "diffie-hellman-group18-sha512",
+          "diffie-hellman-group14-sha256",
+          "ext-info-c");
+  static final List<String> HOST_KEYS =
+      List.of(
+          "ssh-ed25519-cert-v01@openssh.com",
+          "ssh-ed25519",
+          "ecdsa-sha2-nistp256-cert-v01@openssh.com",
+          "ecdsa-sha2-nistp384-cert-v01@openssh.com",
+          "ecdsa-sha2-nistp521-cert-v01@openssh.com",
+          "ecdsa-sha2-nistp256",
+          "ecdsa-sha2-nistp384",
+          "ecdsa-sha2-nistp521",
+          "rsa-sha2-512",
+          "rsa-sha2-256");
+  static final List<String> CIPHERS =
+      List.of(
+          "aes128-gcm@openssh.com",
+          "aes256-gcm@openssh.com",
+          "aes128-ctr",
+          "aes192-ctr",
+          "aes256-ctr");
+  static final List<String> MACS =
+      List.of(
+          "hmac-sha2-256-etm@openssh.com",
+          "hmac-sha2-512-etm@openssh.com",
+          "hmac-sha2-256",
+          "hmac-sha2-512");
+
+  /** One shared, read-only sshj configuration with the modern algorithm lists above. */
+  static Config config() {
+    Config c = config;
+    if (c == null) {
+      synchronized (SshNodeShell.class) {
+        c = config;
+        if (c == null) {
+          EcdsaKeyFactoryAlias.install();
+          DefaultConfig d = new DefaultConfig();
+          d.setKeyExchangeFactories(pick(d.getKeyExchangeFactories(), KEX));
+          d.setKeyAlgorithms(pick(d.getKeyAlgorithms(), HOST_KEYS));
+          d.setCipherFactories(pick(d.getCipherFactories(), CIPHERS));
+          d.setMACFactories(pick(d.getMACFactories(), MACS));
+          d.setKeepAliveProvider(KeepAliveProvider.KEEP_ALIVE);
+          config = c = d;
+        }
+      }
+    }
+    return c;
+  }
+
+  private static <T extends Factory.Named<?>> List<T> pick(List<T> available, List<String> names) {
+    Map<String, T> byName =
+        available.stream()
+            .collect(Collectors.toMap(Factory.Named::getName, Function.identity(), (a, b) -> a));
+    List<T> out = new ArrayList<>();
+    for (String n : names) {
+      T f = byName.get(n);
+      if (f != null) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /** sshj does not set TCP_NODELAY; without it every handshake round trip waits on Nagle. */
+  static final class NoDelaySocketFactory extends SocketFactory {
+    static final NoDelaySocketFactory INSTANCE = new NoDelaySocketFactory();
+
+    private static Socket tune(Socket s) throws IOException {
+      s.setTcpNoDelay(true);
+      s.setKeepAlive(true);
+      return s;
+    }
+
+    @Override
+    public Socket createSocket() throws IOException {
+      return tune(new Socket());
+    }
+
+    @Override
+    public Socket createSocket(String host, int port) throws IOException {
+      return tune(new Socket(host, port));
+    }
+
+    @Override
+    public Socket createSocket(String host, int port, InetAddress localHost, int localPort)
+        throws IOException {
+      return tune(new Socket(host, port, localHost, localPort));
+    }
+
+    @Override
+    public Socket createSocket(InetAddress host, int port) throws IOException {
+      return tune(new Socket(host, port));
+    }
+
+    @Override
+    public Socket createSocket(
+        InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
+      return tune(new Socket(address, port, localAddress, localPort));
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

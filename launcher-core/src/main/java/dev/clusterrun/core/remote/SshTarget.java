@@ -1,0 +1,236 @@
+package dev.clusterrun.core.remote;
+
+import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Everything needed to open one SSH connection to one node, resolved once: from explicit settings
+ * (job spec, flags), then OpenSSH's own configuration ({@code ssh -G}), then defaults.
+ *
+ * @param alias the name as the hostfile gives it
+ * @param hostname the address to connect to (after {@code HostName})
+ * @param port TCP port
+ * @param user remote user
+ * @param identityFiles private key files that exist, in the order to try them
+ * @param identitiesOnly only use {@code identityFiles}, also among the agent's keys
+ * @param identityAgent agent socket: {@code null} means {@code $SSH_AUTH_SOCK}, {@code "none"}
+ *     means no agent
+ * @param jumps ProxyJump hops in connection order (the first one is reached directly); each hop has
+ *     no jumps of its own
+ * @param userKnownHostsFiles user known_hosts files; new keys are added to the first
+ * @param globalKnownHostsFiles system known_hosts files (read only)
+ * @param knownHostsPolicy what to do with an unknown host key; changed keys are always refused
+ * @param hashKnownHosts whether keys added to known_hosts get a hashed host name
+ * @param hostKeyAlias name to look up in known_hosts instead of {@code hostname}, or {@code null}
+ * @param connectTimeout bound on the TCP connect and, separately, on the SSH handshake
+ * @param serverAliveInterval keepalive interval; zero disables keepalives
+ * @param serverAliveCountMax unanswered keepalives before the connection is declared dead
+ * @param notes things a person may want to know about how this was resolved (e.g. "ssh not
+ *     installed")
+ */
+public record SshTarget(
+    String alias,
+    String hostname,
+    int port,
+    String user,
+    List<Path> identityFiles,
+    boolean identitiesOnly,
+    String identityAgent,
+    List<SshTarget> jumps,
+    List<Path> userKnownHostsFiles,
+    List<Path> globalKnownHostsFiles,
+    KnownHostsPolicy knownHostsPolicy,
+    boolean hashKnownHosts,
+    String hostKeyAlias,
+    Duration connectTimeout,
+    Duration serverAliveInterval,
+    int serverAliveCountMax,
+    List<String> notes) {
+
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_SERVER_ALIVE_INTERVAL = Duration.ofSeconds(30);
+
+  public SshTarget {
+    identityFiles = List.copyOf(identityFiles);
+    jumps = List.copyOf(jumps);
+    userKnownHostsFiles = List.copyOf(userKnownHostsFiles);
+    globalKnownHostsFiles = List.copyOf(globalKnownHostsFiles);
+    notes = List.copyOf(notes);
+    if (knownHostsPolicy == null) {
+      knownHostsPolicy = KnownHostsPolicy.STRICT;
+    }
+    if (connectTimeout == null || connectTimeout.isZero() || connectTimeout.isNegative()) {
+      connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    }
+    if (serverAliveInterval == null || serverAliveInterval.isNegative()) {
+      serverAliveInterval = Duration.ZERO;
+    }
+  }
+
+  /**
+   * A target with clusterrun's defaults and no OpenSSH configuration: no identity files, {@code
+   * ~/.ssh/known_hosts} of {@code home}, strict host keys. Mostly for tests and for building on
+   * with the {@code with*} methods.
+   */
+  public static SshTarget of(String alias, String hostname, int port, String user) {
+    return new SshTarget(
+        alias,
+        hostname,
+        port,
+        user,
+        List.of(),
+        false,
+        null,
+        List.of(),
+        List.of(),
+        List.of(),
+        KnownHostsPolicy.STRICT,
+        false,
+        null,
+        DEFAULT_CONNECT_TIMEOUT,
+        DEFAULT_SERVER_ALIVE_INTERVAL,
+        3,
+        List.of());
+  }
+
+  /** The name known_hosts is searched for: {@code host}, or {@code [host]:port} off port 22. */
+  public String knownHostsName() {
+    String name =
+        (hostKeyAlias != null ? hostKeyAlias : hostname).toLowerCase(java.util.Locale.ROOT);
+    return port == 22 ? name : "[" + name + "]:" + port;
+  }
+
+  /** {@code user@host:port} for messages. */
+  public String display() {
+    return user + "@" + hostname + (port == 22 ? "" : ":" + port);
+  }
+
+  public SshTarget withIdentityFiles(List<Path> files) {
+    return new SshTarget(
+        alias,
+        hostname,
+        port,
+        user,
+        files,
+        identitiesOnly,
+        identityAgent,
+        jumps,
+        userKnownHostsFiles,
+        globalKnownHostsFiles,
+        knownHostsPolicy,
+        hashKnownHosts,
+        hostKeyAlias,
+        connectTimeout,
+        serverAliveInterval,
+        serverAliveCountMax,
+        notes);
+  }
+
+  public SshTarget withIdentityAgent(String agent) {
+    return new SshTarget(
+        alias,
+        hostname,
+        port,
+        user,
+        identityFiles,
+        identitiesOnly,
+        agent,
+        jumps,
+        userKnownHostsFiles,
+        globalKnownHostsFiles,
+        knownHostsPolicy,
+        hashKnownHosts,
+        hostKeyAlias,
+        connectTimeout,
+        serverAliveInterval,
+        serverAliveCountMax,
+        notes);
+  }
+
+  public SshTarget withJumps(List<SshTarget> hops) {
+    return new SshTarget(
+        alias,
+        hostname,
+        port,
+        user,
+        identityFiles,
+        identitiesOnly,
+        identityAgent,
+        hops,
+        userKnownHostsFiles,
+        globalKnownHostsFiles,
+        knownHostsPolicy,
+        hashKnownHosts,
+        hostKeyAlias,
+        connectTimeout,
+        serverAliveInterval,
+        serverAliveCountMax,
+        notes);
+  }
+
+  public SshTarget withKnownHosts(
+      List<Path> userFiles, List<Path> globalFiles, KnownHostsPolicy policy, boolean hash) {
+    return new SshTarget(
+        alias,
+        hostname,
+        port,
+        user,
+        identityFiles,
+        identitiesOnly,
+        identityAgent,
+        jumps,
+        userFiles,
+        globalFiles,
+        policy,
+        hash,
+        hostKeyAlias,
+        connectTimeout,
+        serverAliveInterval,
+        serverAliveCountMax,
+        notes);
+  }
+
+  public SshTarget withConnectTimeout(Duration timeout) {
+    return new SshTarget(
+        alias,
+        hostname,
+        port,
+        user,
+        identityFiles,
+        identitiesOnly,
+        identityAgent,
+        jumps,
+        userKnownHostsFiles,
+        globalKnownHostsFiles,
+        knownHostsPolicy,
+        hashKnownHosts,
+        hostKeyAlias,
+        timeout,
+        serverAliveInterval,
+        serverAliveCountMax,
+        notes);
+  }
+
+  public SshTarget withServerAlive(Duration interval, int countMax) {
+    return new SshTarget(
+        alias,
+        hostname,
+        port,
+        user,
+        identityFiles,
+        identitiesOnly,
+        identityAgent,
+        jumps,
+        userKnownHostsFiles,
+        globalKnownHostsFiles,
+        knownHostsPolicy,
+        hashKnownHosts,
+        hostKeyAlias,
+        connectTimeout,
+        interval,
+        countMax,
+        notes);
+  }
+}
