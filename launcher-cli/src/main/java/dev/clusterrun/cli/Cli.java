@@ -7,18 +7,22 @@ import picocli.CommandLine;
 
 /** Wires the picocli command tree and maps every failure to the exit-code table. */
 final class Cli {
+  private final java.io.PrintStream rawOut;
+  private final java.io.PrintStream rawErr;
   private final PrintWriter out;
   private final PrintWriter err;
   private final Map<String, String> env;
 
-  Cli(PrintWriter out, PrintWriter err, Map<String, String> env) {
-    this.out = out;
-    this.err = err;
+  Cli(java.io.PrintStream out, java.io.PrintStream err, Map<String, String> env) {
+    this.rawOut = out;
+    this.rawErr = err;
+    this.out = new PrintWriter(out, true);
+    this.err = new PrintWriter(err, true);
     this.env = env;
   }
 
   CommandLine commandLine() {
-    RootCommand root = new RootCommand(out, err, env);
+    RootCommand root = new RootCommand(rawOut, rawErr, out, err, env);
     CommandLine cl = new CommandLine(root);
     cl.setOut(out);
     cl.setErr(err);

@@ -1,7 +1,6 @@
 package dev.clusterrun.cli;
 
 import java.io.PrintStream;
-import java.io.PrintWriter;
 
 /** The only place that calls {@link System#exit}. */
 public final class Main {
@@ -24,8 +23,6 @@ public final class Main {
   /** Runs clusterrun with the given streams and environment; returns the exit code. */
   public static int run(
       PrintStream out, PrintStream err, java.util.Map<String, String> env, String... args) {
-    PrintWriter o = new PrintWriter(out, true);
-    PrintWriter e = new PrintWriter(err, true);
-    return new Cli(o, e, env).execute(args);
+    return new Cli(out, err, env).execute(args);
   }
 }

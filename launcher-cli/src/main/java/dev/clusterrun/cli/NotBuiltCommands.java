@@ -25,32 +25,6 @@ final class NotBuiltCommands {
     }
   }
 
-  @Command(name = "run", description = "Run a job across the nodes (not built yet).")
-  static final class Run extends NotBuilt {
-    @Override
-    String name() {
-      return "run";
-    }
-  }
-
-  @Command(name = "check", description = "Check that every node is ready (not built yet).")
-  static final class Check extends NotBuilt {
-    @Override
-    String name() {
-      return "check";
-    }
-  }
-
-  @Command(
-      name = "setup",
-      description = "Configure enroot and the launch-agent hook on every node (not built yet).")
-  static final class Setup extends NotBuilt {
-    @Override
-    String name() {
-      return "setup";
-    }
-  }
-
   @Command(name = "hpl", description = "Run NVIDIA HPL across the nodes (not built yet).")
   static final class Hpl extends NotBuilt {
     @Override

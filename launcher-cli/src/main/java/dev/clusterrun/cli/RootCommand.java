@@ -21,15 +21,17 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {
       PlanCommand.class,
-      NotBuiltCommands.Run.class,
-      NotBuiltCommands.Check.class,
-      NotBuiltCommands.Setup.class,
+      RunCommand.class,
+      CheckCommand.class,
+      SetupCommand.class,
       NotBuiltCommands.Hpl.class,
       NotBuiltCommands.Bench.class,
       NotBuiltCommands.Results.class,
       CompletionCommand.class
     })
 final class RootCommand implements Callable<Integer> {
+  final java.io.PrintStream rawOut;
+  final java.io.PrintStream rawErr;
   final PrintWriter out;
   final PrintWriter err;
   final Map<String, String> env;
@@ -43,7 +45,14 @@ final class RootCommand implements Callable<Integer> {
           "Print the exact commands before running them, and stack traces of internal errors.")
   boolean verbose;
 
-  RootCommand(PrintWriter out, PrintWriter err, Map<String, String> env) {
+  RootCommand(
+      java.io.PrintStream rawOut,
+      java.io.PrintStream rawErr,
+      PrintWriter out,
+      PrintWriter err,
+      Map<String, String> env) {
+    this.rawOut = rawOut;
+    this.rawErr = rawErr;
     this.out = out;
     this.err = err;
     this.env = env;

@@ -1,0 +1,78 @@
+package dev.clusterrun.cli;
+
+import dev.clusterrun.core.check.CheckJob;
+import dev.clusterrun.core.check.CheckReport;
+import dev.clusterrun.core.check.CheckSelection;
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.SpecLoader;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "check",
+    sortOptions = false,
+    description = {
+      "Check, node by node and in one parallel round trip, that the cluster can run a containerized"
+          + " multi-node MPI job: SSH, enroot and its effective paths, the data path proven shared,"
+          + " home in the container, the launch-agent hook, the container, unique hostnames, uid/gid,"
+          + " SSH from the head, identical enroot configuration, slots against GPUs.",
+      "Exit 0 when every check passes, 3 when any fails."
+    })
+final class CheckCommand implements Callable<Integer> {
+  @ParentCommand RootCommand root;
+
+  @Option(
+      names = "--nodes",
+      required = true,
+      paramLabel = "HOSTFILE",
+      description = "Open MPI hostfile of the nodes.")
+  Path nodes;
+
+  @Option(names = "--json", description = "Print the report as JSON (every node and every check).")
+  boolean json;
+
+  @Option(
+      names = "--only",
+      paramLabel = "CHECK[,CHECK...]",
+      split = ",",
+      description = "Run only these checks.")
+  List<String> only;
+
+  @Option(
+      names = "--skip",
+      paramLabel = "CHECK[,CHECK...]",
+      split = ",",
+      description = "Skip these checks.")
+  List<String> skip;
+
+  @Mixin SshOptions ssh;
+
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "JOB.yaml",
+      description = "Also check what this job needs (its container, its mounts).")
+  Path jobFile;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Hostfile hostfile = JobInput.hostfile(nodes);
+    CheckSelection selection = CheckSelection.parse(only, skip);
+    JobSpec job = jobFile == null ? null : SpecLoader.load(jobFile);
+    CheckJob checkJob = job == null ? CheckJob.NONE : CheckJob.of(job.container());
+    ClusterSession.Progress progress = ClusterSession.Progress.forTerminal(root.err);
+    try (ClusterSession session =
+        ClusterSession.open(hostfile, ssh.merge(job == null ? null : job.ssh()), progress)) {
+      CheckReport report = Checking.run(session, hostfile, checkJob, selection, progress);
+      root.out.print(json ? report.renderJson() : report.renderTable());
+      root.out.flush();
+      return report.passed() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+    }
+  }
+}

@@ -1,0 +1,183 @@
+package dev.clusterrun.cli;
+
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.check.CheckId;
+import dev.clusterrun.core.check.CheckJob;
+import dev.clusterrun.core.check.CheckReport;
+import dev.clusterrun.core.check.CheckSelection;
+import dev.clusterrun.core.check.ParallelRunner;
+import dev.clusterrun.core.check.SharedPathProof;
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.launch.HeadCommands;
+import dev.clusterrun.core.launch.JobRunner;
+import dev.clusterrun.core.launch.Planner;
+import dev.clusterrun.core.launch.ResolvedJob;
+import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.core.spec.SshSpec;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+
+/**
+ * The run flow shared by {@code run}, {@code hpl} and {@code bench}: connect, check, prove the
+ * workspace shared, then hand over to {@link JobRunner}, with Ctrl-C and SIGTERM turned into an
+ * orderly stop on every node.
+ */
+final class JobLaunch {
+  /** What happened; {@code result} is null when the run stopped before the job (checks). */
+  record Outcome(int exitCode, JobRunner.Result result) {}
+
+  private JobLaunch() {}
+
+  static Outcome run(
+      RootCommand root,
+      Hostfile hostfile,
+      ResolvedJob job,
+      SshOptions sshFlags,
+      RunOptions opts,
+      boolean hook,
+      String runId,
+      String jobFileText)
+      throws IOException, InterruptedException {
+    if (opts.canaryOnly && opts.noCanary) {
+      throw new BadInputException("--canary", "contradicts --no-canary; give only one of them");
+    }
+    LaunchAgent.Daemon fixed =
+        switch (opts.daemon) {
+          case "auto" -> null;
+          default -> Daemons.parse(opts.daemon);
+        };
+    SshSpec ssh =
+        sshFlags.merge(
+            new SshSpec(
+                job.sshUser().value(),
+                job.sshPort().value(),
+                job.sshIdentity().value(),
+                job.knownHosts().value(),
+                job.connectTimeout().value(),
+                job.fanout().value()));
+    ClusterSession.Progress progress = ClusterSession.Progress.forTerminal(root.err);
+    try (ClusterSession session = ClusterSession.open(hostfile, ssh, progress)) {
+      if (!opts.skipChecks) {
+        EnumSet<CheckId> ids = EnumSet.allOf(CheckId.class);
+        if (!hook) {
+          ids.remove(CheckId.HOOK);
+        }
+        CheckReport report =
+            Checking.run(
+                session,
+                hostfile,
+                new CheckJob(
+                    job.containerName().value(), job.mounts().value(), job.mountHome().value()),
+                new CheckSelection(ids),
+                progress);
+        if (!report.passed()) {
+          root.err.print(report.renderTable());
+          root.err.println(
+              "clusterrun: run: checks failed; nothing was started (fix the above, or --skip-checks)");
+          return new Outcome(ExitCodes.CHECK_FAILED, null);
+        }
+        String ws = job.workspacePath().value();
+        String problem = proveWorkspace(session, ws);
+        if (problem != null) {
+          root.err.println("clusterrun: workspace " + ws + ": " + problem);
+          return new Outcome(ExitCodes.CHECK_FAILED, null);
+        }
+        root.err.println("clusterrun: checks passed on " + hostfile.names().size() + " nodes");
+      } else if (!session.unreachable.isEmpty()) {
+        session.unreachable.forEach((n, p) -> root.err.println("clusterrun: " + n + ": " + p));
+        return new Outcome(ExitCodes.CHECK_FAILED, null);
+      }
+
+      JobRunner runner = new JobRunner(HeadCommands.LOCAL);
+      JobRunner.CanaryMode canary =
+          opts.canaryOnly
+              ? JobRunner.CanaryMode.ONLY
+              : opts.noCanary ? JobRunner.CanaryMode.OFF : JobRunner.CanaryMode.BEFORE;
+      JobRunner.Request rq =
+          new JobRunner.Request(
+              d -> Planner.plan(job, hostfile, new Planner.Options(runId, d, hook)),
+              fixed,
+              job.workspacePath().value(),
+              session.shells,
+              canary,
+              jobFileText,
+              new VersionProvider().getVersion()[0],
+              root.rawOut,
+              root.rawErr,
+              line -> {
+                root.err.println("clusterrun: " + line);
+                root.err.flush();
+              });
+      JobRunner.Result result;
+      try (Signals.Handler h = Signals.onInterrupt(runner::interrupt)) {
+        result = runner.run(rq);
+      }
+      var s = result.summary();
+      if (s.canary() != null) {
+        for (var v : s.canary().nodes()) {
+          root.err.println(
+              "clusterrun: canary: "
+                  + v.hostname()
+                  + ": "
+                  + v.inside()
+                  + "/"
+                  + v.ranks()
+                  + " ranks inside the container");
+        }
+      }
+      if (s.message() != null) {
+        root.err.println("clusterrun: " + s.message());
+      }
+      root.err.printf(
+          "clusterrun: run %s %s (exit %d) in %.1f s; run directory %s%n",
+          s.runId(),
+          s.outcome(),
+          s.exitCode(),
+          s.durationsSeconds().getOrDefault("total", 0.0),
+          s.runDir());
+      return new Outcome(result.exitCode(), result);
+    }
+  }
+
+  /** The workspace is mounted into every container: it must exist, shared, on every node. */
+  static String proveWorkspace(ClusterSession session, String ws) {
+    ExecResult mk =
+        session
+            .shells
+            .get(session.head)
+            .run("mkdir -p -- " + ShellQuote.quote(ws), Duration.ofSeconds(30));
+    if (!mk.ok()) {
+      return "the head cannot create it: "
+          + (mk.error() != null ? mk.error() : mk.stderr().strip());
+    }
+    Map<String, String> paths = new LinkedHashMap<>();
+    session.shells.keySet().forEach(n -> paths.put(n, ws));
+    var pool = Executors.newFixedThreadPool(Math.max(2, Math.min(64, session.shells.size())));
+    try {
+      SharedPathProof.Result r =
+          new SharedPathProof(ParallelRunner.on(pool), Checking.PROBE_TIMEOUT)
+              .prove(session.head, session.shells, paths);
+      List<String> bad = new ArrayList<>();
+      for (String n : session.shells.keySet()) {
+        r.outcome(n)
+            .filter(o -> o.status() != SharedPathProof.Status.SHARED)
+            .ifPresent(o -> bad.add(n + " (" + o.detail() + ")"));
+      }
+      return bad.isEmpty()
+          ? null
+          : "not shared with the head on "
+              + String.join(", ", bad)
+              + "; put the workspace on the shared filesystem";
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}

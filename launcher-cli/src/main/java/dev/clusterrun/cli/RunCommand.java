@@ -1,0 +1,68 @@
+package dev.clusterrun.cli;
+
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.launch.Planner;
+import dev.clusterrun.core.launch.ResolvedJob;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "run",
+    sortOptions = false,
+    description = {
+      "Run a job across the nodes: checks, the container once in the shared data path, a canary that"
+          + " proves every rank is inside the container, then `enroot start … NAME mpirun …` on the head"
+          + " with Open MPI's daemons started inside the same container on every other node.",
+      "Output streams live; the run directory keeps the job, the plan, the logs and summary.json.",
+      "Exit: the job's own code; 3 when a check or the canary failed; 130 when interrupted."
+    })
+final class RunCommand implements Callable<Integer> {
+  @ParentCommand RootCommand root;
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--nodes",
+      required = true,
+      paramLabel = "HOSTFILE",
+      description = "Open MPI hostfile of the nodes.")
+  Path nodes;
+
+  @Mixin JobOptions job;
+  @Mixin RunOptions run;
+  @Mixin SshOptions ssh;
+
+  @Parameters(
+      paramLabel = "[JOB.yaml] [-- CMD [ARGS...]]",
+      description = "Job file, and/or the command after --.")
+  List<String> words;
+
+  @Override
+  public Integer call() throws Exception {
+    JobInput input = JobInput.split(spec, words);
+    Hostfile hostfile = JobInput.hostfile(nodes);
+    ResolvedJob resolved = input.resolve(job, root.env, hostfile);
+    String runId = Planner.newRunId(resolved.name().value(), Instant.now(), new SecureRandom());
+    // Fail on a plan error (bad mounts, np) before touching any node.
+    Planner.plan(
+        resolved,
+        hostfile,
+        new Planner.Options(
+            runId, dev.clusterrun.core.enroot.LaunchAgent.Daemon.ORTED, !job.noHook));
+    String jobText =
+        input.jobFile == null ? null : Files.readString(input.jobFile, StandardCharsets.UTF_8);
+    return JobLaunch.run(root, hostfile, resolved, ssh, run, !job.noHook, runId, jobText)
+        .exitCode();
+  }
+}

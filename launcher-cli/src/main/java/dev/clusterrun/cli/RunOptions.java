@@ -1,0 +1,28 @@
+package dev.clusterrun.cli;
+
+import picocli.CommandLine.Option;
+
+/** Options of commands that run a job: {@code run}, {@code hpl}, {@code bench}. */
+final class RunOptions {
+  @Option(
+      names = "--skip-checks",
+      description =
+          "Do not run the check suite first (for people who just ran `clusterrun check`).")
+  boolean skipChecks;
+
+  @Option(
+      names = "--canary",
+      description =
+          "Only run the canary: a short mpirun of the job's shape whose ranks report their hostname and whether they are inside the container.")
+  boolean canaryOnly;
+
+  @Option(names = "--no-canary", description = "Do not run the canary before the job.")
+  boolean noCanary;
+
+  @Option(
+      names = "--mpi-daemon",
+      paramLabel = "auto|orted|prted",
+      description =
+          "Daemon the launch agent starts: auto (detected with mpirun --version in the container), orted (Open MPI 4) or prted (Open MPI 5). Default: ${DEFAULT-VALUE}.")
+  String daemon = "auto";
+}

@@ -1,0 +1,90 @@
+package dev.clusterrun.cli;
+
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.spec.SshSpec;
+import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Option;
+
+/** How clusterrun reaches the nodes; flags override the job file's {@code ssh:} section. */
+final class SshOptions {
+  @Option(
+      names = "--ssh-user",
+      paramLabel = "USER",
+      description = "Job user on the nodes (default: from ~/.ssh/config, else you).")
+  String user;
+
+  @Option(
+      names = "--ssh-port",
+      paramLabel = "PORT",
+      description = "SSH port (default: from ~/.ssh/config, else 22).")
+  Integer port;
+
+  @Option(
+      names = {"-i", "--identity"},
+      paramLabel = "FILE",
+      description = "Private key file (default: ~/.ssh/config's, the SSH agent, ~/.ssh/id_*).")
+  String identity;
+
+  @Option(
+      names = "--accept-new",
+      description =
+          "Record the host keys of nodes not yet in known_hosts, like OpenSSH's StrictHostKeyChecking=accept-new. A changed key is always refused.")
+  boolean acceptNew;
+
+  @Option(
+      names = "--connect-timeout",
+      paramLabel = "DURATION",
+      description = "Per-node connect timeout: 500ms, 10s, 2m (default 10s).")
+  String connectTimeout;
+
+  @Option(
+      names = "--fanout",
+      paramLabel = "N",
+      description = "Nodes contacted at once (default 64).")
+  Integer fanout;
+
+  /** Flags over {@code fromJob} (which may be null). */
+  SshSpec merge(SshSpec fromJob) {
+    SshSpec j = fromJob == null ? SshSpec.EMPTY : fromJob;
+    if (port != null && (port < 1 || port > 65535)) {
+      throw new BadInputException("--ssh-port", "must be 1..65535, got " + port);
+    }
+    if (fanout != null && fanout < 1) {
+      throw new BadInputException("--fanout", "must be at least 1, got " + fanout);
+    }
+    return new SshSpec(
+        user != null ? user : j.user(),
+        port != null ? port : j.port(),
+        identity != null ? identity : j.identity(),
+        acceptNew ? KnownHostsPolicy.ACCEPT_NEW : j.knownHosts(),
+        connectTimeout != null
+            ? parseDuration("--connect-timeout", connectTimeout)
+            : j.connectTimeout(),
+        fanout != null ? fanout : j.fanout());
+  }
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)?");
+
+  static Duration parseDuration(String subject, String text) {
+    Matcher m = DURATION.matcher(text.strip());
+    if (!m.matches()) {
+      throw new BadInputException(
+          subject, "expected a duration such as 500ms, 10s or 2m, got '" + text + "'");
+    }
+    long n = Long.parseLong(m.group(1));
+    String unit = m.group(2) == null ? "s" : m.group(2);
+    Duration d =
+        switch (unit) {
+          case "ms" -> Duration.ofMillis(n);
+          case "m" -> Duration.ofMinutes(n);
+          default -> Duration.ofSeconds(n);
+        };
+    if (d.isZero()) {
+      throw new BadInputException(subject, "must be greater than 0");
+    }
+    return d;
+  }
+}
