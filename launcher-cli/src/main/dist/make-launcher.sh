@@ -11,9 +11,12 @@ jsa="$target/clusterrun.jsa"
 rm -f "$jsa"
 java=java
 if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then java=$JAVA_HOME/bin/java; fi
-# Train on the commands people type most; failures here must not fail the build.
+# Train on a typical command: picocli's command tree, the YAML loader, the planner and the JSON
+# renderer. Failures here must not fail the build.
+root=$(cd "$here/../../../.." && pwd)
 "$java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ArchiveClassesAtExit="$jsa" \
-  -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$jar" --help >/dev/null 2>&1 || true
+  -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$jar" \
+  plan "$root/examples/seed.yaml" --nodes "$root/hostfiles/2x8.txt" --json >/dev/null 2>&1 || true
 if [[ ! -s "$jsa" ]]; then
   echo "make-launcher: note: no CDS archive was made; clusterrun starts without it" >&2
 fi

@@ -19,7 +19,8 @@ import picocli.CommandLine.ParentCommand;
     name = "check",
     sortOptions = false,
     description = {
-      "Check, node by node and in one parallel round trip, that the cluster can run a containerized"
+      "Check, node by node, that the cluster can run a containerized MPI job.",
+      "In one parallel round trip per node: that the cluster can run a containerized"
           + " multi-node MPI job: SSH, enroot and its effective paths, the data path proven shared,"
           + " home in the container, the launch-agent hook, the container, unique hostnames, uid/gid,"
           + " SSH from the head, identical enroot configuration, slots against GPUs.",

@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
     name = "plan",
     sortOptions = false,
     description = {
-      "Print the exact commands a run would execute, touching no node: the enroot import/create"
+      "Print the exact commands a run would execute, touching no node.",
+      "Shows the enroot import/create"
           + " steps, the head's enroot start … mpirun command, the launch agent, the hostfile"
           + " mpirun reads, and where each setting came from (flag, environment, file, default)."
     })

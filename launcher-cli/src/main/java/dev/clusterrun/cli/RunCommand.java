@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
     name = "run",
     sortOptions = false,
     description = {
-      "Run a job across the nodes: checks, the container once in the shared data path, a canary that"
+      "Run a job across the nodes, mpirun and its daemons inside the container.",
+      "Checks, the container once in the shared data path, a canary that"
           + " proves every rank is inside the container, then `enroot start … NAME mpirun …` on the head"
           + " with Open MPI's daemons started inside the same container on every other node.",
       "Output streams live; the run directory keeps the job, the plan, the logs and summary.json.",

@@ -29,7 +29,8 @@ import picocli.CommandLine.ParentCommand;
     name = "setup",
     sortOptions = false,
     description = {
-      "Configure every node (and the head) for clusterrun, idempotently, as root directly or through"
+      "Install the enroot drop-in and the launch-agent hook on every node.",
+      "Configures every node (and the head) for clusterrun, idempotently, as root directly or through"
           + " `sudo -n`: an enroot drop-in /etc/enroot/enroot.conf.d/50-clusterrun.conf (ENROOT_DATA_PATH,"
           + " ENROOT_MOUNT_HOME, a runtime path that works over non-interactive SSH) and the generic"
           + " launch-agent hook /etc/enroot/hooks.d/50-clusterrun-launch-agent.sh. enroot.conf itself is"
