@@ -69,11 +69,25 @@ public final class NodeShells implements AutoCloseable {
       }
     }
     final String h = headName;
+    List<NodeShell> opened = java.util.Collections.synchronizedList(new ArrayList<>());
     List<Object> outcomes;
     try {
-      outcomes = fanOut.map(names, n -> openOne(n, n.equals(h), targets), listener);
+      outcomes =
+          fanOut.map(
+              names,
+              n -> {
+                Object o = openOne(n, n.equals(h), targets);
+                if (o instanceof NodeShell s) {
+                  opened.add(s);
+                }
+                return o;
+              },
+              listener);
     } catch (InterruptedException e) {
-      // Workers were interrupted; nothing to hand back. Shells opened are unreachable now.
+      // Nothing is handed back: close what was opened before the interruption.
+      synchronized (opened) {
+        opened.forEach(NodeShell::close);
+      }
       throw e;
     }
     Map<String, NodeShell> shells = new LinkedHashMap<>();

@@ -469,6 +469,8 @@ public final class SshConfigResolver {
     }
     if (p.exitValue() != 0) {
       String msg = err.toString(StandardCharsets.UTF_8).strip();
+      int nl = msg.indexOf('\n');
+      msg = nl < 0 ? msg : msg.substring(0, nl); // the first line names file and line
       throw new IOException(msg.isEmpty() ? "exit code " + p.exitValue() : msg);
     }
     return Optional.of(new String(out, StandardCharsets.UTF_8));
