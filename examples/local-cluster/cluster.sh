@@ -140,8 +140,16 @@ kill_pid_file() {
       ;;
   esac
   kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 50); do [[ -d /proc/$pid ]] || return 0; sleep 0.02; done
+  for _ in $(seq 100); do running "$pid" || return 0; sleep 0.02; done
   kill -KILL "$pid" 2>/dev/null || true
+}
+
+# True while PID exists and is not a zombie (an exited process its reaper has not collected yet).
+running() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [[ ${stat:0:1} != Z ]]
 }
 
 remove_hosts_block() {
@@ -280,8 +288,11 @@ make_node() {
   addr=$(node_addr "$k")
   dir=$STATE_DIR/nodes/$node
   ns=$NETNS_PREFIX$node
+  mkdir -p "$dir/etc-enroot"
+  # A real enroot's own files (its standard hooks, its enroot.conf) are every node's starting point.
+  if [[ $ENROOT_MODE == host && -d /etc/enroot ]]; then cp -a /etc/enroot/. "$dir/etc-enroot/"; fi
   mkdir -p "$dir/etc-enroot"/{enroot.conf.d,hooks.d,environ.d,mounts.d}
-  default_enroot_conf >"$dir/etc-enroot/enroot.conf"
+  [[ -e $dir/etc-enroot/enroot.conf ]] || default_enroot_conf >"$dir/etc-enroot/enroot.conf"
   if [[ $ENROOT_MODE == standin ]]; then
     echo "ENROOT_STANDIN_REGISTRY     $REGISTRY_DIR" >>"$dir/etc-enroot/enroot.conf"
   fi
