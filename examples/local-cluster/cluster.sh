@@ -544,8 +544,10 @@ do_status() {
     hp=$(holder_pid "$node" || echo -)
     sp=$(cat "$STATE_DIR/nodes/$node/sshd.pid" 2>/dev/null || echo -)
     local state=up
-    [[ $hp != - ]] || state="holder gone"
-    [[ $sp != - && -d /proc/$sp ]] || state="${state/up/}${state:+, }sshd gone"
+    if [[ $hp == - ]]; then state="holder gone"; fi
+    if [[ $sp == - ]] || ! running "$sp"; then
+      if [[ $state == up ]]; then state="sshd gone"; else state+=", sshd gone"; fi
+    fi
     printf '%-8s %-14s %-8s %-8s %s\n' "$node" "$(node_addr "$k")" "$hp" "$sp" "$state"
   done
 }

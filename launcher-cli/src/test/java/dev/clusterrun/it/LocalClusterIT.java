@@ -322,6 +322,16 @@ class LocalClusterIT {
   }
 
   @Test
+  @Order(10)
+  void clusterrunInstalledInTheSharedDirRunsOnEveryNodeAsTheJobUser() {
+    Path launcher = c().installClusterrun(Paths.get("target"));
+    for (String node : c().nodes()) {
+      Result r = ok(c().exec(node, launcher.toString(), "--version"));
+      assertThat(r.out()).as(node).isNotEmpty();
+    }
+  }
+
+  @Test
   @Order(100)
   void downLeavesNothingBehind() throws IOException {
     LocalCluster c = c();
