@@ -69,20 +69,56 @@ class LocalClusterIT {
 
     // The launch agent, as the hook on every node hands it to mpirun inside the container.
     mpiFlags = "--mount " + shared + ":" + shared;
-    c.writeEnrootFile(
-        "hooks.d/50-launch-agent.sh",
-        "#!/bin/bash\n"
-            + "echo \"OMPI_MCA_orte_launch_agent=enroot start "
-            + mpiFlags
-            + " "
-            + CONTAINER
-            + " orted\" >> \"$ENROOT_ENVIRON\"\n",
-        "rwxr-xr-x");
+    writeAgentHook("rwxr-xr-x");
 
     Path src = Paths.get(LocalCluster.script().getParent().toString(), "mpi", "ring.c");
     Files.copy(src, Paths.get(shared, "ring.c"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     ok(c.exec("node1", "mpicc", "-O2", "-o", shared + "/ring", shared + "/ring.c"));
     Files.writeString(Paths.get(shared, "hosts"), c.hostfile(1));
+  }
+
+  static void writeAgentHook(String mode) {
+    c().writeEnrootFile(
+            "hooks.d/50-launch-agent.sh",
+            "#!/bin/bash\n"
+                + "echo \"OMPI_MCA_orte_launch_agent=enroot start "
+                + mpiFlags
+                + " "
+                + CONTAINER
+                + " orted\" >> \"$ENROOT_ENVIRON\"\n",
+            mode);
+  }
+
+  /** host -> mount namespace of the rank that ran there, from ring's output (3 ranks, all ok). */
+  static Map<String, String> ringRanks(Result r) {
+    Pattern line =
+        Pattern.compile(
+            "rank=(\\d+) size=3 host=(\\S+) mntns=(\\S+) ring=(\\d+) allreduce=(\\d+) ok=(\\d)");
+    Map<String, String> rankMountNs = new HashMap<>();
+    int ranks = 0;
+    for (String l : r.stdout().split("\n")) {
+      Matcher m = line.matcher(l);
+      if (!m.matches()) {
+        continue;
+      }
+      ranks++;
+      int rank = Integer.parseInt(m.group(1));
+      assertThat(Integer.parseInt(m.group(4))).as(l).isEqualTo((rank + 2) % 3);
+      assertThat(m.group(5)).as(l).isEqualTo("6");
+      assertThat(m.group(6)).as(l).isEqualTo("1");
+      rankMountNs.put(m.group(2), m.group(3));
+    }
+    assertThat(ranks).as("%s", r).isEqualTo(3);
+    assertThat(rankMountNs.keySet()).containsExactlyInAnyOrder("node1", "node2", "node3");
+    return rankMountNs;
+  }
+
+  static Map<String, String> nodeMountNamespaces() {
+    Map<String, String> nodeMountNs = new HashMap<>();
+    for (String node : c().nodes()) {
+      nodeMountNs.put(node, ok(c().exec(node, "readlink", "/proc/self/ns/mnt")).out());
+    }
+    return nodeMountNs;
   }
 
   static Result ok(Result r) {
@@ -185,34 +221,29 @@ class LocalClusterIT {
   @Test
   @Order(4)
   void mpiRanksOnAllNodesExchangeDataInsideContainers() {
-    Map<String, String> nodeMountNs = new HashMap<>();
-    for (String node : c().nodes()) {
-      nodeMountNs.put(node, ok(c().exec(node, "readlink", "/proc/self/ns/mnt")).out());
-    }
-    Result r = c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new));
-    ok(r);
-    Pattern line =
-        Pattern.compile(
-            "rank=(\\d+) size=3 host=(\\S+) mntns=(\\S+) ring=(\\d+) allreduce=(\\d+) ok=(\\d)");
-    Map<String, String> rankMountNs = new HashMap<>();
-    int ranks = 0;
-    for (String l : r.stdout().split("\n")) {
-      Matcher m = line.matcher(l);
-      if (!m.matches()) {
-        continue;
-      }
-      ranks++;
-      int rank = Integer.parseInt(m.group(1));
-      assertThat(Integer.parseInt(m.group(4))).as(l).isEqualTo((rank + 2) % 3);
-      assertThat(m.group(5)).as(l).isEqualTo("6");
-      assertThat(m.group(6)).as(l).isEqualTo("1");
-      rankMountNs.put(m.group(2), m.group(3));
-    }
-    assertThat(ranks).as("%s", r).isEqualTo(3);
-    assertThat(rankMountNs.keySet()).containsExactlyInAnyOrder("node1", "node2", "node3");
+    Map<String, String> nodeMountNs = nodeMountNamespaces();
+    Result r = ok(c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
+    Map<String, String> rankMountNs = ringRanks(r);
     // Each rank ran in a container: its mount namespace is not its node's.
     for (String node : c().nodes()) {
       assertThat(rankMountNs.get(node)).as(node).isNotEqualTo(nodeMountNs.get(node));
+    }
+  }
+
+  @Test
+  @Order(4)
+  void withANonExecutableAgentHookRemoteRanksRunOutsideTheContainerAndTheJobStillPasses() {
+    // The trap from the field notes, reproduced: the only witness is the mount namespace.
+    Map<String, String> nodeMountNs = nodeMountNamespaces();
+    writeAgentHook("rw-r--r--");
+    try {
+      Result r = ok(c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
+      Map<String, String> rankMountNs = ringRanks(r);
+      assertThat(rankMountNs.get("node1")).isNotEqualTo(nodeMountNs.get("node1"));
+      assertThat(rankMountNs.get("node2")).isEqualTo(nodeMountNs.get("node2"));
+      assertThat(rankMountNs.get("node3")).isEqualTo(nodeMountNs.get("node3"));
+    } finally {
+      writeAgentHook("rwxr-xr-x");
     }
   }
 
