@@ -2,6 +2,7 @@ package dev.clusterrun.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -250,6 +251,26 @@ class LocalClusterIT {
       assertThat(rankMountNs.get("node3")).isEqualTo(nodeMountNs.get("node3"));
     } finally {
       writeAgentHook("rwxr-xr-x");
+    }
+  }
+
+  @Test
+  @Order(4)
+  void sigtermToEnrootStartStopsMpirunAndEveryRemoteDaemon() {
+    List<String> cmd = mpirun("sleep", "60");
+    String script = ShellQuote.join(cmd) + " & p=$!; sleep 3; kill -TERM $p; wait $p; echo exit=$?";
+    Result r = c().exec("node1", "sh", "-c", script);
+    assertThat(r.out()).as("%s", r).startsWith("exit=").isNotEqualTo("exit=0");
+    // Nothing of the job is left on any node (zombies waiting for init do not count).
+    String leftovers =
+        "for i in $(seq 50); do"
+            + " ps -u "
+            + c().jobUser()
+            + " -o stat=,comm= | awk '$1 !~ /^Z/ && ($2 == \"orted\" || $2 == \"sleep\""
+            + " || $2 == \"mpirun\")' > /tmp/left; [ -s /tmp/left ] || exit 0; sleep 0.1; done;"
+            + " cat /tmp/left; exit 1";
+    for (String node : c().nodes()) {
+      assertThat(c().sh(node, leftovers).exitCode()).as(node).isZero();
     }
   }
 
