@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what examples/local-cluster/cluster.sh and the integration tests need on Debian 12
+# (CI starts from a fresh Debian with only Java and Maven). Idempotent and quiet: installs only
+# the packages that are missing. Run as root (or with sudo available).
+set -euo pipefail
+
+readonly PACKAGES=(openssh-server openssh-client openmpi-bin libopenmpi-dev iproute2 util-linux
+  squashfs-tools procps psmisc sudo)
+# debootstrap is needed only by build-image.sh (a real enroot image); ask with --with-debootstrap.
+
+pkgs=("${PACKAGES[@]}")
+if [[ ${1:-} == --with-debootstrap ]]; then pkgs+=(debootstrap); fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then sudo=(sudo -n); fi
+export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: installing ${missing[*]}" >&2
+"${sudo[@]}" apt-get update -qq >/dev/null
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The Debian package starts sshd on the host at install; the cluster runs its own sshd per node
+# and does not need the host's (leave it as the package set it up).
