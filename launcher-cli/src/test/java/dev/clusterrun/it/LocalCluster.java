@@ -110,6 +110,18 @@ public final class LocalCluster implements AutoCloseable {
 
   /** Brings up {@code nodes} nodes (taking down any earlier cluster first). */
   public static LocalCluster up(int nodes, EnrootMode mode) {
+    // One local cluster per machine: a second test JVM (another worktree, another build) waits
+    // here until the first one's cluster is down, instead of tearing it down under its feet.
+    OWNER.acquire();
+    try {
+      return upLocked(nodes, mode);
+    } catch (RuntimeException e) {
+      OWNER.release();
+      throw e;
+    }
+  }
+
+  private static LocalCluster upLocked(int nodes, EnrootMode mode) {
     Path script = script();
     Map<String, String> env = new LinkedHashMap<>();
     env.put("CLUSTERRUN_LC_ENROOT", mode.name().toLowerCase(java.util.Locale.ROOT));
@@ -139,8 +151,13 @@ public final class LocalCluster implements AutoCloseable {
 
   /** Takes the cluster down: no namespace, process, bridge, hosts block or user is left. */
   public void down() {
-    Result r = cluster("down");
-    up = false;
+    Result r;
+    try {
+      r = cluster("down");
+    } finally {
+      up = false;
+      OWNER.release();
+    }
     if (!r.ok()) {
       throw new IllegalStateException("cluster.sh down failed: " + r);
     }
@@ -416,6 +433,49 @@ public final class LocalCluster implements AutoCloseable {
         }
       } catch (IOException ignored) {
         // temp files only
+      }
+    }
+  }
+
+  private static final OwnerLock OWNER = new OwnerLock(Paths.get("/run/clusterrun-lc.owner.lock"));
+
+  /** A machine-wide lock held from {@code up} to {@code down}, re-entrant within this JVM. */
+  static final class OwnerLock {
+    private final Path file;
+    private java.nio.channels.FileChannel channel;
+    private java.nio.channels.FileLock lock;
+    private int holds;
+
+    OwnerLock(Path file) {
+      this.file = file;
+    }
+
+    synchronized void acquire() {
+      if (holds++ > 0) {
+        return;
+      }
+      try {
+        channel =
+            java.nio.channels.FileChannel.open(
+                file,
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE);
+        lock = channel.lock();
+      } catch (java.io.IOException e) {
+        holds--;
+        throw new IllegalStateException("cannot lock " + file + ": " + e.getMessage(), e);
+      }
+    }
+
+    synchronized void release() {
+      if (holds == 0 || --holds > 0) {
+        return;
+      }
+      try {
+        lock.release();
+        channel.close();
+      } catch (java.io.IOException ignored) {
+        // the lock goes with the process anyway
       }
     }
   }
