@@ -83,8 +83,17 @@ class CheckRunnerTest {
         List.of(
             "unshare", "-u", "sh", "-c", "hostname \"$1\" && shift && exec \"$@\"", "x", hostname));
     prefix.addAll(List.of(more));
+    // Real nodes each have their own /run; these share one filesystem, so each gets its own
+    // runtime directory, or their write probes (mkdir, touch, rmdir) would race on /run/enroot.
+    java.nio.file.Path run = tmp.resolve("run-" + name);
+    try {
+      java.nio.file.Files.createDirectories(run);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     return ShNodeShell.of(name, tmp.resolve("home").toString())
         .withEnv("PATH", bin + ":/usr/bin:/bin")
+        .withEnv("XDG_RUNTIME_DIR", run.toString())
         .withPrefix(prefix.toArray(String[]::new));
   }
 
@@ -158,6 +167,7 @@ class CheckRunnerTest {
           .as(n)
           .isEqualTo(CheckStatus.PASS);
       assertThat(report.result(n, CheckId.RUNTIME_PATH).orElseThrow().status())
+          .as(() -> n + ": " + report.result(n, CheckId.RUNTIME_PATH).orElseThrow().reason())
           .isEqualTo(CheckStatus.PASS);
       assertThat(report.result(n, CheckId.HOOK).orElseThrow().status()).isEqualTo(CheckStatus.PASS);
       assertThat(report.result(n, CheckId.DROPIN).orElseThrow().status())
