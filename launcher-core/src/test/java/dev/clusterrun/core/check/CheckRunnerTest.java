@@ -49,10 +49,10 @@ class CheckRunnerTest {
         sysconf.resolve("enroot.conf.d/50-clusterrun.conf"),
         "ENROOT_RUNTIME_PATH "
             + tmp
-            + "/runtime-$(id -u)\n"
+            + "/runtime-$(hostname)-$(id -u)\n"
             + "ENROOT_CACHE_PATH "
             + tmp
-            + "/cache-$(id -u)\n"
+            + "/cache-$(hostname)-$(id -u)\n"
             + "ENROOT_DATA_PATH "
             + data
             + "\nENROOT_MOUNT_HOME yes\n");
@@ -83,17 +83,8 @@ class CheckRunnerTest {
         List.of(
             "unshare", "-u", "sh", "-c", "hostname \"$1\" && shift && exec \"$@\"", "x", hostname));
     prefix.addAll(List.of(more));
-    // Real nodes each have their own /run; these share one filesystem, so each gets its own
-    // runtime directory, or their write probes (mkdir, touch, rmdir) would race on /run/enroot.
-    java.nio.file.Path run = tmp.resolve("run-" + name);
-    try {
-      java.nio.file.Files.createDirectories(run);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
     return ShNodeShell.of(name, tmp.resolve("home").toString())
         .withEnv("PATH", bin + ":/usr/bin:/bin")
-        .withEnv("XDG_RUNTIME_DIR", run.toString())
         .withPrefix(prefix.toArray(String[]::new));
   }
 
