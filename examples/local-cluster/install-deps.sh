@@ -5,7 +5,7 @@
 set -euo pipefail
 
 readonly PACKAGES=(openssh-server openssh-client openmpi-bin libopenmpi-dev iproute2 util-linux
-  squashfs-tools procps psmisc sudo)
+  squashfs-tools procps psmisc sudo hpcc)
 # debootstrap is needed only by build-image.sh (a real enroot image); ask with --with-debootstrap.
 
 pkgs=("${PACKAGES[@]}")
