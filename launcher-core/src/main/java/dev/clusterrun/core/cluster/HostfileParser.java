@@ -2,11 +2,6 @@ package dev.clusterrun.core.cluster;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.spec.DidYouMean;
-import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -89,21 +84,7 @@ public final class HostfileParser {
    */
   public static Hostfile read(Path file) {
     String name = file.toString();
-    String content;
-    try {
-      content = Files.readString(file);
-    } catch (NoSuchFileException e) {
-      throw new BadInputException(name, "no such file", e);
-    } catch (AccessDeniedException e) {
-      throw new BadInputException(name, "permission denied", e);
-    } catch (CharacterCodingException e) {
-      throw new BadInputException(name, "not a text file (it is not valid UTF-8)", e);
-    } catch (IOException e) {
-      if (Files.isDirectory(file)) {
-        throw new BadInputException(name, "is a directory, not a hostfile", e);
-      }
-      throw new BadInputException(name, "cannot be read: " + e.getMessage(), e);
-    }
+    String content = dev.clusterrun.core.InputFiles.read(file, "a hostfile");
     return parse(content, name);
   }
 

@@ -132,28 +132,20 @@ public final class Planner {
         headEnvFlags.add(v + "=" + agentString);
       }
     }
-    List<String> mpirun =
-        MpirunArgs.build(
-            np,
-            job.hostfile().value(),
-            job.perNode().value(),
-            job.remapRoot().value(),
-            job.workdir().value(),
-            job.mca().value(),
-            forward,
-            job.mpiArgs().value(),
-            job.command().value());
-    List<String> canaryMpirun =
-        MpirunArgs.build(
-            np,
-            job.hostfile().value(),
-            job.perNode().value(),
-            job.remapRoot().value(),
-            job.workdir().value(),
-            job.mca().value(),
-            forward,
-            job.mpiArgs().value(),
-            Canary.command());
+    java.util.function.Function<List<String>, List<String>> mpirunOf =
+        cmd ->
+            MpirunArgs.build(
+                np,
+                job.hostfile().value(),
+                job.perNode().value(),
+                job.remapRoot().value(),
+                job.workdir().value(),
+                job.mca().value(),
+                forward,
+                job.mpiArgs().value(),
+                cmd);
+    List<String> mpirun = mpirunOf.apply(job.command().value());
+    List<String> canaryMpirun = mpirunOf.apply(Canary.command());
     List<String> launch = EnrootArgs.start(flags, headEnvFlags, name, mpirun);
     List<String> canaryLaunch = EnrootArgs.start(flags, headEnvFlags, name, canaryMpirun);
 

@@ -7,11 +7,6 @@ import dev.clusterrun.core.spec.YamlTree.MapNode;
 import dev.clusterrun.core.spec.YamlTree.Node;
 import dev.clusterrun.core.spec.YamlTree.Scalar;
 import dev.clusterrun.core.spec.YamlTree.Seq;
-import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,21 +100,7 @@ public final class SpecLoader {
    */
   public static JobSpec load(Path file) {
     String name = file.toString();
-    String content;
-    try {
-      content = Files.readString(file);
-    } catch (NoSuchFileException e) {
-      throw new BadInputException(name, "no such file", e);
-    } catch (AccessDeniedException e) {
-      throw new BadInputException(name, "permission denied", e);
-    } catch (CharacterCodingException e) {
-      throw new BadInputException(name, "not a text file (it is not valid UTF-8)", e);
-    } catch (IOException e) {
-      if (Files.isDirectory(file)) {
-        throw new BadInputException(name, "is a directory, not a job spec", e);
-      }
-      throw new BadInputException(name, "cannot be read: " + e.getMessage(), e);
-    }
+    String content = dev.clusterrun.core.InputFiles.read(file, "a job spec");
     return parse(content, name);
   }
 
