@@ -13,6 +13,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(
     name = "bench",
     sortOptions = false,
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Run a benchmark preset across the nodes, parse its output and report it like `clusterrun"
           + " hpl`: hpl, hpl-mxp, hpcg and stream from NVIDIA HPC-Benchmarks; nccl (nccl-tests"

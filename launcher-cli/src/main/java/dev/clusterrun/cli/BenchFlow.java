@@ -94,7 +94,7 @@ final class BenchFlow {
   private final List<String> extraArgs;
   private final String runId;
 
-  private BenchFlow(
+  BenchFlow(
       RootCommand root,
       BenchPreset preset,
       Hostfile hostfile,

@@ -13,6 +13,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(
     name = "hpl",
     sortOptions = false,
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Run NVIDIA HPL across the nodes: NVIDIA HPC-Benchmarks ("
           + BenchPreset.HpcBenchmarks.IMAGE

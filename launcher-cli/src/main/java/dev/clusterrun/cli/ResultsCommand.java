@@ -17,6 +17,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(
     name = "results",
     sortOptions = false,
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "List past benchmark runs side by side, oldest first, from the workspace's results log"
           + " (results.jsonl, one results.json per line, appended by `hpl` and `bench`)."
