@@ -249,7 +249,7 @@ class BenchCommandsTest {
             "/images/hpcc.sqsh",
             "--dry-run");
     assertThat(d.code()).as(d.err()).isZero();
-    assertThat(d.err()).contains("N=1920 NB=192");
+    assertThat(d.err()).contains("N=960 NB=192");
 
     Run wd =
         run(
