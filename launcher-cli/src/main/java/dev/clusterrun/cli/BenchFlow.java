@@ -227,18 +227,33 @@ final class BenchFlow {
   ResolvedJob resolve(List<String> command, String hpccWorkdir) {
     JobResolver r = new JobResolver();
     r.layer(job.toLayer(null), Source.FLAG, "flags");
-    List<String> mpiArgs = bench.mpiArgs == null ? null : List.copyOf(bench.mpiArgs);
-    r.layer(
-        new JobSpec(
-            null,
-            new ContainerSpec(null, null, null, hpccWorkdir, null, null, null, null, null, null),
-            WorkspaceSpec.EMPTY,
-            new MpiSpec(null, null, null, null, mpiArgs, null),
-            null,
-            SshSpec.EMPTY,
-            "flags"),
-        Source.FLAG,
-        hpccWorkdir != null ? "the hpcc run directory" : "--mpi-arg");
+    if (bench.mpiArgs != null) {
+      r.layer(
+          new JobSpec(
+              null,
+              ContainerSpec.EMPTY,
+              WorkspaceSpec.EMPTY,
+              new MpiSpec(null, null, null, null, List.copyOf(bench.mpiArgs), null),
+              null,
+              SshSpec.EMPTY,
+              "--mpi-arg"),
+          Source.FLAG,
+          "--mpi-arg");
+    }
+    if (hpccWorkdir != null) {
+      // Above the environment: hpcc must run where its input is, whatever the variables say.
+      r.layer(
+          new JobSpec(
+              null,
+              new ContainerSpec(null, null, null, hpccWorkdir, null, null, null, null, null, null),
+              WorkspaceSpec.EMPTY,
+              MpiSpec.EMPTY,
+              null,
+              SshSpec.EMPTY,
+              "hpcc"),
+          Source.DEFAULT,
+          "hpcc preset: the run directory");
+    }
     r.layer(EnvironmentLayer.read(root.env), Source.ENVIRONMENT, "CLUSTERRUN_* environment");
     Map<String, String> env = preset.environment(options());
     Map<String, String> mca = new LinkedHashMap<>();
