@@ -34,6 +34,16 @@ final class JobLaunch {
   /** What happened; {@code result} is null when the run stopped before the job (checks). */
   record Outcome(int exitCode, JobRunner.Result result) {}
 
+  /**
+   * Runs after the checks passed (or were skipped) and before the job; returns the job to run,
+   * which may differ from the one given (e.g. {@code hpl} finishes its command from probes inside
+   * the container). {@code report} is null when the checks were skipped.
+   */
+  interface BeforeJob {
+    ResolvedJob prepare(ClusterSession session, CheckReport report)
+        throws IOException, InterruptedException;
+  }
+
   private JobLaunch() {}
 
   static Outcome run(
@@ -46,6 +56,21 @@ final class JobLaunch {
       String runId,
       String jobFileText)
       throws IOException, InterruptedException {
+    return run(root, hostfile, job, sshFlags, opts, hook, runId, jobFileText, null);
+  }
+
+  static Outcome run(
+      RootCommand root,
+      Hostfile hostfile,
+      ResolvedJob checkedJob,
+      SshOptions sshFlags,
+      RunOptions opts,
+      boolean hook,
+      String runId,
+      String jobFileText,
+      BeforeJob before)
+      throws IOException, InterruptedException {
+    ResolvedJob job = checkedJob;
     if (opts.canaryOnly && opts.noCanary) {
       throw new BadInputException("--canary", "contradicts --no-canary; give only one of them");
     }
@@ -65,12 +90,13 @@ final class JobLaunch {
                 job.fanout().value()));
     ClusterSession.Progress progress = ClusterSession.Progress.forTerminal(root.err);
     try (ClusterSession session = ClusterSession.open(hostfile, ssh, progress)) {
+      CheckReport report = null;
       if (!opts.skipChecks) {
         EnumSet<CheckId> ids = EnumSet.allOf(CheckId.class);
         if (!hook) {
           ids.remove(CheckId.HOOK);
         }
-        CheckReport report =
+        report =
             Checking.run(
                 session,
                 hostfile,
@@ -96,6 +122,10 @@ final class JobLaunch {
         return new Outcome(ExitCodes.CHECK_FAILED, null);
       }
 
+      if (before != null) {
+        job = before.prepare(session, report);
+      }
+      ResolvedJob toRun = job;
       JobRunner runner = new JobRunner(HeadCommands.LOCAL);
       JobRunner.CanaryMode canary =
           opts.canaryOnly
@@ -103,7 +133,7 @@ final class JobLaunch {
               : opts.noCanary ? JobRunner.CanaryMode.OFF : JobRunner.CanaryMode.BEFORE;
       JobRunner.Request rq =
           new JobRunner.Request(
-              d -> Planner.plan(job, hostfile, new Planner.Options(runId, d, hook)),
+              d -> Planner.plan(toRun, hostfile, new Planner.Options(runId, d, hook)),
               fixed,
               job.workspacePath().value(),
               session.shells,

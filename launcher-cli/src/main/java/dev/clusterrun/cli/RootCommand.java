@@ -24,9 +24,9 @@ import picocli.CommandLine.Spec;
       RunCommand.class,
       CheckCommand.class,
       SetupCommand.class,
-      NotBuiltCommands.Hpl.class,
-      NotBuiltCommands.Bench.class,
-      NotBuiltCommands.Results.class,
+      HplCommand.class,
+      BenchCommand.class,
+      ResultsCommand.class,
       CompletionCommand.class
     })
 final class RootCommand implements Callable<Integer> {

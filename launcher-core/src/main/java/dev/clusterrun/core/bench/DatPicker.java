@@ -103,6 +103,19 @@ public final class DatPicker {
     return new Pick(best.path(), why, candidates);
   }
 
+  /**
+   * The name NVIDIA gives the sample made for a GPU model and count, e.g. {@code
+   * HPL-H200-16GPUs.dat}, or null when the model is unknown. For showing a plan when the container
+   * cannot be asked; {@link #pick} decides at run time.
+   */
+  public static String expectedName(String gpuModel, int totalGpus) {
+    String model = model(gpuModel);
+    if (model == null || totalGpus < 1) {
+      return null;
+    }
+    return "HPL-" + model + "-" + totalGpus + (totalGpus == 1 ? "GPU" : "GPUs") + ".dat";
+  }
+
   static Sample sample(String path) {
     String name = path.substring(path.lastIndexOf('/') + 1);
     Matcher m = BY_GPUS.matcher(name);

@@ -41,6 +41,16 @@ public final class HeadProcess {
     AtomicReference<Process> started = new AtomicReference<>();
     DefaultExecutor ex =
         new DefaultExecutor() {
+          // commons-exec 1.5+ launches through the Path overload; older ones through File.
+          @Override
+          protected Process launch(
+              CommandLine command, Map<String, String> environment, java.nio.file.Path workingDir)
+              throws IOException {
+            Process p = super.launch(command, environment, workingDir);
+            started.set(p);
+            return p;
+          }
+
           @Override
           protected Process launch(
               CommandLine command, Map<String, String> environment, File workingDir)

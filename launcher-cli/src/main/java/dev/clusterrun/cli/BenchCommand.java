@@ -1,0 +1,69 @@
+package dev.clusterrun.cli;
+
+import dev.clusterrun.core.bench.BenchPreset;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "bench",
+    sortOptions = false,
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Run a benchmark preset across the nodes, parse its output and report it like `clusterrun"
+          + " hpl`: hpl, hpl-mxp, hpcg and stream from NVIDIA HPC-Benchmarks; nccl (nccl-tests"
+          + " all_reduce_perf) and hpcc (HPC Challenge from Debian, CPU only), which need"
+          + " --container-image.",
+      "Words after -- replace the preset's default benchmark arguments (hpl-mxp needs"
+          + " -- --n N --nb NB --nprow P --npcol Q)."
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:The benchmark ran and PASSED (and held the baseline).",
+      "1:The benchmark ran but FAILED, its output could not be read, or it fell below the"
+          + " baseline by more than --max-regression.",
+      "N:The job itself exited with code N.",
+      "2:Bad input (unknown preset, flags, hostfile, baseline file).",
+      "3:A check or the canary failed; the benchmark did not run.",
+      "4:The container could not be made ready.",
+      "130:Interrupted; the job was stopped on every node."
+    })
+final class BenchCommand implements Callable<Integer> {
+  @ParentCommand RootCommand root;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "PRESET",
+      description = "hpl, hpl-mxp, hpcg, stream, nccl or hpcc.")
+  String preset;
+
+  @Parameters(
+      index = "1..*",
+      paramLabel = "[-- ARGS...]",
+      description = "Arguments for the benchmark program, after --.")
+  List<String> args;
+
+  @Option(
+      names = "--nodes",
+      required = true,
+      paramLabel = "HOSTFILE",
+      description = "Open MPI hostfile of the nodes; one rank per slot.")
+  Path nodes;
+
+  @Mixin BenchOptions bench;
+  @Mixin JobOptions job;
+  @Mixin RunOptions run;
+  @Mixin SshOptions ssh;
+
+  @Override
+  public Integer call() throws Exception {
+    BenchPreset p = BenchPreset.byId(preset);
+    return BenchFlow.run(root, p, nodes, job, run, ssh, bench, args);
+  }
+}

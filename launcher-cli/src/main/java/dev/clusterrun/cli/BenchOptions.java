@@ -1,0 +1,117 @@
+package dev.clusterrun.cli;
+
+import dev.clusterrun.core.bench.HpccInput;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * Options of {@code hpl} and {@code bench}: what the benchmark gets and what its result becomes.
+ */
+final class BenchOptions {
+  @Option(
+      names = "--dat",
+      paramLabel = "FILE|auto",
+      description =
+          "HPL input: a local file (copied into the run directory) or `auto` (NVIDIA's sample for the"
+              + " GPU model and count, picked from the files in the container). hpl only.")
+  String dat;
+
+  @Option(
+      names = "--gpu-model",
+      paramLabel = "MODEL",
+      description =
+          "GPU model for --dat auto, e.g. H200 (default: nvidia-smi -L on the nodes; needed for a"
+              + " dry run to name the file).")
+  String gpuModel;
+
+  @Option(
+      names = "--nvshmem",
+      description =
+          "Let NVIDIA HPL use NVSHMEM (needs GPUDirect RDMA); by default every rank gets"
+              + " HPL_USE_NVSHMEM=0. hpl only.")
+  boolean nvshmem;
+
+  @Option(
+      names = "--cpu-affinity",
+      paramLabel = "LIST",
+      description = "Passed to the launcher script (hpl.sh …) as --cpu-affinity LIST.")
+  String cpuAffinity;
+
+  @Option(
+      names = "--mem-affinity",
+      paramLabel = "LIST",
+      description = "Passed to the launcher script as --mem-affinity LIST.")
+  String memAffinity;
+
+  @Option(
+      names = "--gpu-affinity",
+      paramLabel = "LIST",
+      description = "Passed to the launcher script as --gpu-affinity LIST.")
+  String gpuAffinity;
+
+  @Option(
+      names = "--hpl-arg",
+      paramLabel = "ARG",
+      description =
+          "One more word for the launcher script (hpl.sh, hpl-mxp.sh, hpcg.sh,"
+              + " stream-gpu-test.sh), repeatable; write --hpl-arg=--flag for words starting with -.")
+  List<String> scriptArgs;
+
+  @Option(
+      names = "--mpi-arg",
+      paramLabel = "ARG",
+      description =
+          "One more word for mpirun, before the program; repeatable; write --mpi-arg=--flag for"
+              + " words starting with -.")
+  List<String> mpiArgs;
+
+  @Option(
+      names = "--hpcc-n",
+      paramLabel = "N",
+      description = "hpcc: the HPL problem size N (default: sized from memory, see --hpcc-max-n).")
+  Long hpccN;
+
+  @Option(
+      names = "--hpcc-max-n",
+      paramLabel = "N",
+      description =
+          "hpcc: cap on the N sized from memory, so a default run takes seconds; 0 for no cap."
+              + " Default: ${DEFAULT-VALUE}.")
+  long hpccMaxN = BenchFlow.DEFAULT_HPCC_MAX_N;
+
+  @Option(
+      names = "--memory-fraction",
+      paramLabel = "F",
+      description =
+          "hpcc: share of the nodes' memory (MemTotal of the head × nodes) the HPL matrix may take."
+              + " Default: ${DEFAULT-VALUE}.")
+  double memoryFraction = HpccInput.DEFAULT_MEMORY_FRACTION;
+
+  @Option(
+      names = "--junit",
+      paramLabel = "FILE",
+      description = "Write a JUnit XML report of the result (and the baseline comparison) here.")
+  Path junit;
+
+  @Option(
+      names = "--baseline",
+      paramLabel = "FILE",
+      description = "A previous results.json to compare the headline with (see --max-regression).")
+  Path baseline;
+
+  @Option(
+      names = "--max-regression",
+      paramLabel = "PCT",
+      description =
+          "With --baseline: fail (exit 1) when the headline fell by more than PCT percent."
+              + " Default: "
+              + BenchFlow.DEFAULT_MAX_REGRESSION
+              + ".")
+  Double maxRegression;
+
+  @Option(
+      names = "--dry-run",
+      description = "Print the plan and touch no node (placeholders for what only the nodes know).")
+  boolean dryRun;
+}

@@ -1,0 +1,60 @@
+package dev.clusterrun.cli;
+
+import dev.clusterrun.core.bench.BenchPreset;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "hpl",
+    sortOptions = false,
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Run NVIDIA HPL across the nodes: NVIDIA HPC-Benchmarks ("
+          + BenchPreset.HpcBenchmarks.IMAGE
+          + " unless --container-image says otherwise) in the named container hpc-benchmarks,"
+          + " one rank per hostfile slot, hpl.sh found in the container, the dat file given or"
+          + " picked for the GPUs (--dat auto, the default), HPL_USE_NVSHMEM=0 on every rank.",
+      "Prints a summary, writes results.json into the run directory and appends it to the"
+          + " workspace's results log (see `clusterrun results`). Same as `clusterrun bench hpl`."
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:The benchmark ran and PASSED (and held the baseline).",
+      "1:The benchmark ran but FAILED, its output could not be read, or it fell below the"
+          + " baseline by more than --max-regression.",
+      "N:The job itself exited with code N.",
+      "2:Bad input (flags, hostfile, dat file, baseline file; no dat file fits).",
+      "3:A check or the canary failed; the benchmark did not run.",
+      "4:The container could not be made ready.",
+      "130:Interrupted; the job was stopped on every node."
+    })
+final class HplCommand implements Callable<Integer> {
+  @ParentCommand RootCommand root;
+
+  @Option(
+      names = "--nodes",
+      required = true,
+      paramLabel = "HOSTFILE",
+      description = "Open MPI hostfile of the nodes; one rank per slot.")
+  Path nodes;
+
+  @Mixin BenchOptions bench;
+  @Mixin JobOptions job;
+  @Mixin RunOptions run;
+  @Mixin SshOptions ssh;
+
+  @Parameters(paramLabel = "[-- HPL.SH ARGS...]", description = "More words for hpl.sh, after --.")
+  List<String> args;
+
+  @Override
+  public Integer call() throws Exception {
+    return BenchFlow.run(root, BenchPreset.HPL, nodes, job, run, ssh, bench, args);
+  }
+}
