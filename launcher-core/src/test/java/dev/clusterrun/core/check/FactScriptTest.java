@@ -184,13 +184,22 @@ class FactScriptTest {
   }
 
   @Test
-  void defaultRuntimePathWithoutXdgRuntimeDirFailsForAnUnprivilegedUser() {
+  void defaultRuntimePathWithoutXdgRuntimeDirFailsForAnUnprivilegedUser() throws Exception {
     // The field-notes trap: no XDG_RUNTIME_DIR over non-interactive SSH -> /run/enroot.
-    org.junit.jupiter.api.Assumptions.assumeFalse(Files.exists(Path.of("/run/enroot")));
+    // Holds while /run/enroot is absent or closed to others (root-made, 0755, as root's enroot
+    // leaves it); only a world-writable one would let nobody in.
+    Path run = Path.of("/run/enroot");
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        Files.exists(run)
+            && Files.getPosixFilePermissions(run)
+                .contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE));
     Facts f = facts(asNobody(ShNodeShell.of("n1", home.toString())));
     assertThat(f.enroot().runtimePath().value()).isEqualTo("/run/enroot");
     assertThat(f.runtime().writable()).isFalse();
     assertThat(f.runtime().error()).contains("/run/enroot").contains("Permission denied");
+    assertThat(run)
+        .as("the probe leaves no /run/enroot behind")
+        .satisfiesAnyOf(p -> assertThat(p).doesNotExist(), p -> assertThat(p).isDirectory());
   }
 
   @Test
