@@ -16,6 +16,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 @Command(
+    mixinStandardHelpOptions = true,
     name = "check",
     sortOptions = false,
     description = {

@@ -8,6 +8,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
+    mixinStandardHelpOptions = true,
     name = "completion",
     description = {"Print a bash completion script.", "Use: source <(clusterrun completion)"})
 final class CompletionCommand implements Callable<Integer> {

@@ -26,6 +26,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 @Command(
+    mixinStandardHelpOptions = true,
     name = "setup",
     sortOptions = false,
     description = {
