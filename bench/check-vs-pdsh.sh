@@ -80,6 +80,7 @@ for ((i = 0; i < runs; i++)); do
   echo "clusterrun $(t "$launcher" check --nodes "$hosts")"
   echo "pdsh $(t pdsh -R ssh -f 64 -w "$nodes" true)"
   echo "version $(t "$launcher" --version)"
+  echo "noprobe $(t "$launcher" check --nodes "$hosts" --skip ssh-from-head)"
 done
 echo "json $("$launcher" check --nodes "$hosts" --json | tr -d '\n ')"
 EOF
@@ -103,21 +104,22 @@ for n in $sizes; do
   c=$(awk '$1 == "clusterrun" {print $2}' <<<"$out" | median)
   p=$(awk '$1 == "pdsh" {print $2}' <<<"$out" | median)
   v=$(awk '$1 == "version" {print $2}' <<<"$out" | median)
+  q=$(awk '$1 == "noprobe" {print $2}' <<<"$out" | median)
   json=$(sed -n 's/^json //p' <<<"$out")
   # Where clusterrun's time goes (one --json run): its own phases, the rest is JVM start-up,
   # ssh -G and connecting.
   t=$(grep -o '"timings":{[^}]*}' <<<"$json" | tr -d '"{}' | sed 's/timings://')
-  results+=("$n $c $p $v $t")
+  results+=("$n $c $p $v $q $t")
   bash "$cluster" down >/dev/null
 done
 
 echo
 echo "clusterrun check vs pdsh -R ssh -f 64 -w NODES true, as the job user on node1 (median of $runs runs, seconds)"
-printf '%-6s %12s %8s %8s %8s   %s\n' nodes "clusterrun" pdsh ratio target "clusterrun --version; check's own phases (one --json run)"
+printf '%-6s %10s %8s %8s %16s   %s\n' nodes clusterrun pdsh ratio target "--version, check --skip ssh-from-head, check's phases (one --json run)"
 for r in "${results[@]}"; do
-  read -r n c p v t <<<"$r"
+  read -r n c p v q t <<<"$r"
   ratio=$(awk -v c="$c" -v p="$p" 'BEGIN {printf "%.2f", c / p}')
   if awk -v x="$ratio" -v t="$target" 'BEGIN {exit !(x <= t)}'; then verdict=met; else verdict=MISSED; fi
-  printf '%-6s %12s %8s %7sx %8s   %s s; %s\n' "$n" "$c" "$p" "$ratio" "${target}x $verdict" "$v" "$t"
+  printf '%-6s %10s %8s %7sx %16s   %s s, %s s, %s\n' "$n" "$c" "$p" "$ratio" "${target}x $verdict" "$v" "$q" "$t"
 done
 exit 0
