@@ -16,8 +16,14 @@ final class Cli {
   Cli(java.io.PrintStream out, java.io.PrintStream err, Map<String, String> env) {
     this.rawOut = out;
     this.rawErr = err;
-    this.out = new PrintWriter(out, true);
-    this.err = new PrintWriter(err, true);
+    // UTF-8 whatever the locale: under LANG=C (cron, containers, ssh without locale forwarding)
+    // the platform charset would print the table's marks as '?'.
+    this.out =
+        new PrintWriter(
+            new java.io.OutputStreamWriter(out, java.nio.charset.StandardCharsets.UTF_8), true);
+    this.err =
+        new PrintWriter(
+            new java.io.OutputStreamWriter(err, java.nio.charset.StandardCharsets.UTF_8), true);
     this.env = env;
   }
 

@@ -46,6 +46,32 @@ public final class CheckRunner {
       hosts.put(h.name(), h);
     }
 
+    // 0. The head's SSH probe needs neither facts nor proof: it runs beside them, on its own
+    // thread (it is one command on the head that itself fans out), from the start.
+    AtomicReference<Map<String, NodeToNodeSsh.Outcome>> ssh = new AtomicReference<>();
+    AtomicReference<Duration> sshTime = new AtomicReference<>(Duration.ZERO);
+    List<String> sshTargets = nodes.stream().filter(n -> !n.equals(req.head())).toList();
+    Thread sshProbe = null;
+    if (req.selection().includes(CheckId.SSH_FROM_HEAD)
+        && req.shells().containsKey(req.head())
+        && !req.connectFailures().containsKey(req.head())) {
+      sshProbe =
+          new Thread(
+              () -> {
+                long t = System.nanoTime();
+                try {
+                  ssh.set(
+                      NodeToNodeSsh.run(req.shells().get(req.head()), sshTargets, probeTimeout));
+                } catch (RuntimeException e) {
+                  ssh.set(null);
+                }
+                sshTime.set(since(t));
+              },
+              "clusterrun-ssh-from-head");
+      sshProbe.setDaemon(true);
+      sshProbe.start();
+    }
+
     // 1. Facts, one round trip per node.
     String script = FactScript.render(req.expected().sysconfDir(), req.job().containerNames());
     Set<String> pending = new LinkedHashSet<>(nodes);
@@ -69,57 +95,47 @@ public final class CheckRunner {
     }
     Duration factsTime = since(start);
 
-    // 2. The proof and the SSH probe need the wire; run them side by side.
+    // 2. The shared-path proof needs every node's data path from the facts.
     Facts headFacts = facts.get(req.head());
     boolean headOk =
         headFacts != null && headFacts.answered() && req.shells().containsKey(req.head());
-    AtomicReference<SharedPathProof.Result> proof = new AtomicReference<>();
-    AtomicReference<Map<String, NodeToNodeSsh.Outcome>> ssh = new AtomicReference<>();
-    AtomicReference<Duration> proofTime = new AtomicReference<>(Duration.ZERO);
-    AtomicReference<Duration> sshTime = new AtomicReference<>(Duration.ZERO);
-    List<Runnable> wire = new ArrayList<>();
+    SharedPathProof.Result proof = null;
+    Duration proofTime = Duration.ZERO;
     if (headOk && nodes.size() > 1 && req.selection().includes(CheckId.DATA_PATH_SHARED)) {
-      wire.add(
-          () -> {
-            long t = System.nanoTime();
-            Map<String, String> dataPaths = new LinkedHashMap<>();
-            for (String n : nodes) {
-              Facts f = facts.get(n);
-              if (f.answered() && req.shells().containsKey(n)) {
-                dataPaths.put(n, f.dataPath());
-              }
-            }
-            progress.phase("data-path-shared", dataPaths.keySet());
-            try {
-              proof.set(
-                  new SharedPathProof(parallel, probeTimeout)
-                      .prove(req.head(), req.shells(), dataPaths));
-            } catch (RuntimeException e) {
-              proof.set(null);
-            }
-            proofTime.set(since(t));
-          });
+      long t = System.nanoTime();
+      Map<String, String> dataPaths = new LinkedHashMap<>();
+      for (String n : nodes) {
+        Facts f = facts.get(n);
+        if (f.answered() && req.shells().containsKey(n)) {
+          dataPaths.put(n, f.dataPath());
+        }
+      }
+      progress.phase("data-path-shared", dataPaths.keySet());
+      try {
+        proof =
+            new SharedPathProof(parallel, probeTimeout).prove(req.head(), req.shells(), dataPaths);
+      } catch (RuntimeException e) {
+        proof = null;
+      }
+      proofTime = since(t);
     }
-    if (headOk && req.selection().includes(CheckId.SSH_FROM_HEAD)) {
-      wire.add(
-          () -> {
-            long t = System.nanoTime();
-            List<String> targets = nodes.stream().filter(n -> !n.equals(req.head())).toList();
-            progress.phase("ssh-from-head", Set.copyOf(targets));
-            try {
-              ssh.set(NodeToNodeSsh.run(req.shells().get(req.head()), targets, probeTimeout));
-            } catch (RuntimeException e) {
-              ssh.set(null);
-            }
-            sshTime.set(since(t));
-          });
+    if (sshProbe != null) {
+      // Said even when the probe is done already: progress keeps one phase order.
+      progress.phase("ssh-from-head", Set.copyOf(sshTargets));
+      try {
+        sshProbe.join();
+      } catch (InterruptedException e) {
+        sshProbe.interrupt();
+        Thread.currentThread().interrupt();
+      }
     }
-    parallel.runAll(wire);
+    // As before the probe ran early: without the head's own facts there is no SSH verdict.
+    Map<String, NodeToNodeSsh.Outcome> sshOutcomes = headOk ? ssh.get() : null;
 
     // 3. The checks themselves are pure.
     CheckInput in =
         new CheckInput(
-            nodes, req.head(), facts, hosts, proof.get(), ssh.get(), req.job(), req.expected());
+            nodes, req.head(), facts, hosts, proof, sshOutcomes, req.job(), req.expected());
     List<CheckResult> results = Checks.evaluate(in, req.selection());
     List<CheckId> checks =
         Arrays.stream(CheckId.values()).filter(req.selection()::includes).toList();
@@ -129,8 +145,8 @@ public final class CheckRunner {
         checks,
         results,
         facts,
-        new CheckReport.Timings(since(start), factsTime, proofTime.get(), sshTime.get()),
-        proof.get() == null ? null : proof.get().cleanupProblem());
+        new CheckReport.Timings(since(start), factsTime, proofTime, sshTime.get()),
+        proof == null ? null : proof.cleanupProblem());
   }
 
   private Facts gather(CheckRequest req, String node, String script) {

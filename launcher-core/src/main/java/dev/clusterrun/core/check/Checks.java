@@ -142,6 +142,28 @@ public final class Checks {
     if (!v.isSet()) {
       return fail(n, CheckId.RUNTIME_PATH, unsetReason(v), fix);
     }
+    if (EnrootConfigValue.ENVIRONMENT.equals(v.source())) {
+      // Setup cannot help: the environment overrides every configuration file.
+      fix =
+          "unset ENROOT_RUNTIME_PATH in the environment of "
+              + f.user()
+              + " on "
+              + n
+              + " (it overrides enroot's configuration), or point it to a directory "
+              + f.user()
+              + " can create";
+    } else if (!EnrootConfigValue.DEFAULT.equals(v.source())) {
+      // Set by a file (clusterrun's drop-in or another): setup again would change nothing.
+      fix =
+          "make "
+              + v.value()
+              + " creatable by "
+              + f.user()
+              + " on "
+              + n
+              + ", or set another ENROOT_RUNTIME_PATH in "
+              + v.source();
+    }
     boolean fallback =
         EnrootConfigValue.DEFAULT.equals(v.source())
             && (f.xdgRuntimeDir() == null || f.xdgRuntimeDir().isEmpty());

@@ -134,19 +134,22 @@ cr_probe() {
   # Directories this probe creates are removed again, so the probe leaves the node as it was.
   cr_q=$2
   while [ -n "$cr_q" ] && [ ! -e "$cr_q" ]; do cr_q=${cr_q%/*}; done
-  if cr_err=$(mkdir -p -- "$2" 2>&1); then
-    cr_t="$2/.clusterrun-write-test.$$"
+  # On a shared path (a home on NFS) another node's probe may remove a directory it created
+  # between this mkdir and this touch: when the directory has vanished, make it again.
+  cr_t="$2/.clusterrun-write-test.$$"
+  cr_i=0
+  cr_ok=no
+  while cr_err=$(mkdir -p -- "$2" 2>&1); do
     if cr_err=$(touch -- "$cr_t" 2>&1); then
       rm -f -- "$cr_t"
-      cr_kv "$1.writable" yes
-    else
-      cr_kv "$1.writable" no
-      cr_kv "$1.error" "$cr_err"
+      cr_ok=yes
+      break
     fi
-  else
-    cr_kv "$1.writable" no
-    cr_kv "$1.error" "$cr_err"
-  fi
+    cr_i=$((cr_i + 1))
+    if [ -d "$2" ] || [ "$cr_i" -ge 10 ]; then break; fi
+  done
+  cr_kv "$1.writable" "$cr_ok"
+  if [ "$cr_ok" = no ]; then cr_kv "$1.error" "$cr_err"; fi
   cr_x=${2%/}
   while [ -n "$cr_x" ] && [ "$cr_x" != "$cr_q" ] && rmdir -- "$cr_x" 2>/dev/null; do
     cr_x=${cr_x%/*}

@@ -223,6 +223,40 @@ class ChecksTest {
   }
 
   @Test
+  void unwritableRuntimePathFromAFileOrTheEnvironmentSaysWhereToChangeIt() {
+    nodes
+        .get("node2")
+        .setting(
+            "ENROOT_RUNTIME_PATH",
+            "/tmp/enroot-runtime-4242/enroot",
+            "/etc/enroot/enroot.conf.d/50-clusterrun.conf")
+        .set("probe.runtime.writable", "no")
+        .set(
+            "probe.runtime.error",
+            "mkdir: cannot create directory '/tmp/enroot-runtime-4242/enroot': Permission denied");
+    nodes
+        .get("node3")
+        .setting("ENROOT_RUNTIME_PATH", "/run/enroot", "environment")
+        .set("probe.runtime.writable", "no")
+        .set(
+            "probe.runtime.error",
+            "mkdir: cannot create directory '/run/enroot': Permission denied");
+    CheckInput in = healthy();
+    CheckResult file = of(in, CheckId.RUNTIME_PATH, "node2");
+    assertThat(file.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(file.fix())
+        .isEqualTo(
+            "make /tmp/enroot-runtime-4242/enroot creatable by alice on node2, or set another"
+                + " ENROOT_RUNTIME_PATH in /etc/enroot/enroot.conf.d/50-clusterrun.conf");
+    CheckResult env = of(in, CheckId.RUNTIME_PATH, "node3");
+    assertThat(env.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(env.fix())
+        .isEqualTo(
+            "unset ENROOT_RUNTIME_PATH in the environment of alice on node3 (it overrides enroot's"
+                + " configuration), or point it to a directory alice can create");
+  }
+
+  @Test
   void runtimePathThatWorksOnlyBecauseRootLeftRunEnrootWarns() {
     nodes.get("node1").setting("ENROOT_RUNTIME_PATH", "/run/enroot", "default");
     assertThat(of(healthy(), CheckId.RUNTIME_PATH, "node1").status()).isEqualTo(CheckStatus.WARN);

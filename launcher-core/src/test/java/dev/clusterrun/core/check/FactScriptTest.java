@@ -208,6 +208,35 @@ class FactScriptTest {
   }
 
   @Test
+  void anotherNodeRemovingItsProbeDirectoryMidProbeIsNotAFailure() throws Exception {
+    // A shared home: another node probing the same default cache path created it a moment ago
+    // and removes it again (its probe leaves nothing behind) right between this node's mkdir -p
+    // and its touch. A `touch` on PATH plays that other node, once.
+    Path cache = tmp.resolve("shared/.cache/enroot");
+    write(sysconf.resolve("enroot.conf"), "ENROOT_CACHE_PATH " + cache + "\n");
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Path touch = bin.resolve("touch");
+    write(
+        touch,
+        "#!/bin/sh\n"
+            + "case $2 in "
+            + cache
+            + "/*) if mkdir "
+            + tmp.resolve("other-node-done")
+            + " 2>/dev/null; then rmdir "
+            + cache
+            + " "
+            + cache.getParent()
+            + "; fi ;; esac\n"
+            + "exec /usr/bin/touch \"$@\"\n");
+    Files.setPosixFilePermissions(touch, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Facts f = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
+    assertThat(tmp.resolve("other-node-done")).isDirectory();
+    assertThat(f.cache().writable()).as("%s", f.cache().error()).isTrue();
+    assertThat(tmp.resolve("shared/.cache")).doesNotExist();
+  }
+
+  @Test
   void hooksAreListedWithModeOwnerChecksumAndVersion() throws Exception {
     Path hooks = sysconf.resolve("hooks.d");
     Path ours = hooks.resolve("50-clusterrun-launch-agent.sh");
