@@ -80,9 +80,10 @@ public final class LocalNodeShell implements NodeShell {
     // nothing held
   }
 
-  /** commons-exec's watchdog kills only {@code sh}; this one kills its descendants first. */
+  /** commons-exec's watchdog kills only {@code sh}; this one kills its descendants too. */
   private static final class TreeKillingWatchdog extends ExecuteWatchdog {
     private volatile Process process;
+    private volatile boolean killed;
 
     @SuppressWarnings("deprecation")
     TreeKillingWatchdog(Duration timeout) {
@@ -99,9 +100,19 @@ public final class LocalNodeShell implements NodeShell {
     public synchronized void timeoutOccured(org.apache.commons.exec.Watchdog w) {
       Process p = process;
       if (p != null && p.isAlive()) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        // The shell first, so it cannot go on to its next command once a child dies; then the
+        // children it had (they are re-parented once the shell is gone, so list them before).
+        java.util.List<ProcessHandle> children = p.descendants().toList();
+        killed = true;
+        p.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
       }
       super.timeoutOccured(w);
+    }
+
+    @Override
+    public synchronized boolean killedProcess() {
+      return killed || super.killedProcess();
     }
   }
 }

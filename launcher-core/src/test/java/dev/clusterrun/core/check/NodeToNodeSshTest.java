@@ -28,9 +28,8 @@ class NodeToNodeSshTest {
     Files.writeString(
         ssh,
         "#!/bin/sh\n"
-            + "printf '%s|' \"$@\" >> "
-            + log
-            + "; echo >> "
+            // one write per call, so 43 parallel calls cannot interleave their lines
+            + "line=$(printf '%s|' \"$@\"); printf '%s\\n' \"$line\" >> "
             + log
             + "\n"
             + "host=$(printf '%s\\n' \"$@\" | tail -n 2 | head -n 1)\n" // word before `true`
