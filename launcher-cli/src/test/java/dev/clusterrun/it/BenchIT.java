@@ -57,10 +57,10 @@ class BenchIT {
   static String workspace;
   static String image;
 
-  /** Filled by the first run, read by the later ones. */
-  static Path firstRunDir;
-
+  /** results.json of the first run, and of the run that fell below its baseline. */
   static JsonNode firstResult;
+
+  static JsonNode regressedResult;
 
   static LocalCluster c() {
     return CLUSTER.cluster();
@@ -113,6 +113,8 @@ class BenchIT {
     long t0 = System.nanoTime();
     Result r = clusterrun(args.toArray(String[]::new));
     log("bench hpcc " + String.join(" ", more), t0);
+    System.err.println(r.stdout());
+    System.err.println(r.stderr());
     return r;
   }
 
@@ -156,7 +158,11 @@ class BenchIT {
     Path dir = runDir(r);
     assertThat(dir.toString()).startsWith(workspace + "/runs/");
     assertThat(dir.resolve("hpccinf.txt")).isRegularFile();
-    assertThat(dir.resolve("hpccoutf.txt")).isRegularFile();
+    // hpcc itself saw 3 processes, rank 0 on the head.
+    assertThat(dir.resolve("hpccoutf.txt"))
+        .content()
+        .contains("Hostname: 'node1'")
+        .containsPattern("(?m)^CommWorldProcs=3$");
     JsonNode j = JSON.readTree(dir.resolve("results.json").toFile());
     assertThat(j.fieldNames().next()).isEqualTo("schemaVersion");
     assertThat(j.get("schemaVersion").asInt()).isEqualTo(1);
@@ -195,7 +201,6 @@ class BenchIT {
     assertThat(suite.getAttribute("failures")).isEqualTo("0");
     assertThat(d.getElementsByTagName("failure").getLength()).isZero();
 
-    firstRunDir = dir;
     firstResult = j;
   }
 
@@ -204,19 +209,26 @@ class BenchIT {
   void aBaseline25PercentHigherMakesTheSameCommandExit1() throws Exception {
     assertThat(firstResult).as("the first run passed").isNotNull();
     Path junit = Paths.get(shared, "reports", "hpcc-2.xml");
-    // hpcc at N <= 1000 on a shared 2-core machine is noisy: a second run 19 % faster than the
-    // first would hold a baseline 25 % above the first. Then the baseline is raised to 25 % above
-    // that run, once: two such jumps in a row would mean the gate is not doing its job.
-    JsonNode base = firstResult;
+    // hpcc at N <= 1000 on a shared 2-core machine is noisy (3.2 and 5.0 Gflops in two runs in a
+    // row were seen): a run can hold a baseline 25 % above an earlier one. Every attempt must then
+    // agree with the gate's rule (exit 1 exactly when it fell by more than 5 %); the next baseline
+    // is 25 % above the best run so far, and by the third attempt one must have fallen.
+    JsonNode best = firstResult;
     Result r = null;
-    for (int attempt = 0; attempt < 2; attempt++) {
-      Path baseline = writeBaseline(base, attempt);
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      Path baseline = writeBaseline(best, attempt);
+      double base = headline(best) * 1.25;
       r = benchHpcc("--junit", junit.toString(), "--baseline", baseline.toString());
-      if (r.exitCode() != 0) {
+      JsonNode now = JSON.readTree(runDir(r).resolve("results.json").toFile());
+      boolean fell = headline(now) < base * 0.95;
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(fell ? 1 : 0);
+      if (fell) {
         break;
       }
-      base = JSON.readTree(runDir(r).resolve("results.json").toFile());
-      System.err.println("BenchIT: the run held a baseline 25 % above the last; once more");
+      System.err.println("BenchIT: the run held a baseline 25 % above the best so far; again");
+      if (headline(now) > headline(best)) {
+        best = now;
+      }
     }
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
     // The benchmark itself passed; only the gate failed, and it says why.
@@ -226,6 +238,7 @@ class BenchIT {
         .contains("clusterrun: hpcc: the result fell below the baseline");
     JsonNode second = JSON.readTree(runDir(r).resolve("results.json").toFile());
     assertThat(second.get("verdict").asText()).isEqualTo("PASSED");
+    regressedResult = second;
 
     Document d = validJUnit(junit);
     Element suite = (Element) d.getElementsByTagName("testsuite").item(0);
@@ -236,6 +249,10 @@ class BenchIT {
     assertThat(((Element) cases.item(0)).getElementsByTagName("failure").getLength()).isZero();
     assertThat(((Element) cases.item(1)).getAttribute("name")).isEqualTo("hpcc vs baseline");
     assertThat(((Element) cases.item(1)).getElementsByTagName("failure").getLength()).isOne();
+  }
+
+  static double headline(JsonNode result) {
+    return result.get("headline").get("value").asDouble();
   }
 
   /** {@code result} with its headline raised by 25 %, as a results.json file. */
@@ -266,8 +283,10 @@ class BenchIT {
     assertThat(all.size()).isEqualTo(rows.size());
     assertThat(all.get(0).get("headline")).isEqualTo(firstResult.get("headline"));
     assertThat(all.get(0).get("startTime")).isEqualTo(firstResult.get("startTime"));
-    assertThat(all.get(all.size() - 1).get("startTime").asText())
-        .isGreaterThan(firstResult.get("startTime").asText());
+    assertThat(regressedResult).as("the baseline run").isNotNull();
+    JsonNode last = all.get(all.size() - 1);
+    assertThat(last.get("startTime")).isEqualTo(regressedResult.get("startTime"));
+    assertThat(last.get("headline")).isEqualTo(regressedResult.get("headline"));
   }
 
   /** Parses and validates a JUnit report against the schema the unit tests use. */
