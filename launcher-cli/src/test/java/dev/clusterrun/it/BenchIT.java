@@ -209,13 +209,13 @@ class BenchIT {
   void aBaseline25PercentHigherMakesTheSameCommandExit1() throws Exception {
     assertThat(firstResult).as("the first run passed").isNotNull();
     Path junit = Paths.get(shared, "reports", "hpcc-2.xml");
-    // hpcc at N <= 1000 on a shared 2-core machine is noisy (3.2 and 5.0 Gflops in two runs in a
-    // row were seen): a run can hold a baseline 25 % above an earlier one. Every attempt must then
-    // agree with the gate's rule (exit 1 exactly when it fell by more than 5 %); the next baseline
-    // is 25 % above the best run so far, and by the third attempt one must have fallen.
+    // hpcc at N <= 1000 on a shared 2-core machine is noisy (runs in a row gave 3.09, 4.28 and
+    // 3.25 Gflops): a run can hold a baseline 25 % above an earlier one. Every attempt must agree
+    // with the gate's rule (exit 1 exactly when it fell by more than 5 %); the next baseline is
+    // 25 % above the best run so far, and within four attempts one must have fallen.
     JsonNode best = firstResult;
     Result r = null;
-    for (int attempt = 1; attempt <= 3; attempt++) {
+    for (int attempt = 1; attempt <= 4; attempt++) {
       Path baseline = writeBaseline(best, attempt);
       double base = headline(best) * 1.25;
       r = benchHpcc("--junit", junit.toString(), "--baseline", baseline.toString());
@@ -225,6 +225,10 @@ class BenchIT {
       if (fell) {
         break;
       }
+      assertThat(r.stderr()).containsPattern("baseline \\S+: .*within the allowed drop of 5%");
+      Element held = (Element) validJUnit(junit).getElementsByTagName("testsuite").item(0);
+      assertThat(held.getAttribute("tests")).isEqualTo("2");
+      assertThat(held.getAttribute("failures")).isEqualTo("0");
       System.err.println("BenchIT: the run held a baseline 25 % above the best so far; again");
       if (headline(now) > headline(best)) {
         best = now;
