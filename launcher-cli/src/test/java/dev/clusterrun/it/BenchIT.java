@@ -1,0 +1,323 @@
+package dev.clusterrun.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clusterrun.it.LocalCluster.Result;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.transform.stream.StreamSource;
+import javax.xml.validation.SchemaFactory;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * Issue 6's end-to-end proof without GPUs: {@code clusterrun setup}, then {@code clusterrun bench
+ * hpcc} across three local nodes, as the job user on the head node1, with Debian's hpcc and Open
+ * MPI inside enroot containers (the stand-in's test image sees the host's /usr). The run passes and
+ * is reported (summary, results.json, JUnit XML); the same command against a baseline 25 % above
+ * its result exits 1 with a regression message; {@code clusterrun results} lists both runs.
+ *
+ * <p>The hpl dry run for the seed's 2 × 8 H200 cluster needs no node and is covered by {@code
+ * BenchCommandsTest.hplDryRunShowsTheSeedCommandFor2x8H200}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BenchIT {
+  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+
+  /** One hpcc run may take a while on a busy 2-core machine; the harness default is 120 s. */
+  static final Duration RUN_TIMEOUT = Duration.ofSeconds(300);
+
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  static String launcher;
+  static String shared;
+  static String hosts;
+  static String workspace;
+  static String image;
+
+  /** results.json of the first run, and of the run that fell below its baseline. */
+  static JsonNode firstResult;
+
+  static JsonNode regressedResult;
+
+  /** bench runs that got as far as a result (each one is a line of the results log). */
+  static int benchRuns;
+
+  static LocalCluster c() {
+    return CLUSTER.cluster();
+  }
+
+  @BeforeAll
+  static void setUpNodesWithClusterrun() throws IOException {
+    Assumptions.assumeFalse(
+        LocalClusterExtension.realEnrootRequested(),
+        "BenchIT needs an image with Debian's hpcc; with a real enroot the test image has none");
+    LocalCluster c = c();
+    shared = c.sharedDir().toString();
+    launcher = c.installClusterrun(Paths.get("target")).toString();
+    workspace = shared + "/bench-ws-" + UUID.randomUUID().toString().substring(0, 8);
+    hosts = shared + "/bench-hosts.txt";
+    Files.writeString(Paths.get(hosts), c.hostfile(1), StandardCharsets.UTF_8);
+    // The stand-in's local registry holds it; its containers see the host's /usr (hpcc, mpirun).
+    image = "clusterrun/tiny";
+    long t0 = System.nanoTime();
+    Result setup = clusterrun("setup", "--nodes", hosts, "--data-path", shared + "/enroot-data");
+    assertThat(setup.exitCode()).as("%s", setup).isZero();
+    log("setup", t0);
+  }
+
+  static Result clusterrun(String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(launcher);
+    cmd.addAll(List.of(args));
+    return c().exec("node1", false, null, RUN_TIMEOUT, cmd);
+  }
+
+  /** {@code clusterrun bench hpcc} on the 3 nodes, small N, idle ranks yielding their core. */
+  static Result benchHpcc(String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "bench",
+                "hpcc",
+                "--nodes",
+                hosts,
+                "--container-image",
+                image,
+                "--workspace",
+                workspace,
+                // 3 ranks on 2 cores: let idle ranks yield instead of busy-polling.
+                "--mpi-arg=--mca",
+                "--mpi-arg=mpi_yield_when_idle",
+                "--mpi-arg=1"));
+    args.addAll(List.of(more));
+    long t0 = System.nanoTime();
+    Result r = clusterrun(args.toArray(String[]::new));
+    log("bench hpcc " + String.join(" ", more), t0);
+    System.err.println(r.stdout());
+    System.err.println(r.stderr());
+    if (r.stderr().contains("results.json; appended to ")) {
+      benchRuns++;
+    }
+    return r;
+  }
+
+  static void log(String what, long t0) {
+    System.err.printf("BenchIT: %s took %.1f s%n", what, (System.nanoTime() - t0) / 1e9);
+  }
+
+  static Path runDir(Result r) {
+    Matcher m = Pattern.compile("; run directory (\\S+)").matcher(r.stderr());
+    assertThat(m.find()).as("run directory in %s", r).isTrue();
+    return Paths.get(m.group(1));
+  }
+
+  @Test
+  @Order(1)
+  void hpccRunsAcrossThreeNodesInsideContainersAndPasses() throws Exception {
+    Path junit = Paths.get(shared, "reports", "hpcc-1.xml");
+    Result r = benchHpcc("--junit", junit.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+
+    // Every rank ran inside the container, one on each node (the canary checks it per rank).
+    for (String node : c().nodes()) {
+      assertThat(r.stderr())
+          .as("%s", r)
+          .contains("clusterrun: canary: " + node + ": 1/1 ranks inside the container");
+    }
+    assertThat(r.stderr()).contains("clusterrun: checks passed on 3 nodes");
+
+    // The summary: HPL Gflops with a PASSED residual.
+    assertThat(r.stdout()).as("%s", r).startsWith("hpcc: PASSED\n");
+    Matcher gflops = Pattern.compile("(?m)^  Gflops\\s+(\\S+)$").matcher(r.stdout());
+    assertThat(gflops.find()).as("%s", r).isTrue();
+    double printed = Double.parseDouble(gflops.group(1));
+    assertThat(printed).isPositive();
+    assertThat(r.stdout())
+        .containsPattern("(?m)^  Residual\\s+\\S+ \\(PASSED\\)$")
+        .containsPattern("(?m)^  Nodes\\s+3: node1, node2, node3$")
+        .containsPattern("(?m)^  P x Q\\s+1 x 3$");
+
+    // results.json in the run directory, every field as documented.
+    Path dir = runDir(r);
+    assertThat(dir.toString()).startsWith(workspace + "/runs/");
+    assertThat(dir.resolve("hpccinf.txt")).isRegularFile();
+    // hpcc itself saw 3 processes, rank 0 on the head.
+    assertThat(dir.resolve("hpccoutf.txt"))
+        .content()
+        .contains("Hostname: 'node1'")
+        .containsPattern("(?m)^CommWorldProcs=3$");
+    JsonNode j = JSON.readTree(dir.resolve("results.json").toFile());
+    assertThat(j.fieldNames().next()).isEqualTo("schemaVersion");
+    assertThat(j.get("schemaVersion").asInt()).isEqualTo(1);
+    assertThat(j.get("preset").asText()).isEqualTo("hpcc");
+    assertThat(j.get("verdict").asText()).isEqualTo("PASSED");
+    assertThat(j.get("reason").isNull()).isTrue();
+    assertThat(j.get("headline").get("unit").asText()).isEqualTo("Gflops");
+    assertThat(j.get("headline").get("name").asText()).contains("HPL");
+    double headline = j.get("headline").get("value").asDouble();
+    assertThat(headline)
+        .isPositive()
+        .isCloseTo(printed, org.assertj.core.data.Percentage.withPercentage(0.01));
+    assertThat(j.get("n").asLong()).isPositive().isLessThanOrEqualTo(1000);
+    assertThat(j.get("nb").asInt()).isPositive();
+    assertThat(j.get("p").asInt() * j.get("q").asInt()).isEqualTo(3);
+    assertThat(j.get("timeSeconds").asDouble()).isPositive();
+    assertThat(j.get("residual").asDouble()).isGreaterThanOrEqualTo(0).isLessThan(16);
+    assertThat(j.get("testsPassed").asInt()).isPositive();
+    assertThat(j.get("testsFailed").asInt()).isZero();
+    assertThat(j.get("rows").isArray()).isTrue();
+    assertThat(j.get("rows").size()).isPositive();
+    assertThat(j.get("metrics").size()).as("PTRANS, STREAM, RandomAccess, FFT …").isPositive();
+    assertThat(JSON.convertValue(j.get("nodes"), List.class))
+        .containsExactly("node1", "node2", "node3");
+    assertThat(j.get("ranks").asInt()).isEqualTo(3);
+    assertThat(j.get("gpus").isNull()).isTrue();
+    assertThat(j.get("image").asText()).contains("clusterrun/tiny");
+    assertThat(java.time.Instant.parse(j.get("endTime").asText()))
+        .isAfterOrEqualTo(java.time.Instant.parse(j.get("startTime").asText()));
+
+    // JUnit XML for CI: valid against the Ant/Jenkins schema, one green case.
+    Document d = validJUnit(junit);
+    Element suite = (Element) d.getElementsByTagName("testsuite").item(0);
+    assertThat(suite.getAttribute("name")).isEqualTo("clusterrun.bench.hpcc");
+    assertThat(suite.getAttribute("tests")).isEqualTo("1");
+    assertThat(suite.getAttribute("failures")).isEqualTo("0");
+    assertThat(d.getElementsByTagName("failure").getLength()).isZero();
+
+    firstResult = j;
+  }
+
+  @Test
+  @Order(2)
+  void aBaseline25PercentHigherMakesTheSameCommandExit1() throws Exception {
+    assertThat(firstResult).as("the first run passed").isNotNull();
+    Path junit = Paths.get(shared, "reports", "hpcc-2.xml");
+    // hpcc at N <= 1000 on a shared 2-core machine is noisy (runs in a row gave 3.09, 4.28 and
+    // 3.25 Gflops): a run can hold a baseline 25 % above an earlier one. Every attempt must agree
+    // with the gate's rule (exit 1 exactly when it fell by more than 5 %); the next baseline is
+    // 25 % above the best run so far, and within four attempts one must have fallen.
+    JsonNode best = firstResult;
+    Result r = null;
+    for (int attempt = 1; attempt <= 4; attempt++) {
+      Path baseline = writeBaseline(best, attempt);
+      double base = headline(best) * 1.25;
+      r = benchHpcc("--junit", junit.toString(), "--baseline", baseline.toString());
+      JsonNode now = JSON.readTree(runDir(r).resolve("results.json").toFile());
+      boolean fell = headline(now) < base * 0.95;
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(fell ? 1 : 0);
+      if (fell) {
+        break;
+      }
+      assertThat(r.stderr()).containsPattern("baseline \\S+: .*within the allowed drop of 5%");
+      Element held = (Element) validJUnit(junit).getElementsByTagName("testsuite").item(0);
+      assertThat(held.getAttribute("tests")).isEqualTo("2");
+      assertThat(held.getAttribute("failures")).isEqualTo("0");
+      System.err.println("BenchIT: the run held a baseline 25 % above the best so far; again");
+      if (headline(now) > headline(best)) {
+        best = now;
+      }
+    }
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+    // The benchmark itself passed; only the gate failed, and it says why.
+    assertThat(r.stdout()).startsWith("hpcc: PASSED\n");
+    assertThat(r.stderr())
+        .containsPattern("clusterrun: hpcc: baseline \\S+: .*fell by more than the allowed 5%")
+        .contains("clusterrun: hpcc: the result fell below the baseline");
+    JsonNode second = JSON.readTree(runDir(r).resolve("results.json").toFile());
+    assertThat(second.get("verdict").asText()).isEqualTo("PASSED");
+    regressedResult = second;
+
+    Document d = validJUnit(junit);
+    Element suite = (Element) d.getElementsByTagName("testsuite").item(0);
+    assertThat(suite.getAttribute("tests")).isEqualTo("2");
+    assertThat(suite.getAttribute("failures")).isEqualTo("1");
+    NodeList cases = d.getElementsByTagName("testcase");
+    assertThat(((Element) cases.item(0)).getAttribute("name")).isEqualTo("hpcc");
+    assertThat(((Element) cases.item(0)).getElementsByTagName("failure").getLength()).isZero();
+    assertThat(((Element) cases.item(1)).getAttribute("name")).isEqualTo("hpcc vs baseline");
+    assertThat(((Element) cases.item(1)).getElementsByTagName("failure").getLength()).isOne();
+  }
+
+  static double headline(JsonNode result) {
+    return result.get("headline").get("value").asDouble();
+  }
+
+  /** {@code result} with its headline raised by 25 %, as a results.json file. */
+  static Path writeBaseline(JsonNode result, int attempt) throws IOException {
+    ObjectNode b = result.deepCopy();
+    ObjectNode h = (ObjectNode) b.get("headline");
+    h.put("value", h.get("value").asDouble() * 1.25);
+    Path file = Paths.get(shared, "baseline-" + attempt + ".json");
+    JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), b);
+    return file;
+  }
+
+  @Test
+  @Order(3)
+  void resultsListsBothRuns() throws Exception {
+    Result table = clusterrun("results", "--workspace", workspace);
+    assertThat(table.exitCode()).as("%s", table).isZero();
+    List<String> rows = table.stdout().lines().filter(l -> l.matches("\\d+\\s+.*")).toList();
+    assertThat(benchRuns).isGreaterThanOrEqualTo(2);
+    assertThat(rows).as("%s", table).hasSize(benchRuns);
+    for (String row : rows) {
+      assertThat(row).contains(" hpcc ").contains(" PASSED ").contains(" Gflops ");
+    }
+
+    Result json = clusterrun("results", "--workspace", workspace, "--json");
+    assertThat(json.exitCode()).as("%s", json).isZero();
+    JsonNode all = JSON.readTree(json.stdout());
+    assertThat(all.isArray()).isTrue();
+    assertThat(all.size()).isEqualTo(rows.size());
+    assertThat(all.get(0).get("headline")).isEqualTo(firstResult.get("headline"));
+    assertThat(all.get(0).get("startTime")).isEqualTo(firstResult.get("startTime"));
+    assertThat(regressedResult).as("the baseline run").isNotNull();
+    JsonNode last = all.get(all.size() - 1);
+    assertThat(last.get("startTime")).isEqualTo(regressedResult.get("startTime"));
+    assertThat(last.get("headline")).isEqualTo(regressedResult.get("headline"));
+  }
+
+  /** Parses and validates a JUnit report against the schema the unit tests use. */
+  static Document validJUnit(Path file) throws Exception {
+    assertThat(file).isRegularFile();
+    SchemaFactory sf = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
+    sf.newSchema(junitSchema().toFile()).newValidator().validate(new StreamSource(file.toFile()));
+    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+    f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+    return f.newDocumentBuilder().parse(file.toFile());
+  }
+
+  /** launcher-core's test resource, found from the working directory upwards. */
+  static Path junitSchema() {
+    String rel = "launcher-core/src/test/resources/bench/junit-ant.xsd";
+    for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
+      if (Files.isRegularFile(d.resolve(rel))) {
+        return d.resolve(rel);
+      }
+    }
+    throw new IllegalStateException(rel + " not found above " + Paths.get("").toAbsolutePath());
+  }
+}
