@@ -48,9 +48,12 @@ class RemoteReaperTest {
 
   @Test
   void killsOnlyTheProcessesOfThisRunByPid() throws Exception {
-    Process mine = startMarked("run-a", "sleep", "60");
-    Process other = startMarked("run-b", "sleep", "60");
-    Process ignoresTerm = startMarked("run-a", "sh", "-c", "trap '' TERM; sleep 60 & wait");
+    // Run ids unique to this test run: other builds on the machine may run this test too.
+    String a = "run-a-" + java.util.UUID.randomUUID();
+    String b = "run-b-" + java.util.UUID.randomUUID();
+    Process mine = startMarked(a, "sleep", "60");
+    Process other = startMarked(b, "sleep", "60");
+    Process ignoresTerm = startMarked(a, "sh", "-c", "trap '' TERM; sleep 60 & wait");
     Thread.sleep(200);
     try {
       RemoteReaper.NodeOutcome o =
