@@ -56,8 +56,7 @@ class RemoteReaperTest {
     Process ignoresTerm = startMarked(a, "sh", "-c", "trap '' TERM; sleep 60 & wait");
     Thread.sleep(200);
     try {
-      RemoteReaper.NodeOutcome o =
-          RemoteReaper.reap(new ShShell(), "run-a", Duration.ofSeconds(20));
+      RemoteReaper.NodeOutcome o = RemoteReaper.reap(new ShShell(), a, Duration.ofSeconds(20));
       assertThat(o.error()).isNull();
       assertThat(o.leftovers())
           .extracting(RemoteReaper.Leftover::pid)
@@ -71,8 +70,7 @@ class RemoteReaperTest {
       assertThat(ignoresTerm.waitFor(5, TimeUnit.SECONDS)).isTrue();
       assertThat(other.isAlive()).isTrue();
 
-      RemoteReaper.NodeOutcome again =
-          RemoteReaper.reap(new ShShell(), "run-a", Duration.ofSeconds(20));
+      RemoteReaper.NodeOutcome again = RemoteReaper.reap(new ShShell(), a, Duration.ofSeconds(20));
       assertThat(again.leftovers()).isEmpty();
     } finally {
       mine.destroyForcibly();
