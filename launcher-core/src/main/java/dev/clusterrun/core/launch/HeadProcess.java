@@ -49,6 +49,16 @@ public final class HeadProcess {
             started.set(p);
             return p;
           }
+
+          // commons-exec 1.5+ launches through this overload; the File one is kept for older.
+          @Override
+          protected Process launch(
+              CommandLine command, Map<String, String> environment, java.nio.file.Path workingDir)
+              throws IOException {
+            Process p = super.launch(command, environment, workingDir);
+            started.set(p);
+            return p;
+          }
         };
     ex.setExitValues(null); // every exit code is an answer, not an exception
     if (dir != null) {

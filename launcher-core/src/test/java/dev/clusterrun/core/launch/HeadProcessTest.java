@@ -1,0 +1,67 @@
+package dev.clusterrun.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HeadProcessTest {
+  @Test
+  void startsStreamsOutputAndPassesTheExitCodeOn() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    HeadProcess p =
+        HeadProcess.start(
+            List.of("sh", "-c", "echo out $HEAD_PROCESS_TEST; echo err >&2; exit 7"),
+            Map.of("HEAD_PROCESS_TEST", "given"),
+            null,
+            out,
+            err);
+    assertThat(p.pid()).isPositive();
+    assertThat(p.waitFor()).isEqualTo(7);
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("out given\n");
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("err\n");
+  }
+
+  @Test
+  void interruptSendsSigintToTheProcess() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    HeadProcess p =
+        HeadProcess.start(
+            List.of(
+                "sh",
+                "-c",
+                "trap 'echo got-int; exit 130' INT; echo ready; while :; do sleep 0.05; done"),
+            Map.of(),
+            null,
+            out,
+            out);
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!out.toString(StandardCharsets.UTF_8).contains("ready")
+        && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    p.interrupt();
+    assertThat(p.waitFor(Duration.ofSeconds(10))).isTrue();
+    assertThat(p.waitFor()).isEqualTo(130);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("got-int");
+  }
+
+  @Test
+  void aMissingProgramIsAnIoErrorNamingIt() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                HeadProcess.start(
+                    List.of("/nonexistent/clusterrun-no-such-program"),
+                    Map.of(),
+                    null,
+                    new ByteArrayOutputStream(),
+                    new ByteArrayOutputStream()))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessageContaining("clusterrun-no-such-program");
+  }
+}
