@@ -227,6 +227,7 @@ class SetupRunIT {
     String pid = ok(c().exec("node1", "cat", pidFile)).out();
     ok(c().exec("node1", "kill", "-INT", pid));
     Result r = running.get(90, TimeUnit.SECONDS);
+    System.err.println("--- clusterrun run ... -- sleep 987, SIGINT after the ranks started\n" + r);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(130);
     String runId = runLine(r).group(1);
     assertThat(runLine(r).group(2)).isEqualTo("interrupted");
