@@ -115,6 +115,7 @@ else
   as_job rm -f "$image"
   as_job enroot import -o "$image" docker://clusterrun/tiny
 fi
+ls -l "$image" >&2
 
 step "8/8 clusterrun run examples/hello-mpi.yaml (as $JOB_USER on node1)"
 runcmd="cd $S && exec $CR run examples/hello-mpi.yaml --nodes hosts.txt --workspace $WS --container-image $image"

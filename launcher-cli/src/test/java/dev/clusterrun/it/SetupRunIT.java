@@ -124,6 +124,10 @@ class SetupRunIT {
           .contains("clusterrun: canary: " + node + ": 1/1 ranks inside the container");
     }
 
+    // The canary's proof comes before the job starts.
+    assertThat(r.stderr().indexOf("clusterrun: canary: node3: 1/1"))
+        .isLessThan(r.stderr().indexOf("clusterrun: running: "));
+
     JsonNode s = summary(r);
     assertThat(s.path("job").asText()).isEqualTo("hello-mpi");
     assertThat(s.path("outcome").asText()).isEqualTo("succeeded");
