@@ -264,7 +264,14 @@ class SetupRunIT {
 
   @Test
   @Order(6)
-  void twoJobsAtOnceWithDifferentMountsEachSeeTheirOwn() throws Exception {
+  void twoJobsAtOnceWithDifferentMountsAndNodesEachSeeTheirOwn() throws Exception {
+    // Job A on all three nodes, job B on node2 and node3 only (the head runs mpirun for both),
+    // each with its own directory mounted at /data, in the same workspace.
+    String hosts23 = shared + "/hosts-23";
+    writeAsJobUser(hosts23, "node2 slots=1\nnode3 slots=1\n");
+    Map<String, String> hostfiles = Map.of("A", hosts, "B", hosts23);
+    Map<String, List<String>> expected =
+        Map.of("A", List.of("node1", "node2", "node3"), "B", List.of("node2", "node3"));
     for (String m : List.of("A", "B")) {
       ok(c().exec("node1", "mkdir", "-p", shared + "/mount-" + m));
       writeAsJobUser(shared + "/mount-" + m + "/marker", "marker-" + m + "\n");
@@ -274,19 +281,20 @@ class SetupRunIT {
             + " echo \"probe $(hostname) $m $(cat /data/marker) $s $(date +%s.%N)\"";
     Map<String, CompletableFuture<Result>> jobs = new HashMap<>();
     for (String m : List.of("A", "B")) {
-      jobs.put(
-          m,
-          CompletableFuture.supplyAsync(
-              () ->
-                  run(
-                      List.of(),
-                      List.of(
-                          "--container-mounts",
-                          shared + "/mount-" + m + ":/data:ro",
-                          "--",
-                          "sh",
-                          "-c",
-                          probe))));
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "run",
+                  "examples/hello-mpi.yaml",
+                  "--nodes",
+                  hostfiles.get(m),
+                  "--workspace",
+                  ws));
+      args.addAll(imageFlags);
+      args.addAll(
+          List.of(
+              "--container-mounts", shared + "/mount-" + m + ":/data:ro", "--", "sh", "-c", probe));
+      jobs.put(m, CompletableFuture.supplyAsync(() -> inShared(List.of(), args)));
     }
     Map<String, double[]> spans = new HashMap<>();
     for (String m : List.of("A", "B")) {
@@ -306,7 +314,7 @@ class SetupRunIT {
           end = Math.max(end, Double.parseDouble(mt.group(5)));
         }
       }
-      assertThat(seen).as("job %s: %s", m, r).containsExactly("node1", "node2", "node3");
+      assertThat(seen).as("job %s: %s", m, r).containsExactlyElementsOf(expected.get(m));
       spans.put(m, new double[] {start, end});
     }
     // The two jobs' ranks really ran at the same time.

@@ -134,9 +134,16 @@ cr_probe() {
   # Directories this probe creates are removed again, so the probe leaves the node as it was.
   cr_q=$2
   while [ -n "$cr_q" ] && [ ! -e "$cr_q" ]; do cr_q=${cr_q%/*}; done
+  # On a shared filesystem (a home on NFS) other nodes probe the same path at the same time and
+  # may remove a directory between this node's mkdir and touch: then make it again and retry.
   if cr_err=$(mkdir -p -- "$2" 2>&1); then
-    cr_t="$2/.clusterrun-write-test.$$"
-    if cr_err=$(touch -- "$cr_t" 2>&1); then
+    cr_t="$2/.clusterrun-write-test.$(uname -n).$$"
+    cr_i=0
+    until cr_err=$(touch -- "$cr_t" 2>&1); do
+      cr_i=$((cr_i + 1))
+      [ ! -d "$2" ] && [ $cr_i -lt 10 ] && mkdir -p -- "$2" 2>/dev/null || break
+    done
+    if [ -e "$cr_t" ]; then
       rm -f -- "$cr_t"
       cr_kv "$1.writable" yes
     else
