@@ -245,7 +245,7 @@ class SetupRunIT {
 
   @Test
   @Order(5)
-  void aHookMadeNonExecutableOnOneNodeIsCaughtBeforeRun() throws IOException {
+  void aHookMadeNonExecutableOnOneNodeIsCaughtBeforeRunAndNoHookStillWorks() throws IOException {
     String hook = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
     Path runs = Paths.get(ws, "runs");
     long before = countEntries(runs);
@@ -257,6 +257,15 @@ class SetupRunIT {
       assertThat(r.stdout()).doesNotContain("rank=");
       assertThat(countEntries(runs)).as("no run directory").isEqualTo(before);
       assertThat(processes("node2", "", "/workspace/ring")).isEmpty();
+
+      // Where the hook cannot be fixed, --no-hook hands the agent over with enroot start -e.
+      Map<String, String> nodeNs = nodeMountNamespaces();
+      Result noHook = run(List.of(), List.of("--no-hook"));
+      ok(noHook);
+      Map<String, String> rankNs = ringRanks(noHook.stdout());
+      for (String node : c().nodes()) {
+        assertThat(rankNs.get(node)).as(node).isNotEqualTo(nodeNs.get(node));
+      }
     } finally {
       ok(c().exec("node2", true, "chmod", "0755", hook));
     }
