@@ -151,18 +151,6 @@ final class JobLaunch {
         result = runner.run(rq);
       }
       var s = result.summary();
-      if (s.canary() != null) {
-        for (var v : s.canary().nodes()) {
-          root.err.println(
-              "clusterrun: canary: "
-                  + v.hostname()
-                  + ": "
-                  + v.inside()
-                  + "/"
-                  + v.ranks()
-                  + " ranks inside the container");
-        }
-      }
       if (s.message() != null) {
         root.err.println("clusterrun: " + s.message());
       }

@@ -25,9 +25,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hpl}, {@code bench} and {@code results} as an operator meets them, without a cluster. */
 class BenchCommandsTest {
-  static final String SEED_HPL =
-      "mpirun -np 16 --hostfile /app/hosts.txt --mca mca_base_env_list HPL_USE_NVSHMEM=0"
-          + " /workspace/hpl.sh --dat /workspace/hpl-linux-x86_64/sample-dat/HPL-H200-16GPUs.dat";
+  /** The seed's HPL command; mpirun reads the hostfile in the run's own directory. */
+  static String seedHpl(String runId) {
+    return "mpirun -np 16 --hostfile "
+        + hostfile(runId)
+        + " --mca mca_base_env_list HPL_USE_NVSHMEM=0"
+        + " /workspace/hpl.sh --dat /workspace/hpl-linux-x86_64/sample-dat/HPL-H200-16GPUs.dat";
+  }
+
+  static String hostfile(String runId) {
+    return "/app/runs/" + runId + "/hosts.txt";
+  }
 
   static String runId(String out) {
     Matcher m = Pattern.compile("\\(run ([^)]+)\\)").matcher(out);
@@ -50,7 +58,9 @@ class BenchCommandsTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out())
         .contains(
-            "\nenroot start --mount /home/tester/clusterrun:/app hpc-benchmarks " + SEED_HPL + "\n")
+            "\nenroot start --mount /home/tester/clusterrun:/app hpc-benchmarks "
+                + seedHpl(runId(r.out()))
+                + "\n")
         .contains("gpu01 slots=8\ngpu02 slots=8\n")
         .contains("enroot import --output /home/tester/clusterrun/images/")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'");
@@ -70,7 +80,7 @@ class BenchCommandsTest {
             "--gpu-model",
             "NVIDIA H200");
     assertThat(b.code()).as(b.err()).isZero();
-    assertThat(b.out()).contains(SEED_HPL + "\n");
+    assertThat(b.out()).contains(seedHpl(runId(b.out())) + "\n");
   }
 
   @Test
@@ -78,7 +88,10 @@ class BenchCommandsTest {
     Run p = run("plan", path("examples/bench/hpl-seed.yaml"), "--nodes", path("hostfiles/2x8.txt"));
     assertThat(p.code()).as(p.err()).isZero();
     assertThat(p.out())
-        .contains("\nenroot start --mount /shared/ws:/app hpc-benchmarks " + SEED_HPL + "\n");
+        .contains(
+            "\nenroot start --mount /shared/ws:/app hpc-benchmarks "
+                + seedHpl("RUN").replace(hostfile("RUN"), "/app/hosts.txt")
+                + "\n");
   }
 
   @Test
@@ -120,7 +133,9 @@ class BenchCommandsTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out())
         .contains(
-            " hpl-2409 mpirun -np 16 --hostfile /app/hosts.txt --bind-to none /workspace/hpl.sh"
+            " hpl-2409 mpirun -np 16 --hostfile "
+                + hostfile(runId(r.out()))
+                + " --bind-to none /workspace/hpl.sh"
                 + " --dat /workspace/hpl-linux-x86_64/sample-dat/HPL-H200-16GPUs.dat"
                 + " --cpu-affinity 0-31:32-63 --gpu-affinity 0:1 --ucx-affinity mlx5_0:mlx5_1"
                 + " --test-loop 2\n")
@@ -209,7 +224,9 @@ class BenchCommandsTest {
     assertThat(e.out())
         .contains("enroot create --name clusterrun-nccl /images/nccl.sqsh\n" + "\n" + "## hostfile")
         .contains(
-            " clusterrun-nccl mpirun -np 16 --hostfile /app/hosts.txt all_reduce_perf -b 8 -e 8G -f"
+            " clusterrun-nccl mpirun -np 16 --hostfile "
+                + hostfile(runId(e.out()))
+                + " all_reduce_perf -b 8 -e 8G -f"
                 + " 2 -g 1\n");
   }
 
@@ -230,7 +247,9 @@ class BenchCommandsTest {
     String id = runId(r.out());
     assertThat(r.out())
         .contains(
-            " clusterrun-hpcc mpirun -np 16 --hostfile /app/hosts.txt --wdir /app/runs/"
+            " clusterrun-hpcc mpirun -np 16 --hostfile "
+                + hostfile(id)
+                + " --wdir /app/runs/"
                 + id
                 + " hpcc\n")
         .doesNotContain("mca_base_env_list");

@@ -47,7 +47,8 @@ class CliTest {
     assertThat(r.err()).isEmpty();
     assertThat(r.out())
         .contains(
-            "\nenroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt hostname\n")
+            "\nenroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16"
+                + " --hostfile /app/hosts.txt hostname\n")
         .contains(
             "env ENROOT_MOUNT_HOME=y enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=")
         .contains("gpu01 slots=8\ngpu02 slots=8\n");
@@ -56,9 +57,11 @@ class CliTest {
     JsonNode n = new ObjectMapper().readTree(j.out());
     assertThat(n.path("launch").path("command").asText())
         .isEqualTo(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt hostname");
+            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16"
+                + " --hostfile /app/hosts.txt hostname");
     assertThat(n.path("np").asInt()).isEqualTo(16);
     assertThat(n.path("hostfile").path("path").asText()).isEqualTo("/app/hosts.txt");
+    assertThat(n.path("hostfile").path("hostPath").asText()).isEqualTo("/shared/ws/hosts.txt");
   }
 
   @Test
@@ -91,8 +94,9 @@ class CliTest {
     assertThat(launch)
         .startsWith(
             "enroot start --root --mount /home/tester/clusterrun:/workspace --mount /data:/data:ro,rprivate --mount /scratch:/scratch clusterrun-")
-        .contains(
-            " mpirun -np 128 --hostfile /workspace/hosts.txt --allow-run-as-root --wdir /env-wd python3 train.py --lr 0.1");
+        .containsPattern(
+            " mpirun -np 128 --hostfile /workspace/runs/[^ /]+/hosts.txt --allow-run-as-root"
+                + " --wdir /env-wd python3 train\\.py --lr 0\\.1$");
     Map<String, String> sources = new HashMap<>();
     n.path("settings")
         .forEach(

@@ -194,6 +194,21 @@ public final class JobRunner {
         rq.listener().step("canary: checking that every rank runs inside the container");
         canary = runCanary(rq, plan, runDir);
         durations.put("canary", secs(t));
+        // The proof, per node, before the job's own output.
+        for (Canary.NodeVerdict v : canary.nodes()) {
+          rq.listener()
+              .step(
+                  "canary: "
+                      + v.hostname()
+                      + ": "
+                      + v.inside()
+                      + "/"
+                      + v.ranks()
+                      + " ranks inside the container");
+        }
+        for (String m : canary.missing()) {
+          rq.listener().step("canary: " + m + ": no rank answered");
+        }
         if (!canary.ok() && !interrupted) {
           message = describe(canary);
           leftovers = reap(rq, plan);

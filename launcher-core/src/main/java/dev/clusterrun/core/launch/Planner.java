@@ -60,6 +60,14 @@ public final class Planner {
               + " slots; raise slots= in the hostfile or lower np");
     }
 
+    // The hostfile mpirun reads: by default in the run's own directory, so that two runs at once in
+    // one workspace, on different nodes, never read each other's.
+    boolean perRunHostfile = job.hostfile().source() == Source.DEFAULT;
+    String hostfilePath =
+        perRunHostfile
+            ? wsMount + "/runs/" + options.runId() + "/hosts.txt"
+            : job.hostfile().value();
+
     // The container: named (kept, reused like Pyxis's --container-name) or made for this run.
     boolean named = job.containerName().value() != null;
     String name = named ? job.containerName().value() : "clusterrun-" + options.runId();
@@ -136,7 +144,7 @@ public final class Planner {
         cmd ->
             MpirunArgs.build(
                 np,
-                job.hostfile().value(),
+                hostfilePath,
                 job.perNode().value(),
                 job.remapRoot().value(),
                 job.workdir().value(),
@@ -155,11 +163,17 @@ public final class Planner {
       launchEnv.put(LaunchAgent.ENV_VAR, agentString);
     }
 
-    String hostfilePath = job.hostfile().value();
     String hostfileHostPath = ws + hostfilePath.substring(wsMount.length());
 
     List<Plan.SettingView> settings = new ArrayList<>();
-    job.byKey().forEach((k, s) -> settings.add(view(k, s)));
+    job.byKey()
+        .forEach(
+            (k, s) ->
+                settings.add(
+                    k.equals("mpi.hostfile") && perRunHostfile
+                        ? new Plan.SettingView(
+                            k, hostfilePath, Source.DEFAULT.label(), "the run directory")
+                        : view(k, s)));
 
     return new Plan(
         job.name().value(),

@@ -136,17 +136,19 @@ cr_probe() {
   while [ -n "$cr_q" ] && [ ! -e "$cr_q" ]; do cr_q=${cr_q%/*}; done
   # On a shared path (a home on NFS) another node's probe may remove a directory it created
   # between this mkdir and this touch: when the directory has vanished, make it again.
-  cr_t="$2/.clusterrun-write-test.$$"
+  cr_t="$2/.clusterrun-write-test.$(uname -n).$$"
   cr_i=0
   cr_ok=no
-  while cr_err=$(mkdir -p -- "$2" 2>&1); do
-    if cr_err=$(touch -- "$cr_t" 2>&1); then
+  while [ "$cr_i" -lt 10 ]; do
+    cr_i=$((cr_i + 1))
+    if cr_err=$(mkdir -p -- "$2" 2>&1) && cr_err=$(touch -- "$cr_t" 2>&1); then
       rm -f -- "$cr_t"
       cr_ok=yes
       break
     fi
-    cr_i=$((cr_i + 1))
-    if [ -d "$2" ] || [ "$cr_i" -ge 10 ]; then break; fi
+    # Retry only while the directory keeps vanishing (another node's probe removed it, even
+    # midway through mkdir -p); a real permission problem answers the same way every time.
+    if [ -d "$2" ]; then break; fi
   done
   cr_kv "$1.writable" "$cr_ok"
   if [ "$cr_ok" = no ]; then cr_kv "$1.error" "$cr_err"; fi

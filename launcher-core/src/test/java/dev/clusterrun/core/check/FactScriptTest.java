@@ -200,6 +200,30 @@ class FactScriptTest {
   }
 
   @Test
+  void nodesProbingOneSharedHomeAtOnceAllFindItWritable() throws Exception {
+    // A home on NFS: every node probes ~/.cache/enroot at the same moment, and each removes the
+    // directories it made. One node's cleanup must not make another's probe fail.
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(6);
+    try {
+      for (int round = 0; round < 15; round++) {
+        List<java.util.concurrent.Future<Facts>> all = new java.util.ArrayList<>();
+        for (int n = 0; n < 6; n++) {
+          all.add(pool.submit(() -> facts(shell())));
+        }
+        for (var f : all) {
+          Facts facts = f.get();
+          assertThat(facts.cache().writable()).as("round %d: %s", round, facts.cache()).isTrue();
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    // (An empty ~/.cache/enroot may stay when probes overlap: a probe removes only directories
+    // that did not exist when it started.)
+  }
+
+  @Test
   void writeProbesLeaveNoDirectoriesBehind() throws Exception {
     write(sysconf.resolve("enroot.conf"), "ENROOT_RUNTIME_PATH " + tmp + "/a/b/c\n");
     Facts f = facts(shell());

@@ -1,30 +1,67 @@
 package dev.clusterrun.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Real local processes: every command the head runs goes through here. */
 class HeadProcessTest {
   @Test
-  void aQuickCommandIsStartedAndItsOutputAndCodeComeBack() throws Exception {
-    HeadCommands.Captured c =
-        HeadCommands.LOCAL.capture(
-            List.of("sh", "-c", "echo out; echo \"$X\" >&2; exit 3"), Map.of("X", "from env"));
-    assertThat(c.exitCode()).isEqualTo(3);
-    assertThat(c.stdout()).isEqualTo("out\n");
-    assertThat(c.stderr()).isEqualTo("from env\n");
+  void startsStreamsOutputAndPassesTheExitCodeOn() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    HeadProcess p =
+        HeadProcess.start(
+            List.of("sh", "-c", "echo out $HEAD_PROCESS_TEST; echo err >&2; exit 7"),
+            Map.of("HEAD_PROCESS_TEST", "given"),
+            null,
+            out,
+            err);
+    assertThat(p.pid()).isPositive();
+    assertThat(p.waitFor()).isEqualTo(7);
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("out given\n");
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("err\n");
   }
 
   @Test
-  void aMissingProgramIsAnIoException() {
-    assertThatThrownBy(
-            () -> HeadCommands.LOCAL.capture(List.of("/nonexistent/clusterrun-x"), Map.of()))
-        .isInstanceOf(IOException.class)
-        .hasMessageContaining("cannot start /nonexistent/clusterrun-x");
+  void interruptSendsSigintToTheProcess() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    HeadProcess p =
+        HeadProcess.start(
+            List.of(
+                "sh",
+                "-c",
+                "trap 'echo got-int; exit 130' INT; echo ready; while :; do sleep 0.05; done"),
+            Map.of(),
+            null,
+            out,
+            out);
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!out.toString(StandardCharsets.UTF_8).contains("ready")
+        && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    p.interrupt();
+    assertThat(p.waitFor(Duration.ofSeconds(10))).isTrue();
+    assertThat(p.waitFor()).isEqualTo(130);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("got-int");
+  }
+
+  @Test
+  void aMissingProgramIsAnIoErrorNamingIt() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                HeadProcess.start(
+                    List.of("/nonexistent/clusterrun-no-such-program"),
+                    Map.of(),
+                    null,
+                    new ByteArrayOutputStream(),
+                    new ByteArrayOutputStream()))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessageContaining("clusterrun-no-such-program");
   }
 }

@@ -63,8 +63,10 @@ class PlannerTest {
     assertThat(ShellQuote.join(p.launch()))
         .isEqualTo(
             "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
-                + " mpirun -np 16 --hostfile /app/hosts.txt hostname");
-    assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/hosts.txt");
+                + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname");
+    // The hostfile lives in the run's own directory: two runs at once never share it.
+    assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/runs/RUN/hosts.txt");
+    assertThat(p.hostfileHostPath()).startsWith(p.runDir() + "/");
     assertThat(p.hostfileContent()).isEqualTo("gpu01 slots=8\ngpu02 slots=8\n");
     assertThat(p.agentString())
         .isEqualTo(
@@ -73,7 +75,7 @@ class PlannerTest {
     assertThat(p.launchEnv()).containsEntry(LaunchAgent.ENV_VAR, p.agentString());
     assertThat(PlanRenderer.text(p))
         .contains(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt hostname\n")
+            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname\n")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
         .contains("mpi.np ")
         .contains("hostfile (hostfiles/2x8.txt: total slots)");
@@ -200,7 +202,24 @@ class PlannerTest {
             "enroot", "create", "--name", "clusterrun-RUN", "/ws/images/ubuntu+24.04.sqsh");
     assertThat(p.cleanup().get(0).argv())
         .containsExactly("enroot", "remove", "--force", "clusterrun-RUN");
-    assertThat(p.hostfilePath()).isEqualTo("/workspace/hosts.txt");
+    assertThat(p.hostfilePath()).isEqualTo("/workspace/runs/RUN/hosts.txt");
+  }
+
+  @Test
+  void aHostfileTheJobNamesIsUsedAsGiven() {
+    JobSpec named =
+        new JobSpec(
+            null,
+            seedFile().container(),
+            seedFile().workspace(),
+            new MpiSpec(null, null, null, null, null, "/app/hosts.txt"),
+            List.of("hostname"),
+            SshSpec.EMPTY,
+            "h.yaml");
+    Plan p = plan(new JobResolver().layer(named, Source.FILE, "h.yaml"), true);
+    assertThat(p.hostfilePath()).isEqualTo("/app/hosts.txt");
+    assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/hosts.txt");
+    assertThat(ShellQuote.join(p.launch())).contains("--hostfile /app/hosts.txt hostname");
   }
 
   @Test

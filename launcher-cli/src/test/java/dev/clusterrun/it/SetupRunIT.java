@@ -1,0 +1,577 @@
+package dev.clusterrun.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.it.LocalCluster.Result;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code clusterrun setup} and {@code clusterrun run} end to end, as a user runs them: the built
+ * launcher, installed in the shared directory, run as the job user on node1 (the head) of a bare
+ * 3-node local cluster with the enroot stand-in (or a real enroot with {@code
+ * CLUSTERRUN_IT_REAL_ENROOT=1 CLUSTERRUN_IT_IMAGE=...}). The job is examples/hello-mpi.yaml: the
+ * real MPI ring program, compiled into the workspace.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SetupRunIT {
+  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+
+  static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
+
+  static String shared;
+  static String launcher;
+  static String hosts;
+  static String ws;
+  static String dataPath;
+
+  /** Extra flags pointing the job at CLUSTERRUN_IT_IMAGE when given (else the yaml's image). */
+  static List<String> imageFlags = List.of();
+
+  static LocalCluster c() {
+    return CLUSTER.cluster();
+  }
+
+  @BeforeAll
+  static void launcherJobAndProgramInTheSharedDir() throws IOException {
+    LocalCluster c = c();
+    shared = c.sharedDir().toString();
+    launcher = c.installClusterrun(Paths.get("target")).toString();
+    hosts = shared + "/hosts";
+    ws = shared + "/ws";
+    dataPath = shared + "/enroot-data";
+    writeAsJobUser(hosts, c.hostfile(1));
+    ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
+    Path repo = LocalCluster.script().getParent().getParent().getParent();
+    writeAsJobUser(
+        shared + "/examples/hello-mpi.yaml",
+        Files.readString(repo.resolve("examples/hello-mpi.yaml")));
+    writeAsJobUser(
+        shared + "/examples/seed.yaml", Files.readString(repo.resolve("examples/seed.yaml")));
+    writeAsJobUser(
+        ws + "/ring.c", Files.readString(repo.resolve("examples/local-cluster/mpi/ring.c")));
+    // The stand-in's containers see the node's /usr: the node's mpicc is the container's.
+    ok(c.exec("node1", "mpicc", "-O2", "-o", ws + "/ring", ws + "/ring.c"));
+    // Keep Open MPI on the cluster's network on a multi-homed host (read by mpirun and orted from
+    // the home directory, which every container mounts).
+    ok(c.exec("node1", "mkdir", "-p", c.jobHome() + "/.openmpi"));
+    writeAsJobUser(
+        c.jobHome() + "/.openmpi/mca-params.conf",
+        "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
+    String image = System.getenv("CLUSTERRUN_IT_IMAGE");
+    if (image != null && !image.isBlank()) {
+      Path copy = Paths.get(shared, "it-image.sqsh");
+      Files.copy(Paths.get(image), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      imageFlags = List.of("--container-image", copy.toString());
+    } else {
+      assertThat(LocalClusterExtension.realEnrootRequested())
+          .as("CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (from build-image.sh)")
+          .isFalse();
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------
+
+  @Test
+  @Order(1)
+  void setupOnABareClusterThenHelloMpiRunsEveryRankInsideTheContainer() throws IOException {
+    // Bare: nothing of clusterrun on the nodes, and enroot cannot even start over SSH.
+    for (String node : c().nodes()) {
+      assertThat(c().exec(node, "ls", "/etc/enroot/hooks.d").out()).as(node).isEmpty();
+    }
+    Result setup = setup();
+    ok(setup);
+    for (String node : c().nodes()) {
+      assertThat(setup.stdout()).contains(node + ": changed");
+    }
+
+    Map<String, String> nodeNs = nodeMountNamespaces();
+    List<String> args =
+        new ArrayList<>(List.of("run", "examples/hello-mpi.yaml", "--nodes", hosts));
+    args.addAll(imageFlags);
+    // The workspace through the environment, as a user would set it once.
+    Result r = inShared(List.of("CLUSTERRUN_WORKSPACE=" + ws), args);
+    ok(r);
+
+    // Every rank of every node: its hostname, inside the container, the data went round.
+    Map<String, String> rankNs = ringRanks(r.stdout());
+    for (String node : c().nodes()) {
+      assertThat(rankNs.get(node))
+          .as("rank on %s ran inside the container", node)
+          .isNotEqualTo(nodeNs.get(node));
+      assertThat(r.stderr())
+          .contains("clusterrun: canary: " + node + ": 1/1 ranks inside the container");
+    }
+
+    // The canary's proof comes before the job starts.
+    assertThat(r.stderr().indexOf("clusterrun: canary: node3: 1/1"))
+        .isLessThan(r.stderr().indexOf("clusterrun: running: "));
+
+    JsonNode s = summary(r);
+    assertThat(s.path("job").asText()).isEqualTo("hello-mpi");
+    assertThat(s.path("outcome").asText()).isEqualTo("succeeded");
+    assertThat(s.path("exitCode").asInt(-1)).isZero();
+    assertThat(s.path("ranks").asInt()).isEqualTo(3);
+    assertThat(texts(s.path("nodes"))).containsExactly("node1", "node2", "node3");
+    assertThat(s.path("daemon").asText()).isEqualTo("orted");
+    List<String> canaryHosts = new ArrayList<>();
+    for (JsonNode v : s.path("canary").path("nodes")) {
+      canaryHosts.add(v.path("hostname").asText());
+      assertThat(v.path("ranks").asInt()).as("%s", v).isEqualTo(1);
+      assertThat(v.path("inside").asInt()).as("%s", v).isEqualTo(1);
+      assertThat(v.path("outside").asInt()).as("%s", v).isZero();
+    }
+    assertThat(canaryHosts).containsExactlyInAnyOrder("node1", "node2", "node3");
+    assertThat(s.path("canary").path("missing")).isEmpty();
+    assertThat(s.path("versions").path("clusterrun").asText()).isNotBlank();
+    assertThat(s.path("versions").path("openmpi").asText()).matches("4\\..*");
+    assertThat(s.path("leftovers").toString()).doesNotContain("\"pid\"");
+    Path runDir = Paths.get(s.path("runDir").asText());
+    assertThat(runDir.getParent()).isEqualTo(Paths.get(ws, "runs"));
+    assertThat(Files.readString(runDir.resolve("stdout.log"))).contains("host=node3");
+    assertThat(runDir.resolve("plan.txt")).exists();
+    assertThat(runDir.resolve("job.yaml")).exists();
+    // The run's own container was removed after it.
+    assertThat(ok(c().exec("node1", "enroot", "list")).out())
+        .doesNotContain(s.path("container").asText());
+  }
+
+  @Test
+  @Order(2)
+  void aSecondSetupChangesNothing() {
+    String files =
+        "/etc/enroot/enroot.conf.d/50-clusterrun.conf /etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
+    Map<String, String> before = new HashMap<>();
+    for (String node : c().nodes()) {
+      before.put(
+          node, ok(c().exec(node, true, "sh", "-c", "stat -c '%n %i %y %a %U' " + files)).out());
+    }
+    Result again = ok(setup());
+    for (String node : c().nodes()) {
+      assertThat(again.stdout()).contains(node + ": unchanged");
+      assertThat(ok(c().exec(node, true, "sh", "-c", "stat -c '%n %i %y %a %U' " + files)).out())
+          .as(node)
+          .isEqualTo(before.get(node));
+    }
+    assertThat(again.stdout()).doesNotContain("changed:");
+  }
+
+  @Test
+  @Order(3)
+  void theJobsExitCodeIsClusterrunsExitCode() {
+    Result r = run(List.of(), List.of("--skip-checks", "--", "sh", "-c", "exit 7"));
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(7);
+    assertThat(summary(r).path("outcome").asText()).isEqualTo("failed");
+  }
+
+  @Test
+  @Order(4)
+  void sigintInTheMiddleOfALongJobExits130AndLeavesNothingOnAnyNode() throws Exception {
+    String pidFile = "/tmp/setup-run-it.pid";
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                launcher,
+                "run",
+                "examples/hello-mpi.yaml",
+                "--nodes",
+                hosts,
+                "--workspace",
+                ws,
+                "--skip-checks"));
+    cmd.addAll(imageFlags);
+    cmd.addAll(List.of("--", "sleep", "987"));
+    String script =
+        "cd "
+            + ShellQuote.quote(shared)
+            + " && echo $$ > "
+            + pidFile
+            + " && exec "
+            + ShellQuote.join(cmd);
+    CompletableFuture<Result> running =
+        CompletableFuture.supplyAsync(
+            () -> c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script)));
+    // Wait until the job runs on every node: one `sleep 987` per node.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    List<String> found = List.of();
+    while (System.nanoTime() < deadline && !running.isDone()) {
+      found =
+          processes("node1", "", "sleep 987").stream()
+              .filter(l -> l.endsWith("sleep 987 "))
+              .toList();
+      if (found.size() >= 3) {
+        break;
+      }
+      Thread.sleep(300);
+    }
+    assertThat(found)
+        .as("the job's ranks (%s)", running.isDone() ? running.get() : "running")
+        .hasSize(3);
+    String pid = ok(c().exec("node1", "cat", pidFile)).out();
+    ok(c().exec("node1", "kill", "-INT", pid));
+    Result r = running.get(90, TimeUnit.SECONDS);
+    System.err.println("--- clusterrun run ... -- sleep 987, SIGINT after the ranks started\n" + r);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(130);
+    String runId = runLine(r).group(1);
+    assertThat(runLine(r).group(2)).isEqualTo("interrupted");
+    for (String node : c().nodes()) {
+      assertThat(processes(node, runId, "sleep 987"))
+          .as("orted or processes of run %s on %s", runId, node)
+          .isEmpty();
+    }
+    assertThat(summary(r).path("outcome").asText()).isEqualTo("interrupted");
+  }
+
+  @Test
+  @Order(5)
+  void aHookMadeNonExecutableOnOneNodeIsCaughtBeforeRunAndNoHookStillWorks() throws IOException {
+    String hook = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
+    Path runs = Paths.get(ws, "runs");
+    long before = countEntries(runs);
+    ok(c().exec("node2", true, "chmod", "0644", hook));
+    try {
+      Result r = run(List.of(), List.of());
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
+      assertThat(r.stderr()).contains("node2").contains("hook").contains("nothing was started");
+      assertThat(r.stdout()).doesNotContain("rank=");
+      assertThat(countEntries(runs)).as("no run directory").isEqualTo(before);
+      assertThat(processes("node2", "", "/workspace/ring")).isEmpty();
+
+      // Where the hook cannot be fixed, --no-hook hands the agent over with enroot start -e.
+      Map<String, String> nodeNs = nodeMountNamespaces();
+      Result noHook = run(List.of(), List.of("--no-hook"));
+      ok(noHook);
+      Map<String, String> rankNs = ringRanks(noHook.stdout());
+      for (String node : c().nodes()) {
+        assertThat(rankNs.get(node)).as(node).isNotEqualTo(nodeNs.get(node));
+      }
+    } finally {
+      ok(c().exec("node2", true, "chmod", "0755", hook));
+    }
+  }
+
+  @Test
+  @Order(6)
+  void twoJobsAtOnceWithDifferentMountsAndNodesEachSeeTheirOwn() throws Exception {
+    // Job A on all three nodes, job B on node2 and node3 only (the head runs mpirun for both),
+    // each with its own directory mounted at /data, in the same workspace.
+    String hosts23 = shared + "/hosts-23";
+    writeAsJobUser(hosts23, "node2 slots=1\nnode3 slots=1\n");
+    Map<String, String> hostfiles = Map.of("A", hosts, "B", hosts23);
+    Map<String, List<String>> expected =
+        Map.of("A", List.of("node1", "node2", "node3"), "B", List.of("node2", "node3"));
+    for (String m : List.of("A", "B")) {
+      ok(c().exec("node1", "mkdir", "-p", shared + "/mount-" + m));
+      writeAsJobUser(shared + "/mount-" + m + "/marker", "marker-" + m + "\n");
+    }
+    String probe =
+        "s=$(date +%s.%N); m=$(cat /data/marker); sleep 3;"
+            + " echo \"probe $(hostname) $m $(cat /data/marker) $s $(date +%s.%N)\"";
+    Map<String, CompletableFuture<Result>> jobs = new HashMap<>();
+    for (String m : List.of("A", "B")) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "run",
+                  "examples/hello-mpi.yaml",
+                  "--nodes",
+                  hostfiles.get(m),
+                  "--workspace",
+                  ws));
+      args.addAll(imageFlags);
+      args.addAll(
+          List.of(
+              "--container-mounts", shared + "/mount-" + m + ":/data:ro", "--", "sh", "-c", probe));
+      jobs.put(m, CompletableFuture.supplyAsync(() -> inShared(List.of(), args)));
+    }
+    Map<String, double[]> spans = new HashMap<>();
+    for (String m : List.of("A", "B")) {
+      Result r = jobs.get(m).get(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      ok(r);
+      Pattern p = Pattern.compile("probe (\\S+) (\\S+) (\\S+) (\\S+) (\\S+)");
+      TreeSet<String> seen = new TreeSet<>();
+      double start = Double.MAX_VALUE;
+      double end = 0;
+      for (String line : r.stdout().split("\n")) {
+        Matcher mt = p.matcher(line);
+        if (mt.matches()) {
+          seen.add(mt.group(1));
+          assertThat(mt.group(2)).as(line).isEqualTo("marker-" + m);
+          assertThat(mt.group(3)).as(line).isEqualTo("marker-" + m);
+          start = Math.min(start, Double.parseDouble(mt.group(4)));
+          end = Math.max(end, Double.parseDouble(mt.group(5)));
+        }
+      }
+      assertThat(seen).as("job %s: %s", m, r).containsExactlyElementsOf(expected.get(m));
+      spans.put(m, new double[] {start, end});
+    }
+    // The two jobs' ranks really ran at the same time.
+    assertThat(spans.get("A")[0]).isLessThan(spans.get("B")[1]);
+    assertThat(spans.get("B")[0]).isLessThan(spans.get("A")[1]);
+  }
+
+  @Test
+  @Order(7)
+  void theSeedsManualRecipeAndClusterrunRunGiveTheSameResult() throws IOException {
+    LocalCluster c = c();
+    String seedWs = shared + "/seed-ws";
+    ok(c.exec("node1", "mkdir", "-p", seedWs));
+    ok(c.exec("node1", "cp", ws + "/ring", seedWs + "/ring"));
+    writeAsJobUser(seedWs + "/hosts.txt", c.hostfile(1));
+    // The seed: a named container made by hand in the shared data path (setup's drop-in), ...
+    String image = imageFlags.isEmpty() ? ws + "/images/clusterrun+tiny.sqsh" : imageFlags.get(1);
+    assertThat(Paths.get(image)).exists();
+    ok(c.exec("node1", "enroot", "create", "-n", "seed", image));
+    // ... a hook on every node with the flags typed again by hand, ...
+    String flags = "--rw --mount " + seedWs + ":/app";
+    c.writeEnrootFile(
+        "hooks.d/ompi.sh",
+        "#!/bin/bash\necho \"OMPI_MCA_orte_launch_agent=enroot start "
+            + flags
+            + " seed orted\" >> \"$ENROOT_ENVIRON\"\n",
+        "rwxr-xr-x");
+    Map<String, String> nodeNs = nodeMountNamespaces();
+    Result manual;
+    try {
+      manual =
+          ok(
+              c.exec(
+                  "node1",
+                  false,
+                  null,
+                  RUN_TIMEOUT,
+                  List.of(
+                      "enroot",
+                      "start",
+                      "--rw",
+                      "--mount",
+                      seedWs + ":/app",
+                      "seed",
+                      "mpirun",
+                      "-np",
+                      "3",
+                      "--hostfile",
+                      "/app/hosts.txt",
+                      "--mca",
+                      "btl",
+                      "tcp,self",
+                      "--wdir",
+                      "/app",
+                      "./ring")));
+    } finally {
+      c.removeEnrootFile("hooks.d/ompi.sh");
+    }
+    // ... and clusterrun with the seed's job file, the same container and workspace.
+    Result cr =
+        ok(
+            inShared(
+                List.of(),
+                List.of(
+                    "run",
+                    "examples/seed.yaml",
+                    "--nodes",
+                    hosts,
+                    "--container-name",
+                    "seed",
+                    "--container-image",
+                    image,
+                    "--workspace",
+                    seedWs,
+                    "--container-workdir",
+                    "/app",
+                    "--",
+                    "./ring")));
+    assertThat(normalisedRing(cr.stdout(), nodeNs))
+        .isEqualTo(normalisedRing(manual.stdout(), nodeNs));
+    assertThat(normalisedRing(cr.stdout(), nodeNs)).hasSize(3).allMatch(l -> l.contains("inside"));
+  }
+
+  // ----------------------------------------------------------------------------------------------
+
+  static Result setup() {
+    return c().exec(
+            "node1",
+            false,
+            null,
+            RUN_TIMEOUT,
+            List.of(launcher, "setup", "--nodes", hosts, "--data-path", dataPath));
+  }
+
+  /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] EXTRA}. */
+  static Result run(List<String> env, List<String> extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("run", "examples/hello-mpi.yaml", "--nodes", hosts, "--workspace", ws));
+    args.addAll(imageFlags);
+    int dd = extra.indexOf("--");
+    args.addAll(dd < 0 ? extra : extra.subList(0, dd));
+    if (dd >= 0) {
+      args.addAll(extra.subList(dd, extra.size()));
+    }
+    return inShared(env, args);
+  }
+
+  /** Runs the launcher as the job user on node1 from the shared dir, with {@code env} added. */
+  static Result inShared(List<String> env, List<String> args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add("env");
+    cmd.addAll(env);
+    cmd.add(launcher);
+    cmd.addAll(args);
+    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
+    Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
+    System.err.println("--- clusterrun " + String.join(" ", args) + "\n" + r);
+    return r;
+  }
+
+  static void writeAsJobUser(String path, String content) {
+    ok(
+        c().exec(
+                "node1",
+                false,
+                content,
+                Duration.ofSeconds(30),
+                List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
+  }
+
+  static Result ok(Result r) {
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    return r;
+  }
+
+  static Map<String, String> nodeMountNamespaces() {
+    Map<String, String> ns = new HashMap<>();
+    for (String node : c().nodes()) {
+      ns.put(node, ok(c().exec(node, "readlink", "/proc/self/ns/mnt")).out());
+    }
+    return ns;
+  }
+
+  static final Pattern RING =
+      Pattern.compile(
+          "rank=(\\d+) size=3 host=(\\S+) mntns=(\\S+) ring=(\\d+) allreduce=(\\d+) ok=(\\d)");
+
+  /** host → mount namespace of its rank, asserting 3 ranks on 3 hosts passed the data round. */
+  static Map<String, String> ringRanks(String stdout) {
+    Map<String, String> ns = new HashMap<>();
+    int ranks = 0;
+    for (String l : stdout.split("\n")) {
+      Matcher m = RING.matcher(l);
+      if (m.matches()) {
+        ranks++;
+        int rank = Integer.parseInt(m.group(1));
+        assertThat(Integer.parseInt(m.group(4))).as(l).isEqualTo((rank + 2) % 3);
+        assertThat(m.group(5)).as(l).isEqualTo("6");
+        assertThat(m.group(6)).as(l).isEqualTo("1");
+        ns.put(m.group(2), m.group(3));
+      }
+    }
+    assertThat(ranks).as(stdout).isEqualTo(3);
+    assertThat(ns.keySet()).containsExactlyInAnyOrder("node1", "node2", "node3");
+    return ns;
+  }
+
+  /** The ring lines, sorted, with the namespace replaced by inside/outside its node's. */
+  static List<String> normalisedRing(String stdout, Map<String, String> nodeNs) {
+    List<String> out = new ArrayList<>();
+    for (String l : stdout.split("\n")) {
+      Matcher m = RING.matcher(l);
+      if (m.matches()) {
+        String where = m.group(3).equals(nodeNs.get(m.group(2))) ? "outside" : "inside";
+        out.add(l.replace("mntns=" + m.group(3), where));
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  static final Pattern RUN_LINE =
+      Pattern.compile(
+          "clusterrun: run (\\S+) (\\S+) \\(exit (-?\\d+)\\) in .* run directory (\\S+)");
+
+  static Matcher runLine(Result r) {
+    Matcher m = RUN_LINE.matcher(r.stderr());
+    assertThat(m.find()).as("the run's last line in %s", r).isTrue();
+    return m;
+  }
+
+  static JsonNode summary(Result r) {
+    Path dir = Paths.get(runLine(r).group(4));
+    try {
+      return new ObjectMapper().readTree(Files.readString(dir.resolve("summary.json")));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  static List<String> texts(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
+  }
+
+  /**
+   * Live (not zombie) processes on {@code node}, read from /proc as root: any {@code orted}, any
+   * carrying {@code CLUSTERRUN_RUN_ID=runId} in its environment (when runId is not empty), and any
+   * whose command line is exactly {@code args}. One "PID COMM ARGS" line each.
+   */
+  static List<String> processes(String node, String runId, String args) {
+    String script =
+        String.join(
+            "\n",
+            "id=$1; want=$2",
+            "for d in /proc/[0-9]*; do",
+            "  p=${d#/proc/}",
+            "  [ \"$p\" = $$ ] && continue",
+            "  st=$(sed 's/.*) //' \"$d/stat\" 2>/dev/null | cut -d' ' -f1)",
+            "  [ -n \"$st\" ] && [ \"$st\" != Z ] || continue",
+            "  comm=$(cat \"$d/comm\" 2>/dev/null)",
+            "  cmd=$(tr '\\000' ' ' < \"$d/cmdline\" 2>/dev/null)",
+            "  hit=''",
+            "  [ \"$comm\" = orted ] && hit=1",
+            "  [ \"$cmd\" = \"$want \" ] && hit=1",
+            "  if [ -n \"$id\" ] && tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null"
+                + " | grep -qxF \"CLUSTERRUN_RUN_ID=$id\"; then hit=1; fi",
+            "  [ -n \"$hit\" ] && echo \"$p $comm $cmd\"",
+            "done",
+            "exit 0");
+    Result r = ok(c().exec(node, true, "sh", "-c", script, "procs", runId, args));
+    List<String> out = new ArrayList<>();
+    for (String l : r.stdout().split("\n")) {
+      if (!l.isBlank()) {
+        out.add(l);
+      }
+    }
+    return out;
+  }
+
+  static long countEntries(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (var s = Files.list(dir)) {
+      return s.count();
+    }
+  }
+}
