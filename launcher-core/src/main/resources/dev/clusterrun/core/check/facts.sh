@@ -131,7 +131,11 @@ cr_probe() {
       return
       ;;
   esac
-  # Directories this probe creates are removed again, so the probe leaves the node as it was.
+  # For the runtime path (node-local), directories this probe creates are removed again, so
+  # the probe leaves the node as it was: a /run/enroot left by root would change what enroot
+  # does later. The cache and data paths usually live on a shared filesystem that every node
+  # probes at once; enroot creates them itself on first use, so they are kept (removing them
+  # would pull the directory from under another node's probe).
   cr_q=$2
   while [ -n "$cr_q" ] && [ ! -e "$cr_q" ]; do cr_q=${cr_q%/*}; done
   # On a shared path (a home on NFS) another node's probe may remove a directory it created
@@ -152,14 +156,15 @@ cr_probe() {
   done
   cr_kv "$1.writable" "$cr_ok"
   if [ "$cr_ok" = no ]; then cr_kv "$1.error" "$cr_err"; fi
+  [ "${3-}" = keep ] && return
   cr_x=${2%/}
   while [ -n "$cr_x" ] && [ "$cr_x" != "$cr_q" ] && rmdir -- "$cr_x" 2>/dev/null; do
     cr_x=${cr_x%/*}
   done
 }
 cr_probe probe.runtime "${ENROOT_RUNTIME_PATH-}"
-cr_probe probe.cache "${ENROOT_CACHE_PATH-}"
-cr_probe probe.data "${ENROOT_DATA_PATH-}"
+cr_probe probe.cache "${ENROOT_CACHE_PATH-}" keep
+cr_probe probe.data "${ENROOT_DATA_PATH-}" keep
 
 # Filesystem of the data path (or of its nearest existing parent) and its real path.
 cr_d=${ENROOT_DATA_PATH-}
