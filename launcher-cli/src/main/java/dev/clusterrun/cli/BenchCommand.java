@@ -1,12 +1,10 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.bench.BenchPreset;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -49,12 +47,7 @@ final class BenchCommand implements Callable<Integer> {
       description = "Arguments for the benchmark program, after --.")
   List<String> args;
 
-  @Option(
-      names = "--nodes",
-      required = true,
-      paramLabel = "HOSTFILE",
-      description = "Open MPI hostfile of the nodes; one rank per slot.")
-  Path nodes;
+  @Mixin NodesOption nodes;
 
   @Mixin BenchOptions bench;
   @Mixin JobOptions job;
@@ -64,6 +57,6 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BenchPreset p = BenchPreset.byId(preset);
-    return BenchFlow.run(root, p, nodes, job, run, ssh, bench, args);
+    return BenchFlow.run(root, p, nodes.path, job, run, ssh, bench, args);
   }
 }

@@ -30,12 +30,7 @@ import picocli.CommandLine.ParentCommand;
 final class CheckCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 
-  @Option(
-      names = "--nodes",
-      required = true,
-      paramLabel = "HOSTFILE",
-      description = "Open MPI hostfile of the nodes.")
-  Path nodes;
+  @Mixin NodesOption nodes;
 
   @Option(names = "--json", description = "Print the report as JSON (every node and every check).")
   boolean json;
@@ -64,7 +59,7 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    Hostfile hostfile = JobInput.hostfile(nodes);
+    Hostfile hostfile = JobInput.hostfile(nodes.path);
     CheckSelection selection = CheckSelection.parse(only, skip);
     JobSpec job = jobFile == null ? null : SpecLoader.load(jobFile);
     CheckJob checkJob = job == null ? CheckJob.NONE : CheckJob.of(job.container());

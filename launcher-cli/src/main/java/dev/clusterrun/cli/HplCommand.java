@@ -1,12 +1,10 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.bench.BenchPreset;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -38,12 +36,7 @@ import picocli.CommandLine.ParentCommand;
 final class HplCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 
-  @Option(
-      names = "--nodes",
-      required = true,
-      paramLabel = "HOSTFILE",
-      description = "Open MPI hostfile of the nodes; one rank per slot.")
-  Path nodes;
+  @Mixin NodesOption nodes;
 
   @Mixin BenchOptions bench;
   @Mixin JobOptions job;
@@ -55,6 +48,6 @@ final class HplCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    return BenchFlow.run(root, BenchPreset.HPL, nodes, job, run, ssh, bench, args);
+    return BenchFlow.run(root, BenchPreset.HPL, nodes.path, job, run, ssh, bench, args);
   }
 }

@@ -6,7 +6,6 @@ import dev.clusterrun.core.launch.Plan;
 import dev.clusterrun.core.launch.PlanRenderer;
 import dev.clusterrun.core.launch.Planner;
 import dev.clusterrun.core.launch.ResolvedJob;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.List;
@@ -33,12 +32,7 @@ final class PlanCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--nodes",
-      required = true,
-      paramLabel = "HOSTFILE",
-      description = "Open MPI hostfile of the nodes.")
-  Path nodes;
+  @Mixin NodesOption nodes;
 
   @Option(names = "--json", description = "Print the plan as JSON.")
   boolean json;
@@ -60,7 +54,7 @@ final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JobInput input = JobInput.split(spec, words);
-    Hostfile hostfile = JobInput.hostfile(nodes);
+    Hostfile hostfile = JobInput.hostfile(nodes.path);
     ResolvedJob resolved = input.resolve(job, root.env, hostfile);
     LaunchAgent.Daemon d = Daemons.parse(daemon);
     String runId = Planner.newRunId(resolved.name().value(), Instant.now(), new SecureRandom());

@@ -5,7 +5,6 @@ import dev.clusterrun.core.launch.Planner;
 import dev.clusterrun.core.launch.ResolvedJob;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.List;
@@ -13,7 +12,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -34,12 +32,7 @@ final class RunCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--nodes",
-      required = true,
-      paramLabel = "HOSTFILE",
-      description = "Open MPI hostfile of the nodes.")
-  Path nodes;
+  @Mixin NodesOption nodes;
 
   @Mixin JobOptions job;
   @Mixin RunOptions run;
@@ -53,7 +46,7 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     JobInput input = JobInput.split(spec, words);
-    Hostfile hostfile = JobInput.hostfile(nodes);
+    Hostfile hostfile = JobInput.hostfile(nodes.path);
     ResolvedJob resolved = input.resolve(job, root.env, hostfile);
     String runId = Planner.newRunId(resolved.name().value(), Instant.now(), new SecureRandom());
     // Fail on a plan error (bad mounts, np) before touching any node.

@@ -11,7 +11,6 @@ import dev.clusterrun.core.setup.NodeOutcome;
 import dev.clusterrun.core.setup.NodeSetup;
 import dev.clusterrun.core.setup.SetupReport;
 import dev.clusterrun.core.setup.SetupSpec;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,12 +40,7 @@ import picocli.CommandLine.ParentCommand;
 final class SetupCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 
-  @Option(
-      names = "--nodes",
-      required = true,
-      paramLabel = "HOSTFILE",
-      description = "Open MPI hostfile of the nodes.")
-  Path nodes;
+  @Mixin NodesOption nodes;
 
   @Option(
       names = "--data-path",
@@ -98,7 +92,7 @@ final class SetupCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    Hostfile hostfile = JobInput.hostfile(nodes);
+    Hostfile hostfile = JobInput.hostfile(nodes.path);
     SetupSpec spec =
         new SetupSpec(dataPath, !noMountHome, runtimePath, cachePath, force, sysconfDir);
     ClusterSession.Progress progress = ClusterSession.Progress.forTerminal(root.err);

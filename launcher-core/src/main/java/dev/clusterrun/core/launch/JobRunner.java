@@ -85,207 +85,184 @@ public final class JobRunner {
     }
   }
 
-  public Result run(Request rq) throws IOException {
-    Instant started = Instant.now();
-    long t0 = System.nanoTime();
-    Map<String, Double> durations = new LinkedHashMap<>();
-    Map<String, String> versions = new LinkedHashMap<>();
-    versions.put("clusterrun", rq.clusterrunVersion());
-    Plan plan = rq.planFor().apply(rq.daemon() == null ? LaunchAgent.Daemon.ORTED : rq.daemon());
-    Path runDir = Path.of(plan.runDir());
-    Files.createDirectories(runDir);
-    List<String> prepared = new ArrayList<>();
-    Canary.Result canary = null;
+  /** What one run has gathered so far; the summary is written from it whatever happens. */
+  private static final class Run {
+    final Request rq;
+    Plan plan;
+    final Path runDir;
+    final Instant started = Instant.now();
+    final long t0 = System.nanoTime();
+    final Map<String, Double> durations = new LinkedHashMap<>();
+    final Map<String, String> versions = new LinkedHashMap<>();
+    final List<String> prepared = new ArrayList<>();
+    Canary.Result canary;
     List<RemoteReaper.NodeOutcome> leftovers = List.of();
-    int exit;
-    String outcome;
-    String message = null;
+    String message;
+
+    Run(Request rq, Plan plan) {
+      this.rq = rq;
+      this.plan = plan;
+      this.runDir = Path.of(plan.runDir());
+      versions.put("clusterrun", rq.clusterrunVersion());
+    }
+
+    void note(String m) {
+      message = message == null ? m : message + "; " + m;
+    }
+  }
+
+  /** How the run ended before clean-up: {@code outcome} as in {@link RunSummary}. */
+  private record Ending(String outcome, int exitCode) {}
+
+  public Result run(Request rq) throws IOException {
+    Run r =
+        new Run(
+            rq, rq.planFor().apply(rq.daemon() == null ? LaunchAgent.Daemon.ORTED : rq.daemon()));
+    Files.createDirectories(r.runDir);
+    Ending end;
     try {
-      // 1. The container, once, in the shared data path.
-      long t = System.nanoTime();
-      rq.listener()
-          .step(
-              "container "
-                  + plan.containerName()
-                  + ": making sure it exists and matches "
-                  + plan.image());
-      try {
-        prepared.addAll(
-            new ContainerPreparer(head, rq.err()).prepare(plan, rq.workspace()).actions());
-      } catch (ContainerPreparer.PrepareException e) {
-        durations.put("prepare", secs(t));
-        return finish(
-            rq,
-            plan,
-            runDir,
-            started,
-            t0,
-            durations,
-            versions,
-            prepared,
-            null,
-            List.of(),
-            "prepare-failed",
-            4,
-            e.getMessage());
-      }
-      for (String a : prepared) {
-        rq.listener().step(a);
-      }
-
-      // 2. The daemon matching the container's Open MPI.
-      LaunchAgent.Daemon daemon = rq.daemon();
-      if (daemon == null) {
-        HeadCommands.Captured v =
-            head.capture(
-                EnrootArgs.start(
-                    new EnrootArgs.ContainerFlags(false, false, List.of(), Map.of()),
-                    List.of(),
-                    plan.containerName(),
-                    List.of("mpirun", "--version")),
-                Map.of());
-        String ver = openMpiVersion(v.stdout() + "\n" + v.stderr());
-        versions.put("openmpi", ver == null ? "unknown" : ver);
-        daemon =
-            ver != null && ver.startsWith("5")
-                ? LaunchAgent.Daemon.PRTED
-                : LaunchAgent.Daemon.ORTED;
-        if (v.exitCode() != 0 && ver == null) {
-          message =
-              "could not run `mpirun --version` in the container: "
-                  + ContainerPreparer.firstLine(v.stderr());
-          return finish(
-              rq,
-              plan,
-              runDir,
-              started,
-              t0,
-              durations,
-              versions,
-              prepared,
-              null,
-              List.of(),
-              "prepare-failed",
-              4,
-              message);
-        }
-        rq.listener()
-            .step(
-                "container has Open MPI "
-                    + versions.get("openmpi")
-                    + ": remote daemons start as "
-                    + daemon.command());
-      }
-      plan = rq.planFor().apply(daemon);
-
-      // 3. Workspace and run directory: the hostfile mpirun reads, the job, the plan.
-      writeAtomically(Path.of(plan.hostfileHostPath()), plan.hostfileContent());
-      if (rq.jobFile() != null) {
-        writeAtomically(runDir.resolve("job.yaml"), rq.jobFile());
-      }
-      writeAtomically(runDir.resolve("plan.txt"), PlanRenderer.text(plan));
-      writeAtomically(runDir.resolve("plan.json"), PlanRenderer.json(plan));
-      writeAtomically(runDir.resolve("hosts.txt"), plan.hostfileContent());
-      durations.put("prepare", secs(t));
-
-      // 4. The canary: every rank in the container?
-      if (rq.canary() != CanaryMode.OFF && !interrupted) {
-        t = System.nanoTime();
-        rq.listener().step("canary: checking that every rank runs inside the container");
-        canary = runCanary(rq, plan, runDir);
-        durations.put("canary", secs(t));
-        // The proof, per node, before the job's own output.
-        for (Canary.NodeVerdict v : canary.nodes()) {
-          rq.listener()
-              .step(
-                  "canary: "
-                      + v.hostname()
-                      + ": "
-                      + v.inside()
-                      + "/"
-                      + v.ranks()
-                      + " ranks inside the container");
-        }
-        for (String m : canary.missing()) {
-          rq.listener().step("canary: " + m + ": no rank answered");
-        }
-        if (!canary.ok() && !interrupted) {
-          message = describe(canary);
-          leftovers = reap(rq, plan);
-          return finish(
-              rq,
-              plan,
-              runDir,
-              started,
-              t0,
-              durations,
-              versions,
-              prepared,
-              canary,
-              leftovers,
-              "canary-failed",
-              3,
-              message);
-        }
-        if (rq.canary() == CanaryMode.ONLY || interrupted) {
-          exit = interrupted ? 130 : 0;
-          leftovers = reap(rq, plan);
-          return finish(
-              rq,
-              plan,
-              runDir,
-              started,
-              t0,
-              durations,
-              versions,
-              prepared,
-              canary,
-              leftovers,
-              interrupted ? "interrupted" : "succeeded",
-              exit,
-              null);
-        }
-      }
-
-      // 5. The job.
-      t = System.nanoTime();
-      rq.listener().step("running: " + PlanRenderer.shell(plan.launch()));
-      try (OutputStream so = Files.newOutputStream(runDir.resolve("stdout.log"));
-          OutputStream se = Files.newOutputStream(runDir.resolve("stderr.log"))) {
-        exit =
-            launch(plan.launch(), plan.launchEnv(), new Tee(rq.out(), so), new Tee(rq.err(), se));
-      }
-      durations.put("job", secs(t));
-      outcome = interrupted ? "interrupted" : exit == 0 ? "succeeded" : "failed";
-      if (interrupted) {
-        exit = 130;
-      }
+      end = execute(r);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       interrupted = true;
-      exit = 130;
-      outcome = "interrupted";
+      end = new Ending("interrupted", 130);
+    }
+    if (!end.outcome().equals("prepare-failed")) {
+      cleanUp(r);
+    }
+    return finish(r, end);
+  }
+
+  /** Steps 1 to 5; returns early, with the reason in {@code r.message}, when one fails. */
+  private Ending execute(Run r) throws IOException, InterruptedException {
+    Request rq = r.rq;
+    // 1. The container, once, in the shared data path.
+    long t = System.nanoTime();
+    rq.listener()
+        .step(
+            "container "
+                + r.plan.containerName()
+                + ": making sure it exists and matches "
+                + r.plan.image());
+    try {
+      r.prepared.addAll(
+          new ContainerPreparer(head, rq.err()).prepare(r.plan, rq.workspace()).actions());
+    } catch (ContainerPreparer.PrepareException e) {
+      r.durations.put("prepare", secs(t));
+      r.note(e.getMessage());
+      return new Ending("prepare-failed", 4);
+    }
+    for (String a : r.prepared) {
+      rq.listener().step(a);
     }
 
-    // 6. Nothing of the run may stay behind on any node.
+    // 2. The daemon matching the container's Open MPI.
+    LaunchAgent.Daemon daemon = rq.daemon();
+    if (daemon == null) {
+      HeadCommands.Captured v =
+          head.capture(
+              EnrootArgs.start(
+                  new EnrootArgs.ContainerFlags(false, false, List.of(), Map.of()),
+                  List.of(),
+                  r.plan.containerName(),
+                  List.of("mpirun", "--version")),
+              Map.of());
+      String ver = openMpiVersion(v.stdout() + "\n" + v.stderr());
+      r.versions.put("openmpi", ver == null ? "unknown" : ver);
+      if (v.exitCode() != 0 && ver == null) {
+        r.note(
+            "could not run `mpirun --version` in the container: "
+                + ContainerPreparer.firstLine(v.stderr()));
+        return new Ending("prepare-failed", 4);
+      }
+      daemon =
+          ver != null && ver.startsWith("5") ? LaunchAgent.Daemon.PRTED : LaunchAgent.Daemon.ORTED;
+      rq.listener()
+          .step(
+              "container has Open MPI "
+                  + r.versions.get("openmpi")
+                  + ": remote daemons start as "
+                  + daemon.command());
+    }
+    r.plan = rq.planFor().apply(daemon);
+    Plan plan = r.plan;
+
+    // 3. Workspace and run directory: the hostfile mpirun reads, the job, the plan.
+    writeAtomically(Path.of(plan.hostfileHostPath()), plan.hostfileContent());
+    if (rq.jobFile() != null) {
+      writeAtomically(r.runDir.resolve("job.yaml"), rq.jobFile());
+    }
+    writeAtomically(r.runDir.resolve("plan.txt"), PlanRenderer.text(plan));
+    writeAtomically(r.runDir.resolve("plan.json"), PlanRenderer.json(plan));
+    writeAtomically(r.runDir.resolve("hosts.txt"), plan.hostfileContent());
+    r.durations.put("prepare", secs(t));
+
+    // 4. The canary: every rank in the container?
+    if (rq.canary() != CanaryMode.OFF && !interrupted) {
+      t = System.nanoTime();
+      rq.listener().step("canary: checking that every rank runs inside the container");
+      r.canary = runCanary(rq, plan, r.runDir);
+      r.durations.put("canary", secs(t));
+      // The proof, per node, before the job's own output.
+      for (Canary.NodeVerdict v : r.canary.nodes()) {
+        rq.listener()
+            .step(
+                "canary: "
+                    + v.hostname()
+                    + ": "
+                    + v.inside()
+                    + "/"
+                    + v.ranks()
+                    + " ranks inside the container");
+      }
+      for (String m : r.canary.missing()) {
+        rq.listener().step("canary: " + m + ": no rank answered");
+      }
+      if (interrupted) {
+        return new Ending("interrupted", 130);
+      }
+      if (!r.canary.ok()) {
+        r.note(describe(r.canary));
+        return new Ending("canary-failed", 3);
+      }
+      if (rq.canary() == CanaryMode.ONLY) {
+        return new Ending("succeeded", 0);
+      }
+    }
+
+    // 5. The job.
+    t = System.nanoTime();
+    rq.listener().step("running: " + PlanRenderer.shell(plan.launch()));
+    int exit;
+    try (OutputStream so = Files.newOutputStream(r.runDir.resolve("stdout.log"));
+        OutputStream se = Files.newOutputStream(r.runDir.resolve("stderr.log"))) {
+      exit = launch(plan.launch(), plan.launchEnv(), new Tee(rq.out(), so), new Tee(rq.err(), se));
+    }
+    r.durations.put("job", secs(t));
+    if (interrupted) {
+      return new Ending("interrupted", 130);
+    }
+    return new Ending(exit == 0 ? "succeeded" : "failed", exit);
+  }
+
+  /** 6. Nothing of the run may stay behind on any node; then the plan's after-job steps. */
+  private void cleanUp(Run r) {
     long t = System.nanoTime();
-    leftovers = reap(rq, plan);
-    for (Plan.Step s : plan.cleanup()) {
+    r.leftovers = reap(r.rq, r.plan);
+    for (Plan.Step s : r.plan.cleanup()) {
       try {
-        int code = head.run(s.argv(), Map.of(), rq.err(), rq.err());
+        int code = head.run(s.argv(), Map.of(), r.rq.err(), r.rq.err());
         if (code != 0) {
-          message =
-              (message == null ? "" : message + "; ") + s.what() + " failed (exit " + code + ")";
+          r.note(s.what() + " failed (exit " + code + ")");
         }
+      } catch (IOException e) {
+        r.note(s.what() + " failed: " + e.getMessage());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
       }
     }
-    durations.put("cleanup", secs(t));
-    return finish(
-        rq, plan, runDir, started, t0, durations, versions, prepared, canary, leftovers, outcome,
-        exit, message);
+    r.durations.put("cleanup", secs(t));
   }
 
   private int launch(List<String> argv, Map<String, String> env, OutputStream out, OutputStream err)
@@ -376,22 +353,14 @@ public final class JobRunner {
     return out;
   }
 
-  private Result finish(
-      Request rq,
-      Plan plan,
-      Path runDir,
-      Instant started,
-      long t0,
-      Map<String, Double> durations,
-      Map<String, String> versions,
-      List<String> prepared,
-      Canary.Result canary,
-      List<RemoteReaper.NodeOutcome> leftovers,
-      String outcome,
-      int exit,
-      String message)
-      throws IOException {
-    durations.put("total", secs(t0));
+  private Result finish(Run r, Ending end) throws IOException {
+    Request rq = r.rq;
+    Plan plan = r.plan;
+    String outcome = end.outcome();
+    int exit = end.exitCode();
+    Map<String, Double> durations = r.durations;
+    List<RemoteReaper.NodeOutcome> leftovers = r.leftovers;
+    durations.put("total", secs(r.t0));
     List<String> left = new ArrayList<>();
     for (RemoteReaper.NodeOutcome o : leftovers) {
       for (RemoteReaper.Leftover l : o.leftovers()) {
@@ -414,15 +383,15 @@ public final class JobRunner {
             plan.image(),
             plan.containerName(),
             plan.daemon(),
-            versions,
-            started.toString(),
+            r.versions,
+            r.started.toString(),
             Instant.now().toString(),
             durations,
-            prepared,
-            canary,
+            r.prepared,
+            r.canary,
             leftovers,
-            message);
-    Path file = runDir.resolve("summary.json");
+            r.message);
+    Path file = r.runDir.resolve("summary.json");
     writeAtomically(
         file,
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s) + "\n");
