@@ -1,9 +1,6 @@
 package dev.clusterrun.core.enroot;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import dev.clusterrun.core.Sha256;
 import java.util.OptionalInt;
 
 /**
@@ -80,7 +77,7 @@ public final class LaunchAgentHook {
       """
           .formatted(HEADER_PREFIX, VERSION, ENV_VAR, OMPI4_VAR, OMPI5_VAR);
 
-  private static final String SHA256 = sha256Hex(CONTENT);
+  private static final String SHA256 = Sha256.hex(CONTENT);
 
   /** The full text of the hook file, ending with a newline. */
   public static String content() {
@@ -111,14 +108,5 @@ public final class LaunchAgentHook {
       return OptionalInt.empty();
     }
     return OptionalInt.of(Integer.parseInt(rest));
-  }
-
-  private static String sha256Hex(String text) {
-    try {
-      MessageDigest md = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.setup;
 
+import dev.clusterrun.core.Sha256;
 import dev.clusterrun.core.enroot.LaunchAgentHook;
 import java.util.List;
 import java.util.OptionalInt;

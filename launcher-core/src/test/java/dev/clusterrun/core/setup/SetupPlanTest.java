@@ -2,6 +2,7 @@ package dev.clusterrun.core.setup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clusterrun.core.Sha256;
 import dev.clusterrun.core.enroot.LaunchAgentHook;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.clusterrun.core.setup;
+package dev.clusterrun.core;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -6,10 +6,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /** Lower-case hex SHA-256 of text in UTF-8, as {@code sha256sum} prints it for the same bytes. */
-final class Sha256 {
+public final class Sha256 {
   private Sha256() {}
 
-  static String hex(String text) {
+  public static String hex(String text) {
     try {
       MessageDigest md = MessageDigest.getInstance("SHA-256");
       return HexFormat.of().formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
