@@ -16,10 +16,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clusterrun.core.BadInputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
@@ -143,19 +141,7 @@ public final class ResultsJson {
 
   /** Writes {@code results.json} atomically (a temporary file in the same folder, then a move). */
   public static void write(Path file, BenchResult r) throws IOException {
-    Path dir = file.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
-    try {
-      Files.writeString(tmp, toJson(r), StandardCharsets.UTF_8);
-      try {
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    dev.clusterrun.core.AtomicFiles.write(file, toJson(r));
   }
 
   /**

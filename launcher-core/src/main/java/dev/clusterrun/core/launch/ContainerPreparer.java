@@ -103,10 +103,7 @@ public final class ContainerPreparer {
         }
       }
       if (plan.namedContainer()) {
-        Path tmp = records.resolve(name + ".image.tmp-" + ProcessHandle.current().pid());
-        Files.writeString(tmp, wanted + "\n", StandardCharsets.UTF_8);
-        Files.move(
-            tmp, record, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        dev.clusterrun.core.AtomicFiles.write(record, wanted + "\n");
       }
       return new Outcome(actions, true);
     }

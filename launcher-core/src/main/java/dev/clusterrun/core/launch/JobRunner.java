@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.clusterrun.core.AtomicFiles;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ExecResult;
@@ -12,7 +13,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -188,13 +188,13 @@ public final class JobRunner {
     Plan plan = r.plan;
 
     // 3. Workspace and run directory: the hostfile mpirun reads, the job, the plan.
-    writeAtomically(Path.of(plan.hostfileHostPath()), plan.hostfileContent());
+    AtomicFiles.write(Path.of(plan.hostfileHostPath()), plan.hostfileContent());
     if (rq.jobFile() != null) {
-      writeAtomically(r.runDir.resolve("job.yaml"), rq.jobFile());
+      AtomicFiles.write(r.runDir.resolve("job.yaml"), rq.jobFile());
     }
-    writeAtomically(r.runDir.resolve("plan.txt"), PlanRenderer.text(plan));
-    writeAtomically(r.runDir.resolve("plan.json"), PlanRenderer.json(plan));
-    writeAtomically(r.runDir.resolve("hosts.txt"), plan.hostfileContent());
+    AtomicFiles.write(r.runDir.resolve("plan.txt"), PlanRenderer.text(plan));
+    AtomicFiles.write(r.runDir.resolve("plan.json"), PlanRenderer.json(plan));
+    AtomicFiles.write(r.runDir.resolve("hosts.txt"), plan.hostfileContent());
     r.durations.put("prepare", secs(t));
 
     // 4. The canary: every rank in the container?
@@ -392,7 +392,7 @@ public final class JobRunner {
             leftovers,
             r.message);
     Path file = r.runDir.resolve("summary.json");
-    writeAtomically(
+    AtomicFiles.write(
         file,
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s) + "\n");
     return new Result(exit, s, file);
@@ -425,13 +425,6 @@ public final class JobRunner {
   static String openMpiVersion(String text) {
     Matcher m = Pattern.compile("\\(Open MPI\\)\\s+([0-9][0-9.a-z]*)").matcher(text);
     return m.find() ? m.group(1) : null;
-  }
-
-  static void writeAtomically(Path file, String content) throws IOException {
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + ProcessHandle.current().pid());
-    Files.writeString(tmp, content, StandardCharsets.UTF_8);
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
   private static double secs(long since) {
