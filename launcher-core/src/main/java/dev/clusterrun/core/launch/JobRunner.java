@@ -6,6 +6,7 @@ import dev.clusterrun.core.AtomicFiles;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.FanOut;
 import dev.clusterrun.core.remote.NodeShell;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,10 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -120,15 +117,20 @@ public final class JobRunner {
             rq, rq.planFor().apply(rq.daemon() == null ? LaunchAgent.Daemon.ORTED : rq.daemon()));
     Files.createDirectories(r.runDir);
     Ending end;
+    boolean threadInterrupted = false;
     try {
       end = execute(r);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      // Remembered, not re-raised yet: the clean-up below must still reach every node.
+      threadInterrupted = true;
       interrupted = true;
       end = new Ending("interrupted", 130);
     }
     if (!end.outcome().equals("prepare-failed")) {
       cleanUp(r);
+    }
+    if (threadInterrupted) {
+      Thread.currentThread().interrupt();
     }
     return finish(r, end);
   }
@@ -248,7 +250,13 @@ public final class JobRunner {
   /** 6. Nothing of the run may stay behind on any node; then the plan's after-job steps. */
   private void cleanUp(Run r) {
     long t = System.nanoTime();
-    r.leftovers = reap(r.rq, r.plan);
+    try {
+      r.leftovers = reap(r.rq, r.plan);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      r.note("the search for leftovers on the nodes was interrupted");
+      return;
+    }
     for (Plan.Step s : r.plan.cleanup()) {
       try {
         int code = head.run(s.argv(), Map.of(), r.rq.err(), r.rq.err());
@@ -317,38 +325,20 @@ public final class JobRunner {
     return Canary.judge(Canary.parse(buf.toString(StandardCharsets.UTF_8)), nodeNs, code);
   }
 
-  private List<RemoteReaper.NodeOutcome> reap(Request rq, Plan plan) {
+  private List<RemoteReaper.NodeOutcome> reap(Request rq, Plan plan) throws InterruptedException {
     Map<String, RemoteReaper.NodeOutcome> r =
         parallel(rq.shells(), s -> RemoteReaper.reap(s, plan.runId(), Duration.ofSeconds(30)));
     return new ArrayList<>(r.values());
   }
 
+  /** {@code f} on every node's shell at once (NodeShell answers failures as data). */
   private static <T> Map<String, T> parallel(
-      Map<String, NodeShell> shells, Function<NodeShell, T> f) {
+      Map<String, NodeShell> shells, Function<NodeShell, T> f) throws InterruptedException {
+    List<String> nodes = new ArrayList<>(shells.keySet());
+    List<T> results = new FanOut().map(nodes, n -> f.apply(shells.get(n)));
     Map<String, T> out = new LinkedHashMap<>();
-    if (shells.isEmpty()) {
-      return out;
-    }
-    ExecutorService ex =
-        Executors.newFixedThreadPool(
-            Math.min(64, shells.size()),
-            r -> {
-              Thread th = new Thread(r, "clusterrun-node");
-              th.setDaemon(true);
-              return th;
-            });
-    try {
-      Map<String, Future<T>> fs = new LinkedHashMap<>();
-      shells.forEach((n, s) -> fs.put(n, ex.submit((Callable<T>) () -> f.apply(s))));
-      for (var e : fs.entrySet()) {
-        try {
-          out.put(e.getKey(), e.getValue().get());
-        } catch (Exception err) {
-          // A node that throws is reported by the callers as having no answer.
-        }
-      }
-    } finally {
-      ex.shutdownNow();
+    for (int i = 0; i < nodes.size(); i++) {
+      out.put(nodes.get(i), results.get(i));
     }
     return out;
   }

@@ -1,0 +1,90 @@
+package dev.clusterrun.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.spec.ContainerSpec;
+import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.MpiSpec;
+import dev.clusterrun.core.spec.SshSpec;
+import dev.clusterrun.core.spec.WorkspaceSpec;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JobRunnerTest {
+  @TempDir Path ws;
+
+  @Test
+  void aRunInterruptedWhilePreparingStillSearchesEveryNodeForLeftovers() throws Exception {
+    JobSpec f =
+        new JobSpec(
+            "j",
+            new ContainerSpec(
+                ImageRef.parse("/i.sqsh"), null, null, null, null, null, null, null, null, null),
+            new WorkspaceSpec(ws.toString(), "/app"),
+            MpiSpec.EMPTY,
+            List.of("hostname"),
+            SshSpec.EMPTY,
+            "j.yaml");
+    ResolvedJob job =
+        new JobResolver()
+            .layer(f, Source.FILE, "j.yaml")
+            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
+    // The head is interrupted at its first command (enroot list, while preparing the container).
+    HeadCommands head =
+        (argv, env, out, err) -> {
+          throw new InterruptedException();
+        };
+    AtomicInteger asked = new AtomicInteger();
+    NodeShell counting =
+        new NodeShell() {
+          final RemoteReaperTest.ShShell sh = new RemoteReaperTest.ShShell();
+
+          @Override
+          public String node() {
+            return "gpu01";
+          }
+
+          @Override
+          public ExecResult run(String script, Duration timeout) {
+            asked.incrementAndGet();
+            return sh.run(script, timeout);
+          }
+
+          @Override
+          public void close() {}
+        };
+    JobRunner.Result r =
+        new JobRunner(head)
+            .run(
+                new JobRunner.Request(
+                    d ->
+                        Planner.plan(
+                            job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
+                    LaunchAgent.Daemon.ORTED,
+                    ws.toString(),
+                    Map.of("gpu01", counting),
+                    JobRunner.CanaryMode.OFF,
+                    null,
+                    "test",
+                    new ByteArrayOutputStream(),
+                    new ByteArrayOutputStream(),
+                    line -> {}));
+    assertThat(Thread.interrupted()).as("the interruption is passed on to the caller").isTrue();
+    assertThat(r.exitCode()).isEqualTo(130);
+    assertThat(r.summary().outcome()).isEqualTo("interrupted");
+    assertThat(asked.get()).as("the node was searched for leftovers").isEqualTo(1);
+    assertThat(r.summary().leftovers())
+        .singleElement()
+        .satisfies(o -> assertThat(o.error()).isNull());
+  }
+}
