@@ -9,10 +9,15 @@ import dev.clusterrun.core.check.CheckSelection;
 import dev.clusterrun.core.check.ExpectedSetup;
 import dev.clusterrun.core.check.Facts;
 import dev.clusterrun.core.check.ParallelRunner;
+import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgentHook;
+import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.ShellQuote;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -75,5 +80,34 @@ final class Checking {
       progress.done("checks");
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * Where a directory that must be shared is not: {@code headProblem} when the head (as the job
+   * user) could not create it, else each node that did not see the head's token, with why.
+   */
+  record SharedPath(String headProblem, Map<String, String> notShared) {}
+
+  /** Creates {@code path} on the head, then runs the sharing proof on it on every node. */
+  static SharedPath proveShared(ClusterSession session, String path, ParallelRunner parallel) {
+    ExecResult mk =
+        session
+            .shells
+            .get(session.head)
+            .run("mkdir -p -- " + ShellQuote.quote(path), Duration.ofSeconds(30));
+    if (!mk.ok()) {
+      return new SharedPath(mk.error() != null ? mk.error() : mk.stderr().strip(), Map.of());
+    }
+    Map<String, String> paths = new LinkedHashMap<>();
+    session.shells.keySet().forEach(n -> paths.put(n, path));
+    SharedPathProof.Result r =
+        new SharedPathProof(parallel, PROBE_TIMEOUT).prove(session.head, session.shells, paths);
+    Map<String, String> notShared = new LinkedHashMap<>();
+    for (String n : session.shells.keySet()) {
+      r.outcome(n)
+          .filter(o -> o.status() != SharedPathProof.Status.SHARED)
+          .ifPresent(o -> notShared.put(n, o.detail()));
+    }
+    return new SharedPath(null, notShared);
   }
 }

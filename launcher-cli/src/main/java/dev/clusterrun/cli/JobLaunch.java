@@ -6,23 +6,17 @@ import dev.clusterrun.core.check.CheckJob;
 import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.CheckSelection;
 import dev.clusterrun.core.check.ParallelRunner;
-import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.launch.HeadCommands;
 import dev.clusterrun.core.launch.JobRunner;
 import dev.clusterrun.core.launch.Planner;
 import dev.clusterrun.core.launch.ResolvedJob;
-import dev.clusterrun.core.remote.ExecResult;
-import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.core.spec.SshSpec;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 
 /**
@@ -167,28 +161,14 @@ final class JobLaunch {
 
   /** The workspace is mounted into every container: it must exist, shared, on every node. */
   static String proveWorkspace(ClusterSession session, String ws) {
-    ExecResult mk =
-        session
-            .shells
-            .get(session.head)
-            .run("mkdir -p -- " + ShellQuote.quote(ws), Duration.ofSeconds(30));
-    if (!mk.ok()) {
-      return "the head cannot create it: "
-          + (mk.error() != null ? mk.error() : mk.stderr().strip());
-    }
-    Map<String, String> paths = new LinkedHashMap<>();
-    session.shells.keySet().forEach(n -> paths.put(n, ws));
     var pool = Executors.newFixedThreadPool(Math.max(2, Math.min(64, session.shells.size())));
     try {
-      SharedPathProof.Result r =
-          new SharedPathProof(ParallelRunner.on(pool), Checking.PROBE_TIMEOUT)
-              .prove(session.head, session.shells, paths);
-      List<String> bad = new ArrayList<>();
-      for (String n : session.shells.keySet()) {
-        r.outcome(n)
-            .filter(o -> o.status() != SharedPathProof.Status.SHARED)
-            .ifPresent(o -> bad.add(n + " (" + o.detail() + ")"));
+      Checking.SharedPath s = Checking.proveShared(session, ws, ParallelRunner.on(pool));
+      if (s.headProblem() != null) {
+        return "the head cannot create it: " + s.headProblem();
       }
+      List<String> bad = new ArrayList<>();
+      s.notShared().forEach((n, d) -> bad.add(n + " (" + d + ")"));
       return bad.isEmpty()
           ? null
           : "not shared with the head on "

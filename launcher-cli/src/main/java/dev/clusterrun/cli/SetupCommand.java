@@ -1,17 +1,13 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.check.ParallelRunner;
-import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.cluster.Hostfile;
-import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
-import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.core.setup.DataPathProof;
 import dev.clusterrun.core.setup.NodeOutcome;
 import dev.clusterrun.core.setup.NodeSetup;
 import dev.clusterrun.core.setup.SetupReport;
 import dev.clusterrun.core.setup.SetupSpec;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -151,32 +147,15 @@ final class SetupCommand implements Callable<Integer> {
    * everywhere), then the sharing proof runs on exactly that path on every node.
    */
   private DataPathProof proveShared(ClusterSession session, ParallelRunner parallel) {
-    NodeShell head = session.shells.get(session.head);
-    ExecResult mk = head.run("mkdir -p -- " + ShellQuote.quote(dataPath), Duration.ofSeconds(30));
-    if (!mk.ok()) {
-      String why =
-          "the head could not create the data path "
-              + dataPath
-              + ": "
-              + (mk.error() != null ? mk.error() : mk.stderr().strip());
-      Map<String, String> all = new LinkedHashMap<>();
-      session.shells.keySet().forEach(n -> all.put(n, why));
-      return DataPathProof.of(all);
-    }
-    Map<String, String> paths = new LinkedHashMap<>();
-    session.shells.keySet().forEach(n -> paths.put(n, dataPath));
-    SharedPathProof.Result r =
-        new SharedPathProof(parallel, Checking.PROBE_TIMEOUT)
-            .prove(session.head, session.shells, paths);
+    Checking.SharedPath s = Checking.proveShared(session, dataPath, parallel);
     Map<String, String> problems = new LinkedHashMap<>();
-    for (String n : session.shells.keySet()) {
-      r.outcome(n)
-          .filter(o -> o.status() != SharedPathProof.Status.SHARED)
-          .ifPresent(
-              o ->
-                  problems.put(
-                      n, "data path " + dataPath + " is not proven shared: " + o.detail()));
+    if (s.headProblem() != null) {
+      String why = "the head could not create the data path " + dataPath + ": " + s.headProblem();
+      session.shells.keySet().forEach(n -> problems.put(n, why));
     }
+    s.notShared()
+        .forEach(
+            (n, d) -> problems.put(n, "data path " + dataPath + " is not proven shared: " + d));
     return DataPathProof.of(problems);
   }
 }
