@@ -1,11 +1,10 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.spec.Durations;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Option;
 
 /** How clusterrun reaches the nodes; flags override the job file's {@code ssh:} section. */
@@ -66,22 +65,16 @@ final class SshOptions {
         fanout != null ? fanout : j.fanout());
   }
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)?");
-
   static Duration parseDuration(String subject, String text) {
-    Matcher m = DURATION.matcher(text.strip());
-    if (!m.matches()) {
+    String t = text.strip();
+    Duration d = Durations.withUnit(t);
+    if (d == null) {
+      d = Durations.seconds(t);
+    }
+    if (d == null) {
       throw new BadInputException(
           subject, "expected a duration such as 500ms, 10s or 2m, got '" + text + "'");
     }
-    long n = Long.parseLong(m.group(1));
-    String unit = m.group(2) == null ? "s" : m.group(2);
-    Duration d =
-        switch (unit) {
-          case "ms" -> Duration.ofMillis(n);
-          case "m" -> Duration.ofMinutes(n);
-          default -> Duration.ofSeconds(n);
-        };
     if (d.isZero()) {
       throw new BadInputException(subject, "must be greater than 0");
     }

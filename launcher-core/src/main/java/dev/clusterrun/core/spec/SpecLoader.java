@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -81,7 +80,6 @@ public final class SpecLoader {
   private static final Pattern MCA_NAME = Pattern.compile("[A-Za-z0-9_]+");
   private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*\\$?");
   private static final Pattern WHOLE = Pattern.compile("[+-]?[0-9]+");
-  private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
   private static final Pattern PLAIN_WORD =
       Pattern.compile("[A-Za-z0-9._/+^=-][A-Za-z0-9._/+^=~-]*");
   private static final List<String> YAML11_BOOLEANS = List.of("y", "n", "yes", "no", "on", "off");
@@ -598,20 +596,10 @@ public final class SpecLoader {
     if (n instanceof Scalar s) {
       String t = s.text();
       Duration d = null;
-      if (s.token() == JsonToken.VALUE_NUMBER_INT && t.chars().allMatch(Character::isDigit)) {
-        d = t.length() > 9 ? null : Duration.ofSeconds(Long.parseLong(t));
+      if (s.token() == JsonToken.VALUE_NUMBER_INT) {
+        d = Durations.seconds(t);
       } else if (s.token() == JsonToken.VALUE_STRING) {
-        Matcher m = DURATION.matcher(t);
-        if (m.matches()) {
-          long v = Long.parseLong(m.group(1));
-          d =
-              switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(v);
-                case "s" -> Duration.ofSeconds(v);
-                case "m" -> Duration.ofMinutes(v);
-                default -> Duration.ofHours(v);
-              };
-        }
+        d = Durations.withUnit(t);
       }
       if (d != null) {
         if (d.isZero()) {

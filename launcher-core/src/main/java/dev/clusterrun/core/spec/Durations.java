@@ -1,0 +1,33 @@
+package dev.clusterrun.core.spec;
+
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The durations people write, in the job file and on the command line: 500ms, 10s, 2m, 1h. */
+public final class Durations {
+  private static final Pattern WITH_UNIT = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
+  private static final Pattern SECONDS = Pattern.compile("[0-9]{1,9}");
+
+  private Durations() {}
+
+  /** {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}; null when the text is not one. */
+  public static Duration withUnit(String text) {
+    Matcher m = WITH_UNIT.matcher(text);
+    if (!m.matches()) {
+      return null;
+    }
+    long v = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "ms" -> Duration.ofMillis(v);
+      case "s" -> Duration.ofSeconds(v);
+      case "m" -> Duration.ofMinutes(v);
+      default -> Duration.ofHours(v);
+    };
+  }
+
+  /** Whole seconds written as digits alone; null when the text is not that. */
+  public static Duration seconds(String text) {
+    return SECONDS.matcher(text).matches() ? Duration.ofSeconds(Long.parseLong(text)) : null;
+  }
+}
