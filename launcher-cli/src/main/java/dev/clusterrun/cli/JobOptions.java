@@ -116,12 +116,15 @@ final class JobOptions {
 
   /** The flags as a job layer; contradictions and empty values are usage errors. */
   JobSpec toLayer(List<String> command) {
-    ImageRef img = image == null ? null : wrap("--container-image", () -> ImageRef.parse(image));
+    ImageRef img =
+        image == null
+            ? null
+            : BadInputException.about("--container-image", () -> ImageRef.parse(image));
     if (name != null) {
       if (name.isEmpty()) {
         throw new BadInputException("--container-name", "argument required");
       }
-      wrap("--container-name", () -> ContainerName.validate(name));
+      BadInputException.about("--container-name", () -> ContainerName.validate(name));
     }
     List<Mount> ms = null;
     if (mounts != null) {
@@ -179,13 +182,5 @@ final class JobOptions {
       throw new BadInputException(yesName, "contradicts " + noName + "; give only one of them");
     }
     return yes ? Boolean.TRUE : no ? Boolean.FALSE : null;
-  }
-
-  private static <T> T wrap(String subject, java.util.function.Supplier<T> f) {
-    try {
-      return f.get();
-    } catch (IllegalArgumentException e) {
-      throw new BadInputException(subject, e.getMessage());
-    }
   }
 }

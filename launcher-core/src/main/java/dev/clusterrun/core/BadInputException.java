@@ -24,6 +24,18 @@ public final class BadInputException extends RuntimeException {
     this.problem = problem;
   }
 
+  /**
+   * Runs a value check that reports by {@link IllegalArgumentException} (such as {@code
+   * Mount.parse}) and names {@code subject} (a flag, a variable) when it fails.
+   */
+  public static <T> T about(String subject, java.util.function.Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException(subject, e.getMessage(), e);
+    }
+  }
+
   public String subject() {
     return subject;
   }

@@ -52,11 +52,11 @@ public final class EnvironmentLayer {
     ImageRef image = null;
     String v = env.get(IMAGE);
     if (v != null) {
-      image = wrap(IMAGE, () -> ImageRef.parse(v));
+      image = BadInputException.about(IMAGE, () -> ImageRef.parse(v));
     }
     String name = env.get(NAME);
     if (name != null) {
-      wrap(NAME, () -> ContainerName.validate(name));
+      BadInputException.about(NAME, () -> ContainerName.validate(name));
     }
     List<Mount> mounts = null;
     if (env.get(MOUNTS) != null) {
@@ -103,7 +103,7 @@ public final class EnvironmentLayer {
     }
     List<Mount> out = new ArrayList<>();
     for (String part : text.split(",", -1)) {
-      out.add(wrap(subject, () -> Mount.parse(part)));
+      out.add(BadInputException.about(subject, () -> Mount.parse(part)));
     }
     return out;
   }
@@ -169,14 +169,6 @@ public final class EnvironmentLayer {
       default:
         throw new BadInputException(
             key, "'" + v + "' is not a boolean; use 1 or 0 (or true/false)");
-    }
-  }
-
-  private static <T> T wrap(String subject, java.util.function.Supplier<T> f) {
-    try {
-      return f.get();
-    } catch (IllegalArgumentException e) {
-      throw new BadInputException(subject, e.getMessage());
     }
   }
 }
