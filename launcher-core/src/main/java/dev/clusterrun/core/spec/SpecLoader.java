@@ -24,10 +24,11 @@ import java.util.regex.Pattern;
  * docs/job-spec.md} for every field.
  *
  * <p>Absent keys, and keys given with no value ({@code name:} or {@code ~}), are null in the
- * result; an absent or empty section is the section's {@code EMPTY} value. Booleans are {@code
- * true} and {@code false} only: YAML 1.1's {@code yes}/{@code no}/{@code on}/{@code off} are
- * refused with a hint, since YAML readers disagree on them. Scalars keep their text as written
- * where a string is expected ({@code FOO: 010} is {@code "010"}, not 8).
+ * result; an absent or empty section is the section's {@code EMPTY} value. Booleans are YAML 1.2's
+ * {@code true} and {@code false} (also {@code True}, {@code TRUE}, {@code False}, {@code FALSE})
+ * only: YAML 1.1's {@code yes}/{@code no}/{@code on}/{@code off} are refused with a hint, since
+ * YAML readers disagree on them. Scalars keep their text as written where a string is expected
+ * ({@code FOO: 010} is {@code "010"}, not 8).
  *
  * <p>Only this class (and {@link YamlTree}) touches Jackson, and only its streaming YAML parser.
  */
@@ -98,7 +99,8 @@ public final class SpecLoader {
    */
   public static JobSpec load(Path file) {
     String name = file.toString();
-    String content = dev.clusterrun.core.InputFiles.read(file, "a job spec");
+    String content =
+        dev.clusterrun.core.InputFiles.read(file, name, "a job spec", YamlTree.MAX_CODE_POINTS);
     return parse(content, name);
   }
 
@@ -541,16 +543,20 @@ public final class SpecLoader {
           v = t.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
         if (v < min) {
-          throw error(n, path, "expected a whole number of at least " + min + ", found " + t);
+          throw error(n, path, "expected a whole number of at least " + min + ", found " + clip(t));
         }
         if (v > max) {
-          throw error(n, path, "expected a whole number of at most " + max + ", found " + t);
+          throw error(n, path, "expected a whole number of at most " + max + ", found " + clip(t));
         }
         return (int) v;
       }
     }
     throw error(n, path, "expected a whole number, found " + describeNumeric(n));
   }
+
+  /** YAML 1.2's booleans, the only words Jackson turns into VALUE_TRUE/FALSE that are kept. */
+  private static final List<String> YAML12_BOOLEANS =
+      List.of("true", "True", "TRUE", "false", "False", "FALSE");
 
   private Boolean bool(Entry e, String path) {
     if (e == null || isNull(e.value())) {
@@ -559,8 +565,8 @@ public final class SpecLoader {
     Node n = e.value();
     if (n instanceof Scalar s) {
       String lower = s.text().toLowerCase(Locale.ROOT);
-      boolean literal = lower.equals("true") || lower.equals("false");
-      if ((s.token() == JsonToken.VALUE_TRUE || s.token() == JsonToken.VALUE_FALSE) && literal) {
+      boolean yaml12 = YAML12_BOOLEANS.contains(s.text());
+      if ((s.token() == JsonToken.VALUE_TRUE || s.token() == JsonToken.VALUE_FALSE) && yaml12) {
         return s.token() == JsonToken.VALUE_TRUE;
       }
       if (YAML11_BOOLEANS.contains(lower)) {
@@ -573,16 +579,27 @@ public final class SpecLoader {
                 + s.text()
                 + "'; write "
                 + meant
-                + " (YAML 1.1 words such as yes/no/on/off are refused: YAML readers disagree on"
-                + " them)");
+                + " (the job file follows YAML 1.2, where yes/no/on/off are text, not booleans;"
+                + " YAML readers disagree on them)");
       }
-      if (literal) {
+      if (yaml12) {
+        // A plain true/True/TRUE is read as a boolean, so this one was written in quotes.
         throw error(
             n,
             path,
             "expected true or false, found the quoted string '"
                 + s.text()
                 + "'; remove the quotes");
+      }
+      if (lower.equals("true") || lower.equals("false")) {
+        throw error(
+            n,
+            path,
+            "expected true or false, found '"
+                + s.text()
+                + "', which is not a boolean: write "
+                + lower
+                + " (YAML booleans are true and false, also True, TRUE, False and FALSE)");
       }
     }
     throw error(n, path, "expected true or false, found " + describe(n));
@@ -712,9 +729,17 @@ public final class SpecLoader {
     Scalar s = (Scalar) n;
     return switch (s.token()) {
       case VALUE_NULL -> "nothing";
-      case VALUE_STRING -> "'" + s.text() + "'";
-      default -> s.text();
+      case VALUE_STRING -> "'" + clip(s.text()) + "'";
+      default -> clip(s.text());
     };
+  }
+
+  /** Text as shown in a message: whole up to 80 characters, else its start and its length. */
+  static String clip(String text) {
+    if (text.length() <= 80) {
+      return text;
+    }
+    return text.substring(0, 40) + "… (" + text.length() + " characters)";
   }
 
   /** Like {@link #describe}, but says so when a number was put in quotes. */
