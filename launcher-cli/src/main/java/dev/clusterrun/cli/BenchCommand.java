@@ -38,6 +38,7 @@ final class BenchCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "PRESET",
+      completionCandidates = Candidates.Presets.class,
       description = "hpl, hpl-mxp, hpcg, stream, nccl or hpcc.")
   String preset;
 

@@ -37,6 +37,13 @@ final class Cli {
         .usageMessage()
         .exitCodeListHeading("%nExit codes:%n")
         .exitCodeList(ExitCodes.helpTable());
+    for (CommandLine sub : cl.getSubcommands().values()) {
+      var usage = sub.getCommandSpec().usageMessage();
+      if (usage.exitCodeList().isEmpty()) {
+        usage.exitCodeListHeading("%nExit codes:%n");
+        usage.exitCodeList(ExitCodes.helpTable(sub.getCommandName()));
+      }
+    }
     cl.setParameterExceptionHandler(
         (ex, args) -> {
           CommandLine c = ex.getCommandLine();
@@ -49,10 +56,8 @@ final class Cli {
     cl.setExecutionExceptionHandler(
         (ex, c, parseResult) -> {
           if (ex instanceof BadInputException bad) {
+            // Bad input is the user's to fix, not clusterrun's: no stack trace, even with -v.
             err.println("clusterrun: " + bad.subject() + ": " + bad.problem());
-            if (root.verbose) {
-              bad.printStackTrace(err);
-            }
             return ExitCodes.BAD_INPUT;
           }
           if (ex instanceof UserFacingException uf) {

@@ -25,8 +25,7 @@ import picocli.CommandLine.Spec;
       "Checks, the container once in the shared data path, a canary that"
           + " proves every rank is inside the container, then `enroot start … NAME mpirun …` on the head"
           + " with Open MPI's daemons started inside the same container on every other node.",
-      "Output streams live; the run directory keeps the job, the plan, the logs and summary.json.",
-      "Exit: the job's own code; 3 when a check or the canary failed; 130 when interrupted."
+      "Output streams live; the run directory keeps the job, the plan, the logs and summary.json."
     })
 final class RunCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
