@@ -60,8 +60,9 @@ final class SetupCommand implements Callable<Integer> {
   @Option(
       names = "--no-container-mount-home",
       description =
-          "Write ENROOT_MOUNT_HOME no: jobs do not mount the home unless they say so (run"
-              + " --container-mount-home); then ~/.ssh must reach the container through a job mount.")
+          "Write ENROOT_MOUNT_HOME no: the nodes' setting for jobs that do not choose (run"
+              + " --[no-]container-mount-home choose per job); without the home, ~/.ssh must reach"
+              + " the container through a job mount.")
   boolean noMountHome;
 
   /** The old name of {@code --no-container-mount-home}, kept working, not shown. */

@@ -249,7 +249,8 @@ final class YamlTree {
       words =
           "a '\\x', '\\u' or '\\U' escape without enough hexadecimal digits; write '\\\\'"
               + " for a backslash, or use single quotes";
-    } else if (problem.startsWith("found character '")) {
+    } else if (problem.startsWith("found character '")
+        && problem.length() > "found character '".length()) {
       char c = problem.charAt("found character '".length());
       words = "a plain value cannot start with '" + c + "'; put the value in quotes";
     } else if (context.startsWith("while scanning an anchor")
@@ -269,8 +270,8 @@ final class YamlTree {
         words =
             words.replace("'" + t.getKey() + "'", t.getValue()).replace(t.getKey(), t.getValue());
       }
-      if (!context.isEmpty() && cm != null && cm.getLine() != mark.getLine()) {
-        words += " (" + context + ctxAt + ")";
+      if (cm != null && cm.getLine() != mark.getLine()) {
+        words += " (in the block starting" + ctxAt + ")";
       }
     }
     return new BadInputException(
