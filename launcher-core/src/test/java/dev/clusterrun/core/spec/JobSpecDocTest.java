@@ -43,7 +43,9 @@ class JobSpecDocTest {
     assertThat(j.mpi().env()).containsExactly("HPL_USE_NVSHMEM", "UCX_TLS=rc,sm");
     assertThat(j.container().mounts())
         .extracting(Mount::toEnrootArg)
-        .containsExactly("/data:/data:ro", "/scratch:/scratch:rw,rbind");
+        .containsExactly(
+            "/data:/data:none:x-create=auto,rbind,ro",
+            "/scratch:/scratch:none:x-create=auto,rbind,rw");
   }
 
   @Test
