@@ -573,9 +573,12 @@ class PyxisCasesIT {
     return r;
   }
 
-  /** The output lines starting with {@code tag} (followed by '=' or ' ', or the whole line). */
+  /**
+   * The output lines of one tag: {@code TAG}, {@code TAG=…}, {@code TAG …} or, numbered, {@code
+   * TAG7=…}.
+   */
   static List<String> lines(String stdout, String tag) {
-    Pattern p = Pattern.compile("^" + Pattern.quote(tag) + "([= ].*)?$");
+    Pattern p = Pattern.compile("^" + Pattern.quote(tag) + "[0-9]*([= ].*)?$");
     List<String> out = new ArrayList<>();
     for (String l : stdout.split("\n")) {
       Matcher m = p.matcher(l);
