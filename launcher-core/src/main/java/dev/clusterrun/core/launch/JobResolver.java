@@ -132,11 +132,15 @@ public final class JobResolver {
     Setting<Boolean> writable = pick(s -> s.container().writable(), "container.writable", false);
     Setting<List<Mount>> mounts = pick(s -> s.container().mounts(), "container.mounts", List.of());
     if (mounts.value().stream().anyMatch(Mount::isRelative)) {
+      Setting<List<Mount>> given = mounts;
+      // The current directory itself may hold what a mount cannot carry (white space, ':').
       mounts =
           Setting.of(
-              mounts.value().stream().map(m -> m.resolve(cwd)).toList(),
-              mounts.source(),
-              mounts.origin());
+              BadInputException.about(
+                  subject(given, "container.mounts"),
+                  () -> given.value().stream().map(m -> m.resolve(cwd)).toList()),
+              given.source(),
+              given.origin());
     }
     return new ResolvedJob(
         name,

@@ -114,6 +114,23 @@ class PyxisSettingsTest {
   }
 
   @Test
+  void aRelativeSourceInADirectoryWithWhiteSpaceIsBadInput() {
+    assertThatThrownBy(
+            () ->
+                new JobResolver()
+                    .layer(
+                        file("container: {image: /i.sqsh, mounts: [./data:/data]}\n"),
+                        Source.FILE,
+                        "job.yaml")
+                    .resolve(
+                        PlannerTest.TWO_BY_EIGHT, "/home/alice", Path.of("/home/alice/my proj")))
+        .isInstanceOf(BadInputException.class)
+        .hasMessage(
+            "job.yaml: container.mounts: mount source '/home/alice/my proj/data' contains white"
+                + " space, which enroot's --mount and Open MPI's launch agent cannot carry");
+  }
+
+  @Test
   void aReadOnlyContainerIsSavedToo() {
     ResolvedJob j = resolve(Map.of(), "container: {image: /i.sqsh, save: /s/out.sqsh}\n");
     assertThat(j.writable().value()).isFalse();
