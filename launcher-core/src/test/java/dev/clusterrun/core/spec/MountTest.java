@@ -91,7 +91,12 @@ class MountTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"./data,/home/u/proj/data", "../data,/home/u/data", ".,/home/u/proj"})
+  @CsvSource({
+    "./data,/home/u/proj/data",
+    "../data,/home/u/data",
+    ".,/home/u/proj",
+    "./,/home/u/proj"
+  })
   void aRelativeSourceBecomesAbsoluteFromTheCurrentDirectory(String src, String abs) {
     Mount m = Mount.parse(src + ":/data:ro").resolve(Path.of("/home/u/proj"));
     assertThat(m.source()).isEqualTo(abs);
