@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  * <p>enroot's {@code --mount} takes colon-separated fstab fields {@code SRC:DST:TYPE:OPTIONS}
  * (enroot {@code src/runtime.sh}, {@code runtime::_do_mounts_fini}) and completes only {@code
  * SRC:DST} to {@code rbind,x-create=auto}: {@code SRC:DST:ro} would be a non-bind mount of type
- * none (enroot {@code bin/enroot-mount.c}, {@code mount_fstab}). {@link #toEnrootArg()} therefore
- * always spells the type and the options out when there are flags.
+ * none (enroot {@code bin/enroot-mount.c}, {@code mount_fstab}). {@code EnrootArgs.mount} therefore
+ * spells the type and the options out whenever enroot would not complete them so.
  *
  * @param kind what is mounted
  * @param source the host path (absolute once {@link #resolve resolved}; {@code ./} or {@code ../}
@@ -298,6 +298,11 @@ public record Mount(Kind kind, String source, String target, List<String> flags)
     return kind == Kind.BIND && !source.startsWith("/");
   }
 
+  /** The fstab type enroot-mount gets: {@code tmpfs} for a tmpfs, {@code none} otherwise. */
+  public String enrootType() {
+    return kind == Kind.TMPFS ? "tmpfs" : "none";
+  }
+
   /**
    * The options enroot-mount gets, as Pyxis writes them ({@code pyxis_slurmstepd.c}: {@code SRC DST
    * x-create=auto,rbind[,FLAGS]}; {@code tmpfs}: {@code x-create=dir}; {@code umount}: {@code
@@ -319,21 +324,6 @@ public record Mount(Kind kind, String source, String target, List<String> flags)
       }
     }
     return List.copyOf(o);
-  }
-
-  /**
-   * enroot's {@code --mount} argument, colon-separated fstab fields. A host path without flags is
-   * {@code SRC:DST}, which enroot completes to exactly Pyxis's {@code none x-create=auto,rbind};
-   * everything else spells out the type and the options: {@code
-   * SRC:DST:none:x-create=auto,rbind,ro}, {@code tmpfs:DST:tmpfs:x-create=dir}, {@code
-   * umount:DST:none:x-detach}.
-   */
-  public String toEnrootArg() {
-    if (kind == Kind.BIND && enrootOptions().size() == 2) {
-      return source + ":" + target;
-    }
-    String type = kind == Kind.TMPFS ? "tmpfs" : "none";
-    return source + ":" + target + ":" + type + ":" + String.join(",", enrootOptions());
   }
 
   /** Pyxis's notation, flags joined with {@code +}. */

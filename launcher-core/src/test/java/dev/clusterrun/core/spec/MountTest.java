@@ -3,6 +3,7 @@ package dev.clusterrun.core.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clusterrun.core.enroot.EnrootArgs;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -43,10 +44,10 @@ class MountTest {
       })
   void pyxisEntriesBecomeTheEnrootWordsThatMeanTheSame(String pyxis, String enroot) {
     Mount m = Mount.parse(pyxis);
-    assertThat(m.toEnrootArg()).isEqualTo(enroot);
-    assertThat(m.toEnrootArg()).matches(ENROOT_MOUNT);
+    assertThat(EnrootArgs.mount(m)).isEqualTo(enroot);
+    assertThat(EnrootArgs.mount(m)).matches(ENROOT_MOUNT);
     // Exactly two fields (which enroot completes) or four (nothing left for enroot to guess).
-    assertThat(m.toEnrootArg().split(":", -1).length).isIn(2, 4);
+    assertThat(EnrootArgs.mount(m).split(":", -1).length).isIn(2, 4);
   }
 
   @ParameterizedTest
@@ -100,7 +101,7 @@ class MountTest {
   void aRelativeSourceBecomesAbsoluteFromTheCurrentDirectory(String src, String abs) {
     Mount m = Mount.parse(src + ":/data:ro").resolve(Path.of("/home/u/proj"));
     assertThat(m.source()).isEqualTo(abs);
-    assertThat(m.toEnrootArg()).isEqualTo(abs + ":/data:none:x-create=auto,rbind,ro");
+    assertThat(EnrootArgs.mount(m)).isEqualTo(abs + ":/data:none:x-create=auto,rbind,ro");
     assertThat(m.isRelative()).isFalse();
   }
 
