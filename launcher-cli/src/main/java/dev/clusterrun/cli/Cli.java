@@ -32,6 +32,9 @@ final class Cli {
     CommandLine cl = new CommandLine(root);
     cl.setOut(out);
     cl.setErr(err);
+    // A command's own words are passed on as they are: `run … curl -d @body.json` must not make
+    // picocli read a file named body.json.
+    cl.setExpandAtFiles(false);
     cl.setExitCodeExceptionMapper(t -> ExitCodes.BAD_INPUT);
     cl.getCommandSpec()
         .usageMessage()

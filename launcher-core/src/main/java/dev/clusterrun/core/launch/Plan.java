@@ -22,6 +22,8 @@ import java.util.Map;
  * @param agent the launch agent words; {@code agentString} the shell string Open MPI gets
  * @param cleanup steps run on the head after the job
  * @param settings every setting with its source
+ * @param runFiles files clusterrun writes before any container starts (host path on the shared
+ *     filesystem → content), e.g. the {@code /etc/rc.local} that skips the image's entrypoint
  */
 public record Plan(
     String jobName,
@@ -44,7 +46,8 @@ public record Plan(
     String daemon,
     boolean hook,
     List<Step> cleanup,
-    List<SettingView> settings) {
+    List<SettingView> settings,
+    Map<String, String> runFiles) {
 
   /**
    * A command to run on the head.
