@@ -299,20 +299,21 @@ readonly ENROOT_INSTALLED_CONFIG=(enroot.conf enroot.conf.d/README environ.d/10-
 # starts as a fresh enroot install would, not with whatever the host's SYSCONF has accumulated.
 copy_packaged_enroot_config() {
   local sysconf=$1 dest=$2 pkg="" f rel sum want flags
-  local -a files=() modified=()
+  local -a files=() modified=() pkgs=()
   mkdir -p "$dest"
   if command -v dpkg-query >/dev/null && pkg=$(dpkg-query -S "$sysconf" 2>/dev/null | head -n1 | cut -d: -f1) && [[ -n $pkg ]]; then
-    pkg=${pkg%%,*}
+    # "enroot" or "enroot, enroot+caps": every package that owns the directory.
+    IFS=', ' read -r -a pkgs <<<"$pkg"
     while IFS= read -r f; do
       if [[ $f == "$sysconf"/* && -f $f && ! -L $f ]]; then files+=("$f"); fi
-    done < <(dpkg-query -L "$pkg")
+    done < <(dpkg-query -L "${pkgs[@]}" | sort -u)
     # Conffiles: " PATH MD5 [obsolete]"; another checksum means modified since install.
     while read -r f want _; do
       [[ $f == "$sysconf"/* && -f $f ]] || continue
       sum=$(md5sum <"$f" | cut -d' ' -f1)
       [[ $sum == "$want" ]] || modified+=("$f")
-    done < <(dpkg-query -W -f='${Conffiles}\n' "$pkg")
-    note "host enroot: the nodes start from the files of package $pkg in $sysconf"
+    done < <(dpkg-query -W -f='${Conffiles}\n' "${pkgs[@]}")
+    note "host enroot: the nodes start from the files of package(s) ${pkgs[*]} in $sysconf"
   elif command -v rpm >/dev/null && pkg=$(rpm -qf "$sysconf" 2>/dev/null) && [[ -n $pkg ]]; then
     while IFS= read -r f; do
       if [[ $f == "$sysconf"/* && -f $f && ! -L $f ]]; then files+=("$f"); fi
@@ -373,7 +374,7 @@ make_node() {
       echo "# Set by cluster.sh for the stand-in: its local image registry (no network here)."
       echo "ENROOT_STANDIN_REGISTRY     $REGISTRY_DIR"
       echo "# The node's /etc without the node's own mounts under it (for the stand-in's tiny images)."
-      echo "ENROOT_STANDIN_HOST_ETC     $dir/host-etc"
+      echo "ENROOT_STANDIN_HOST_ETC     $STATE_DIR/host-etc"
       if [[ $SQSH_MODE == unpack ]]; then
         echo "# No usable /dev/fuse or squashfuse on this machine: images are unpacked (SHORTCUT)."
         echo "ENROOT_STANDIN_SQSH         unpack"
@@ -410,23 +411,23 @@ make_node() {
 
   # Node-local mounts, made inside the node's mount namespace.
   nsenter -t "$pid" -m -- bash -euc '
-    node_dir=$1 standin_bin=$2 fuse=$3 sysconf=$4
+    node_dir=$1 standin_bin=$2 fuse=$3 sysconf=$4 host_etc=$5
     # /run/netns holds references to all nodes; a node needs none of them.
     for m in $(findmnt -rn -o TARGET | grep "^/run/netns/" || true); do umount -l "$m" || true; done
     mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs /run
     mkdir -p /run/sshd /run/lock /run/user
     chmod 1777 /run/lock
     mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /tmp
-    # /etc as it is before the node mounts anything under it: an overlay may use it as a layer.
-    mkdir -p "$node_dir/host-etc"
-    mount --bind /etc "$node_dir/host-etc"
+    # /etc as it is before the node mounts anything under it (an overlay may use it as a layer);
+    # the same path on every node, so that every node has the same enroot.conf.
+    mount --bind /etc "$host_etc"
     mount --bind "$node_dir/etc-enroot" /etc/enroot
     if [[ -n $sysconf && $sysconf != /etc/enroot && -d $sysconf ]]; then mount --bind "$node_dir/etc-enroot" "$sysconf"; fi
     if [[ -n $standin_bin ]]; then mount --bind -o ro "$standin_bin" /usr/local/bin; fi
     if [[ -n $fuse ]]; then mount --bind "$fuse" /dev/fuse; fi
     if [[ -d $node_dir/sudoers.d && -d /etc/sudoers.d ]]; then mount --bind -o ro "$node_dir/sudoers.d" /etc/sudoers.d; fi
   ' nodesetup "$dir" "$([[ $ENROOT_MODE == standin ]] && echo "$STATE_DIR/bin" || true)" \
-    "$([[ $SQSH_MODE == fuse ]] && echo "$STATE_DIR/fuse" || true)" "$HOST_SYSCONF"
+    "$([[ $SQSH_MODE == fuse ]] && echo "$STATE_DIR/fuse" || true)" "$HOST_SYSCONF" "$STATE_DIR/host-etc"
 
   ssh-keygen -q -t ed25519 -N '' -C "$node" -f "$dir/ssh_host_ed25519_key"
   write_sshd_config "$node" "$addr"
@@ -479,6 +480,7 @@ do_up() {
     mkdir -p /etc/enroot
   fi
   local t
+  mkdir -p "$STATE_DIR/host-etc"
   if [[ $ENROOT_MODE == standin ]]; then
     mkdir -p "$STATE_DIR/bin"
     for t in "${STANDIN_TOOLS[@]}"; do install -m 0755 "$STANDIN_DIR/$t" "$STATE_DIR/bin/$t"; done
