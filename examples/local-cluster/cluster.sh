@@ -351,12 +351,40 @@ make_fuse_device() {
   fi
   majmin=$(stat -c '%t %T' /dev/fuse)
   if ! mknod -m 0666 "$STATE_DIR/fuse" c "$((16#${majmin% *}))" "$((16#${majmin#* }))" 2>/dev/null ||
-    ! setpriv --reuid="$JOB_UID" --regid="$JOB_UID" --clear-groups sh -c ': <>"$1"' fuse "$STATE_DIR/fuse" 2>/dev/null; then
+    ! probe_fuse "$STATE_DIR/fuse"; then
     rm -f "$STATE_DIR/fuse"
     echo unpack
     return
   fi
   echo fuse
+}
+
+# True when the job user, in a user + mount namespace as enroot makes them, can mount a squashfs
+# with squashfuse through the fuse device node DEV.
+probe_fuse() {
+  local dev=$1 d=$STATE_DIR/fuse-probe rc=0
+  mkdir -p "$d/src" "$d/mnt"
+  echo probe >"$d/src/probe"
+  mksquashfs "$d/src" "$d/img.sqsh" -quiet -noappend -no-progress >/dev/null 2>&1 || rc=1
+  cat >"$d/try.sh" <<'EOF'
+squashfuse -f "$1/img.sqsh" "$1/mnt" 2>/dev/null &
+p=$!
+for i in $(seq 100); do
+  if [ -e "$1/mnt/probe" ]; then kill "$p"; exit 0; fi
+  kill -0 "$p" 2>/dev/null || exit 1
+  sleep 0.05
+done
+kill "$p"
+exit 1
+EOF
+  chmod -R a+rX "$d"
+  if ((rc == 0)); then
+    unshare --mount --propagation private -- sh -c 'mount --bind "$1" /dev/fuse && exec setpriv \
+      --reuid="$2" --regid="$2" --clear-groups unshare --user --map-user="$2" --map-group="$2" \
+      --keep-caps --mount -- sh "$3/try.sh" "$3"' probe "$dev" "$JOB_UID" "$d" >/dev/null 2>&1 || rc=1
+  fi
+  rm -rf "$d"
+  return "$rc"
 }
 
 make_node() {
