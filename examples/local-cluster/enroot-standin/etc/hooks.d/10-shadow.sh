@@ -24,6 +24,8 @@ if ! has_id "$gid" "$root/etc/group"; then
     printf '%s:x:%s:\n' "$group" "$gid" >>"$root/etc/group"
 fi
 if [ ! -e "$root$home" ]; then
-    (umask 077 && mkdir -p "$root$home")
+    # With the container's UMASK from its login.defs (077 without one), as enroot's hook.
+    mask=$(awk '$1 == "UMASK" { print $2; exit }' "$root/etc/login.defs" 2>/dev/null || true)
+    (umask "${mask:-077}" && mkdir -p "$root$home")
     if [ -d "$root/etc/skel" ]; then cp -Lpr "$root/etc/skel/." "$root$home" 2>/dev/null || :; fi
 fi
