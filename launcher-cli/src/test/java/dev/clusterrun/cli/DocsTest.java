@@ -64,7 +64,10 @@ class DocsTest {
           Map.entry("clusterrun run job.yaml --nodes hosts.txt", "runs a job on the nodes"),
           Map.entry(
               "clusterrun run --nodes hosts.txt"
-                  + " --container-image=nvcr.io#nvidia/pytorch:25.01-py3 -- python3 train.py",
+                  + " --container-image=nvcr.io#nvidia/pytorch:25.01-py3 python3 train.py",
+              "runs a job on the nodes"),
+          Map.entry(
+              "clusterrun run --nodes hosts.txt --container-image=IMAGE hostname -f",
               "runs a job on the nodes"),
           Map.entry("clusterrun check --nodes hosts.txt", "checks the nodes over SSH"),
           Map.entry("clusterrun check --nodes hosts.txt job.yaml", "checks the nodes over SSH"),
@@ -106,6 +109,8 @@ class DocsTest {
           "--rw",
           "--root",
           "--conf",
+          // enroot export
+          "-f",
           // NVIDIA's hpcg.sh, nccl-tests
           "--nx",
           "-b",
@@ -305,6 +310,55 @@ class DocsTest {
     return w;
   }
 
+  /**
+   * The words clusterrun itself reads: up to {@code --}, and for a command that takes a program's
+   * words (run, plan, hpl, bench) up to the first word that starts them, as {@link CommandWords}
+   * reads a command line (the job file and bench's preset are clusterrun's).
+   */
+  static List<String> clusterrunWords(CommandLine c, List<String> w) {
+    var spec = c.getCommandSpec();
+    boolean takesCommand =
+        spec.positionalParameters().stream().anyMatch(p -> p.parameterConsumer() != null);
+    boolean takesJobFile =
+        spec.positionalParameters().stream()
+            .anyMatch(p -> p.parameterConsumer() instanceof CommandWords.WithJobFile);
+    int firstConsumed =
+        spec.positionalParameters().stream()
+            .filter(p -> p.parameterConsumer() != null)
+            .mapToInt(p -> p.index().min())
+            .min()
+            .orElse(Integer.MAX_VALUE);
+    List<String> out = new ArrayList<>();
+    boolean named = c.getParent() == null;
+    int positional = 0;
+    for (int i = 0; i < w.size(); i++) {
+      String word = w.get(i);
+      if (word.equals("--")) {
+        break;
+      }
+      out.add(word);
+      if (!named) {
+        named = !word.startsWith("-") && word.equals(c.getCommandName());
+        continue;
+      }
+      if (word.startsWith("-")) {
+        var option = spec.findOption(flagName(word));
+        if (option != null && option.arity().max() > 0 && !word.contains("=") && i + 1 < w.size()) {
+          out.add(w.get(++i));
+        }
+        continue;
+      }
+      if (takesCommand
+          && positional >= firstConsumed
+          && !(takesJobFile && CommandWords.isJobFile(word) && positional == firstConsumed)) {
+        out.remove(out.size() - 1);
+        break;
+      }
+      positional++;
+    }
+    return out;
+  }
+
   /** The subcommand a command line names, or the root. */
   static CommandLine commandOf(CommandLine root, List<String> words) {
     for (String w : words) {
@@ -411,8 +465,8 @@ class DocsTest {
         }
         continue;
       }
-      for (String word : w) {
-        if (word.equals("--") || word.startsWith("[")) {
+      for (String word : clusterrunWords(c, w)) {
+        if (word.startsWith("[")) {
           break;
         }
         String flag = flagName(word);
