@@ -5,7 +5,8 @@
 set -euo pipefail
 
 readonly PACKAGES=(openssh-server openssh-client openmpi-bin libopenmpi-dev iproute2 util-linux
-  squashfs-tools procps psmisc sudo hpcc)
+  squashfs-tools procps psmisc sudo hpcc
+  man-db bash-completion) # the last two: DebPackageIT reads the installed man pages and completion
 # debootstrap is needed only by build-image.sh (a real enroot image); ask with --with-debootstrap.
 
 pkgs=("${PACKAGES[@]}")
