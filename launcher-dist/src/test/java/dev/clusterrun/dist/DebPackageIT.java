@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -65,11 +66,15 @@ class DebPackageIT {
   static final List<Path> HOMES = List.of(Path.of("/root"), Path.of("/home"));
 
   /**
-   * Changed by dpkg/apt/man-db bookkeeping and by other tests on a shared machine (the local
-   * cluster's state, /etc/hosts), never by this package.
+   * Changed by dpkg/apt/man-db bookkeeping, and by the other integration tests that bring the local
+   * cluster (examples/local-cluster/cluster.sh: its state, shared directory, job user's home and
+   * per-node /etc/enroot) up and down meanwhile on a shared machine; never by this package.
    */
   static final List<Path> VOLATILE =
       Stream.of(
+              env("CLUSTERRUN_LC_STATE", "/var/lib/clusterrun-lc"),
+              env("CLUSTERRUN_LC_SHARED_ROOT", "/srv/clusterrun-lc"),
+              "/home/crjob",
               "/var/lib/dpkg",
               "/var/lib/apt",
               "/var/cache/apt",
@@ -80,12 +85,21 @@ class DebPackageIT {
               "/var/tmp",
               "/var/backups",
               "/var/lib/systemd",
-              "/var/lib/clusterrun-lc",
               "/etc/enroot",
               "/root/.m2",
               "/root/.cache")
           .map(Path::of)
           .toList();
+
+  /**
+   * Rewritten by the local cluster meanwhile: /etc/hosts (its node names, through a temporary file
+   * beside it) and the account databases with their backups and locks (useradd/userdel of its job
+   * user).
+   */
+  static final Pattern VOLATILE_FILES =
+      Pattern.compile(
+          "/etc/(hosts|\\.hosts\\..*|(passwd|shadow|group|gshadow|subuid|subgid)[-+]?(\\.lock)?"
+              + "|\\.pwd\\.lock)");
 
   @TempDir Path tmp;
 
@@ -116,13 +130,13 @@ class DebPackageIT {
     lockChannel = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     lock = lockChannel.lock();
     // Checked again under the lock: another build's test may have installed it meanwhile.
-    String mine = installedVersion();
+    String mine = dpkgStatus();
     if (mine != null) {
       String why =
-          "clusterrun "
+          "a clusterrun package is on this machine (dpkg status "
               + mine
-              + " is installed on this machine; the package test does not replace an existing"
-              + " installation (apt-get purge clusterrun first)";
+              + "); the package test does not replace an existing installation (apt-get purge"
+              + " clusterrun first)";
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
         throw new IllegalStateException(why);
       }
@@ -137,9 +151,19 @@ class DebPackageIT {
   @AfterAll
   void removeWhatWasInstalledAndUnlock() throws Exception {
     try {
-      if (installed && installedVersion() != null) {
+      if (installed && dpkgStatus() != null) {
         Result r = apt("purge", PACKAGE);
-        System.err.println("DebPackageIT: clean-up purge exited " + r.code());
+        System.err.println("DebPackageIT: clean-up: apt-get purge clusterrun exited " + r.code());
+      }
+      if (installed && Files.exists(SHARE)) {
+        // A failed check may have left the package's own directory behind (nothing else writes
+        // there): put the machine back as it was.
+        try (Stream<Path> s = Files.walk(SHARE)) {
+          for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            System.err.println("DebPackageIT: clean-up: removing leftover " + p);
+            Files.delete(p);
+          }
+        }
       }
     } finally {
       if (lock != null) {
@@ -153,9 +177,9 @@ class DebPackageIT {
   @Order(1)
   void aptGetInstallsThePackageWithItsFiles() throws Exception {
     Result r = apt("install", deb.toString());
-    installed = installedVersion() != null;
+    installed = dpkgStatus() != null; // in whatever state: the clean-up removes it
     assertThat(r.code()).as("apt-get install %s:%n%s", deb, r.all()).isZero();
-    assertThat(installed).as("dpkg-query after apt-get install").isTrue();
+    assertThat(dpkgStatus()).as("dpkg status after apt-get install").isEqualTo("ii");
 
     owned = run("dpkg", "-L", PACKAGE).out().lines().filter(l -> l.startsWith("/")).toList();
     List<String> expected = new ArrayList<>();
@@ -274,18 +298,21 @@ class DebPackageIT {
 
     Result purge = apt("purge", PACKAGE);
     assertThat(purge.code()).as("apt-get purge:%n%s", purge.all()).isZero();
-    assertThat(installedVersion()).as("clusterrun after purge").isNull();
-    assertThat(run("dpkg-query", "-W", "-f", "${db:Status-Abbrev}", PACKAGE).out().strip())
-        .as("dpkg status after purge (empty or not-installed)")
-        .isIn("", "un");
+    assertThat(dpkgStatus()).as("dpkg status of clusterrun after purge").isNull();
     assertThat(leftovers()).as("new files after apt-get purge").isEmpty();
     installed = false;
   }
 
   // ---- helpers ----
 
-  private void requireInstalled() {
-    Assumptions.assumeTrue(installed, "the package did not install (see the first test)");
+  private static String env(String name, String fallback) {
+    String v = System.getenv(name);
+    return v == null || v.isEmpty() ? fallback : v;
+  }
+
+  private void requireInstalled() throws Exception {
+    Assumptions.assumeTrue(
+        "ii".equals(dpkgStatus()), "the package is not installed (see the first test)");
   }
 
   private static List<String> pageNames() {
@@ -370,12 +397,13 @@ class DebPackageIT {
     assertThat(r.code()).as("apt-get install %s:%n%s", others, r.all()).isZero();
   }
 
-  private static String installedVersion() throws Exception {
-    Result r = run("dpkg-query", "-W", "-f", "${db:Status-Abbrev} ${Version}", PACKAGE);
-    if (r.code() != 0 || !r.out().startsWith("i")) {
-      return null;
-    }
-    return r.out().substring(r.out().indexOf(' ') + 1).strip();
+  /**
+   * dpkg's status of the package (e.g. {@code ii}, {@code rc}), null when dpkg does not know it.
+   */
+  private static String dpkgStatus() throws Exception {
+    Result r = run("dpkg-query", "-W", "-f", "${db:Status-Abbrev}", PACKAGE);
+    String status = r.out().strip();
+    return r.code() != 0 || status.isEmpty() || status.startsWith("un") ? null : status;
   }
 
   private String manExcludedHint(String path) {
@@ -443,8 +471,7 @@ class DebPackageIT {
 
           @Override
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-            if (!file.toString().startsWith("/etc/.hosts")
-                && !file.toString().equals("/etc/hosts")) {
+            if (!VOLATILE_FILES.matcher(file.toString()).matches()) {
               into.add(file.toString());
             }
             return FileVisitResult.CONTINUE;
