@@ -36,32 +36,41 @@ else
 fi
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-# One line per run: wall seconds, then CPU seconds (user + system, this process and its children).
-time_runs() {
-  local i t
-  for ((i = 0; i < runs; i++)); do
-    t=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1)
-    awk '{printf "%.3f %.3f\n", $1, $2 + $3}' <<<"$t"
-  done
-}
-# "wall cpu" medians of a command's runs.
-measure() {
-  local r
-  r=$(time_runs "$@")
-  echo "$(cut -d' ' -f1 <<<"$r" | median) $(cut -d' ' -f2 <<<"$r" | median)"
+# Prints "wall cpu" seconds of one run (cpu: user + system of the command and its children).
+time_one() {
+  local t
+  t=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1)
+  awk '{printf "%.3f %.3f\n", $1, $2 + $3}' <<<"$t"
 }
 row() { printf '%-46s %8s %8s\n' "$1" "$2" "$3"; }
 
+# The commands to time: java -version, then --version and --help of each launcher.
+cmd=(java)
+arg=(-version)
+for b in "${bins[@]}"; do
+  "$b" --version >/dev/null 2>&1 # warm the page cache once
+  cmd+=("$b" "$b")
+  arg+=(--version --help)
+done
+# Round robin: run k of every command, then run k+1 of every command, so that a change in the
+# machine's load (other builds) hits every command alike.
+samples=$(mktemp -d)
+trap 'rm -rf "$samples"' EXIT
+for ((k = 0; k < runs; k++)); do
+  for j in "${!cmd[@]}"; do
+    time_one "${cmd[$j]}" "${arg[$j]}" >>"$samples/$j"
+  done
+done
+medians() { echo "$(cut -d' ' -f1 "$samples/$1" | median) $(cut -d' ' -f2 "$samples/$1" | median)"; }
+
 # Wall time suffers when other builds share the CPUs; CPU time much less: both are printed.
 row "command (median of $runs runs)" "wall s" "cpu s"
-read -r jw jc <<<"$(measure java -version)"
+read -r jw jc <<<"$(medians 0)"
 row "java -version" "$jw" "$jc"
 verdicts=()
 for i in "${!bins[@]}"; do
-  b=${bins[$i]}
-  "$b" --version >/dev/null 2>&1 # warm the page cache once
-  read -r vw vc <<<"$(measure "$b" --version)"
-  read -r hw hc <<<"$(measure "$b" --help)"
+  read -r vw vc <<<"$(medians $((1 + 2 * i)))"
+  read -r hw hc <<<"$(medians $((2 + 2 * i)))"
   if [[ ${#labels[$i]} -gt 24 ]]; then
     echo "${labels[$i]}:"
     row "  clusterrun --version" "$vw" "$vc"
@@ -76,5 +85,5 @@ for i in "${!bins[@]}"; do
     verdicts+=("${labels[$i]}: MISSED")
   fi
 done
-echo "load average while measuring: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
+echo "load average after measuring: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 echo "target (--version within 0.2 s): $(IFS=,; echo "${verdicts[*]}" | sed 's/,/, /g')"

@@ -121,7 +121,7 @@ class DebPackageIT {
     String missing = missingPrerequisite();
     if (missing != null) {
       String why = "the package test cannot run here: " + missing;
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      if (ci()) {
         throw new IllegalStateException(why + " (CI=true: failing instead of skipping)");
       }
       System.err.println("DebPackageIT: skipped: " + why);
@@ -137,7 +137,7 @@ class DebPackageIT {
               + mine
               + "); the package test does not replace an existing installation (apt-get purge"
               + " clusterrun first)";
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      if (ci()) {
         throw new IllegalStateException(why);
       }
       System.err.println("DebPackageIT: skipped: " + why);
@@ -305,6 +305,10 @@ class DebPackageIT {
 
   // ---- helpers ----
 
+  private static boolean ci() {
+    return "true".equalsIgnoreCase(System.getenv("CI"));
+  }
+
   private static String env(String name, String fallback) {
     String v = System.getenv(name);
     return v == null || v.isEmpty() ? fallback : v;
@@ -374,6 +378,12 @@ class DebPackageIT {
    */
   private void installMissingDependencies() throws Exception {
     Result sim = apt("install", "--simulate", deb.toString());
+    if (sim.code() != 0 && ci()) {
+      // A fresh machine may have no package lists yet to find the dependencies in.
+      Result update = apt("update");
+      assertThat(update.code()).as("apt-get update:%n%s", update.all()).isZero();
+      sim = apt("install", "--simulate", deb.toString());
+    }
     assertThat(sim.code()).as("apt-get install --simulate:%n%s", sim.all()).isZero();
     List<String> others =
         sim.out()
@@ -385,7 +395,7 @@ class DebPackageIT {
     if (others.isEmpty()) {
       return;
     }
-    if (!"true".equalsIgnoreCase(System.getenv("CI"))) {
+    if (!ci()) {
       String why =
           "the package needs " + others + " first: apt-get install " + String.join(" ", others);
       System.err.println("DebPackageIT: skipped: " + why);
