@@ -30,7 +30,8 @@ import picocli.CommandLine.Model.CommandSpec;
  * <p>Output is reproducible: the pages carry the date of {@code project.build.outputTimestamp}, and
  * the gzip header has no name and no time.
  *
- * <p>Usage: {@code GenerateDocs TARGET VERSION OUTPUT_TIMESTAMP}
+ * <p>Usage: {@code GenerateDocs TARGET VERSION OUTPUT_TIMESTAMP CLI_TARGET}, where CLI_TARGET is
+ * launcher-cli's build directory (whose classes the pages must describe).
  */
 public final class GenerateDocs {
   private GenerateDocs() {}
@@ -61,10 +62,12 @@ public final class GenerateDocs {
       """;
 
   public static void main(String[] args) throws IOException {
-    if (args.length != 3) {
-      throw new IllegalArgumentException("usage: GenerateDocs TARGET VERSION OUTPUT_TIMESTAMP");
+    if (args.length != 4) {
+      throw new IllegalArgumentException(
+          "usage: GenerateDocs TARGET VERSION OUTPUT_TIMESTAMP CLI_TARGET");
     }
     Path target = Path.of(args[0]);
+    requireModelFrom(Path.of(args[3]));
     ManPage.Meta meta =
         new ManPage.Meta(
             "clusterrun",
@@ -92,6 +95,34 @@ public final class GenerateDocs {
         Files.createDirectories(root.resolve("usr/share/bash-completion/completions"));
     Files.writeString(
         completions.resolve("clusterrun"), CommandModel.bashCompletion(), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The pages must describe the jar the package ships, launcher-cli's own build: not a launcher-cli
+   * that Maven took from the local repository (another checkout's, or an old one) because the build
+   * was started with {@code -pl launcher-dist} without {@code -am}.
+   */
+  static void requireModelFrom(Path cliTarget) throws IOException {
+    Path model;
+    try {
+      model =
+          Path.of(
+              dev.clusterrun.cli.Main.class
+                  .getProtectionDomain()
+                  .getCodeSource()
+                  .getLocation()
+                  .toURI());
+    } catch (java.net.URISyntaxException e) {
+      throw new IOException(e);
+    }
+    if (!model.toRealPath().startsWith(cliTarget.toRealPath())) {
+      throw new IllegalStateException(
+          "the command model comes from "
+              + model
+              + ", not from this build's launcher-cli ("
+              + cliTarget
+              + "): build launcher-dist with -am (mvn -pl launcher-dist -am package)");
+    }
   }
 
   static java.util.Map<String, String> rootExitCodes() {
