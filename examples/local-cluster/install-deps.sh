@@ -5,10 +5,11 @@
 set -euo pipefail
 
 readonly PACKAGES=(openssh-server openssh-client openmpi-bin libopenmpi-dev iproute2 util-linux
-  squashfs-tools procps psmisc sudo hpcc squashfuse fuse-overlayfs)
+  squashfs-tools procps psmisc sudo hpcc squashfuse fuse-overlayfs man-db bash-completion)
 # squashfuse and fuse-overlayfs: what enroot uses to start a container from an IMAGE.sqsh (the
 # stand-in too, when the machine lets the nodes open /dev/fuse; perl-base, always there, runs the
-# stand-in's enroot-mount and enroot-switchroot).
+# stand-in's enroot-mount and enroot-switchroot). man-db and bash-completion: DebPackageIT reads
+# the installed man pages and completion.
 # debootstrap is needed only by build-image.sh (a real enroot image); ask with --with-debootstrap.
 
 pkgs=("${PACKAGES[@]}")
