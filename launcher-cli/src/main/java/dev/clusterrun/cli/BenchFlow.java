@@ -131,6 +131,13 @@ final class BenchFlow {
     BenchFlow flow = new BenchFlow(root, preset, hostfile, job, bench, extraArgs, runId);
     ResolvedJob first = flow.resolve(List.of(preset.id()), null);
     flow.requireContainer(first);
+    String logProblem = ResultsLog.inWorkspace(Path.of(first.workspacePath().value())).problem();
+    if (logProblem != null) {
+      // Found now, not after the benchmark ran: the result could not be appended.
+      var ws = first.workspacePath();
+      throw new BadInputException(
+          ws.source() == Source.DEFAULT ? "workspace" : ws.origin(), logProblem);
+    }
     if (bench.dryRun) {
       return flow.dryRun(first);
     }
@@ -193,8 +200,15 @@ final class BenchFlow {
     if (b.junit != null && Files.isDirectory(b.junit)) {
       throw new BadInputException("--junit", b.junit + " is a directory; give a file name");
     }
+    if (b.gpuModel != null && DatPicker.modelProblem(b.gpuModel) != null) {
+      throw new BadInputException("--gpu-model", DatPicker.modelProblem(b.gpuModel));
+    }
     if (b.dat != null && !b.dat.equals("auto")) {
       Path p = Path.of(b.dat);
+      if (Files.isDirectory(p)) {
+        throw new BadInputException(
+            "--dat", b.dat + " is a directory; give an HPL.dat file or `auto`");
+      }
       if (!Files.isRegularFile(p)) {
         throw new BadInputException(
             "--dat", "no such file: " + b.dat + " (give an HPL.dat file or `auto`)");

@@ -45,6 +45,10 @@ final class ResultsCommand implements Callable<Integer> {
       throw new BadInputException("--last", "must be at least 1, got " + last);
     }
     ResultsLog log = ResultsLog.inWorkspace(workspace());
+    String problem = log.problem();
+    if (problem != null) {
+      throw new BadInputException(workspaceSubject(), problem);
+    }
     ResultsLog.Contents c = log.read();
     for (String p : c.problems()) {
       root.err.println("clusterrun: " + p + " (line skipped)");
@@ -66,6 +70,15 @@ final class ResultsCommand implements Callable<Integer> {
     }
     root.out.flush();
     return ExitCodes.OK;
+  }
+
+  /** Where the workspace came from, to name in messages. */
+  private String workspaceSubject() {
+    if (workspace != null) {
+      return "--workspace";
+    }
+    String env = root.env.get(EnvironmentLayer.WORKSPACE);
+    return env != null && !env.isBlank() ? EnvironmentLayer.WORKSPACE : "workspace";
   }
 
   private Path workspace() {

@@ -366,7 +366,7 @@ class BenchCommandsTest {
     Files.writeString(log.file(), "{not json\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
     Run d = run("results", "--workspace", ws.toString());
     assertThat(d.code()).isZero();
-    assertThat(d.err()).startsWith("clusterrun: results.jsonl:3: not valid JSON");
+    assertThat(d.err()).startsWith("clusterrun: " + log.file() + ":3: not valid JSON");
     assertThat(d.out().lines()).hasSize(3);
   }
 
@@ -377,6 +377,64 @@ class BenchCommandsTest {
     assertThat(r.out()).contains("(no runs recorded yet)");
     assertThat(run("results", "--workspace", ws.toString(), "--json").out()).isEqualTo("[]\n");
     assertThat(run("results", "--last", "0").code()).isEqualTo(2);
+  }
+
+  @Test
+  void aWorkspaceThatIsAFileOrALogThatIsADirectoryIsBadInput(@TempDir Path tmp) throws Exception {
+    Run file = run("results", "--workspace", "/etc/passwd");
+    assertThat(file.code()).isEqualTo(2);
+    assertThat(file.err())
+        .isEqualTo("clusterrun: --workspace: /etc/passwd is a file, not a workspace directory\n");
+    Run env = run(Map.of("HOME", "/nowhere", "CLUSTERRUN_WORKSPACE", "/etc/passwd"), "results");
+    assertThat(env.code()).isEqualTo(2);
+    assertThat(env.err()).startsWith("clusterrun: CLUSTERRUN_WORKSPACE: /etc/passwd is a file");
+
+    Path ws = tmp.resolve("ws");
+    Files.createDirectories(ws.resolve("results.jsonl"));
+    Run dir = run("results", "--workspace", ws.toString());
+    assertThat(dir.code()).isEqualTo(2);
+    assertThat(dir.err())
+        .startsWith(
+            "clusterrun: --workspace: "
+                + ws.resolve("results.jsonl")
+                + " is a directory; the results log must be a file");
+    // a benchmark finds out before it touches a node, not after it ran
+    Run bench =
+        run(
+            "bench",
+            "hpcc",
+            "--nodes",
+            path("hostfiles/2x8.txt"),
+            "--container-image",
+            "/images/hpcc.sqsh",
+            "--workspace",
+            ws.toString(),
+            "--dry-run");
+    assertThat(bench.code()).isEqualTo(2);
+    assertThat(bench.err()).startsWith("clusterrun: --workspace: " + ws.resolve("results.jsonl"));
+  }
+
+  @Test
+  void aDirectoryAsDatAndAnUnknownGpuModelAreNamedAsSuch() {
+    Run dat = run("hpl", "--nodes", path("hostfiles/2x8.txt"), "--dat", "/tmp", "--dry-run");
+    assertThat(dat.code()).isEqualTo(2);
+    assertThat(dat.err())
+        .isEqualTo("clusterrun: --dat: /tmp is a directory; give an HPL.dat file or `auto`\n");
+    Run model = run("hpl", "--nodes", path("hostfiles/2x8.txt"), "--gpu-model", "FOO", "--dry-run");
+    assertThat(model.code()).isEqualTo(2);
+    assertThat(model.err())
+        .isEqualTo(
+            "clusterrun: --gpu-model: 'FOO' is not a GPU model; give one such as A100, H100, H200,"
+                + " H800, GH200, B200, GB200, B300, GB300 (or a line of nvidia-smi -L)\n");
+    Run smi =
+        run(
+            "hpl",
+            "--nodes",
+            path("hostfiles/2x8.txt"),
+            "--gpu-model",
+            "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-x)",
+            "--dry-run");
+    assertThat(smi.code()).as(smi.err()).isZero();
   }
 
   @Test

@@ -65,7 +65,7 @@ public record BenchResult(
     Objects.requireNonNull(preset, "preset");
     Objects.requireNonNull(verdict, "verdict");
     if (verdict != Verdict.PASSED && (reason == null || reason.isBlank())) {
-      throw new IllegalArgumentException(verdict + " needs a reason");
+      throw new IllegalArgumentException("a " + verdict + " result needs a 'reason'");
     }
     rows = rows == null ? List.of() : List.copyOf(rows);
     metrics =
