@@ -50,6 +50,7 @@ final class BenchCommand implements Callable<Integer> {
   @Mixin NodesOption nodes;
 
   @Mixin BenchOptions bench;
+  @Mixin HpccOptions hpcc;
   @Mixin JobOptions job;
   @Mixin RunOptions run;
   @Mixin SshOptions ssh;
@@ -57,6 +58,7 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BenchPreset p = BenchPreset.byId(preset);
+    bench.hpcc = hpcc;
     return BenchFlow.run(root, p, nodes.path, job, run, ssh, bench, args);
   }
 }

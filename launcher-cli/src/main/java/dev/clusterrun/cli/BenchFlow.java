@@ -173,9 +173,13 @@ final class BenchFlow {
       only(b.scriptArgs != null, "--hpl-arg", id, scripts);
     }
     if (preset != BenchPreset.HPCC) {
-      only(b.hpccN != null, "--hpcc-n", id, "hpcc");
-      only(b.hpccMaxN != DEFAULT_HPCC_MAX_N, "--hpcc-max-n", id, "hpcc");
-      only(b.memoryFraction != HpccInput.DEFAULT_MEMORY_FRACTION, "--memory-fraction", id, "hpcc");
+      only(b.hpcc.hpccN != null, "--hpcc-n", id, "hpcc");
+      only(b.hpcc.hpccMaxN != DEFAULT_HPCC_MAX_N, "--hpcc-max-n", id, "hpcc");
+      only(
+          b.hpcc.memoryFraction != HpccInput.DEFAULT_MEMORY_FRACTION,
+          "--memory-fraction",
+          id,
+          "hpcc");
     } else {
       if (job.workdir != null) {
         throw new BadInputException(
@@ -183,13 +187,13 @@ final class BenchFlow {
             "hpcc runs in its run directory (it reads hpccinf.txt and writes hpccoutf.txt there);"
                 + " leave it out");
       }
-      if (b.hpccN != null && b.hpccN < 1) {
-        throw new BadInputException("--hpcc-n", "must be at least 1, got " + b.hpccN);
+      if (b.hpcc.hpccN != null && b.hpcc.hpccN < 1) {
+        throw new BadInputException("--hpcc-n", "must be at least 1, got " + b.hpcc.hpccN);
       }
-      if (b.hpccMaxN < 0) {
+      if (b.hpcc.hpccMaxN < 0) {
         throw new BadInputException("--hpcc-max-n", "must be 0 (no cap) or more");
       }
-      if (!(b.memoryFraction > 0 && b.memoryFraction <= 1)) {
+      if (!(b.hpcc.memoryFraction > 0 && b.hpcc.memoryFraction <= 1)) {
         throw new BadInputException("--memory-fraction", "must be in (0, 1]");
       }
     }
@@ -674,9 +678,9 @@ final class BenchFlow {
 
   /** hpcc's input: --hpcc-n, or N sized from the head's MemTotal × nodes, capped. */
   HpccInput hpccInput(int ranks) {
-    if (bench.hpccN != null) {
-      int nb = (int) Math.min(HpccInput.DEFAULT_NB, bench.hpccN);
-      long n = bench.hpccN - bench.hpccN % nb;
+    if (bench.hpcc.hpccN != null) {
+      int nb = (int) Math.min(HpccInput.DEFAULT_NB, bench.hpcc.hpccN);
+      long n = bench.hpcc.hpccN - bench.hpcc.hpccN % nb;
       int[] g = HpccInput.grid(ranks);
       return new HpccInput(n, nb, g[0], g[1]);
     }
@@ -684,9 +688,9 @@ final class BenchFlow {
     return HpccInput.size(
         perNode * hostfile.hosts().size(),
         ranks,
-        bench.memoryFraction,
+        bench.hpcc.memoryFraction,
         HpccInput.DEFAULT_NB,
-        bench.hpccMaxN);
+        bench.hpcc.hpccMaxN);
   }
 
   static long memTotalBytes() {

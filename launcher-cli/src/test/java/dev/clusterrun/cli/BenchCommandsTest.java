@@ -292,9 +292,14 @@ class BenchCommandsTest {
     assertThat(dat.code()).isEqualTo(2);
     assertThat(dat.err()).isEqualTo("clusterrun: --dat: only for hpl, not stream\n");
 
-    Run n = run("hpl", "--nodes", path("hostfiles/2x8.txt"), "--hpcc-n", "100", "--dry-run");
+    Run n =
+        run("bench", "hpl", "--nodes", path("hostfiles/2x8.txt"), "--hpcc-n", "100", "--dry-run");
     assertThat(n.code()).isEqualTo(2);
     assertThat(n.err()).isEqualTo("clusterrun: --hpcc-n: only for hpcc, not hpl\n");
+    // `hpl` does not have hpcc's options at all
+    Run h = run("hpl", "--nodes", path("hostfiles/2x8.txt"), "--hpcc-n", "100", "--dry-run");
+    assertThat(h.code()).isEqualTo(2);
+    assertThat(h.err()).startsWith("clusterrun: Unknown option: '--hpcc-n'");
 
     Run reg =
         run("hpl", "--nodes", path("hostfiles/2x8.txt"), "--max-regression", "5", "--dry-run");
@@ -446,8 +451,13 @@ class BenchCommandsTest {
         .contains("--nvshmem")
         .contains("Exit codes:")
         .containsPattern("\\n\\s+1\\s+The benchmark ran but FAILED");
+    // hpcc's sizing flags are shown where they apply: on bench, never on hpl
+    for (String hpccOnly : List.of("--hpcc-n", "--hpcc-max-n", "--memory-fraction")) {
+      assertThat(h.out()).doesNotContain(hpccOnly);
+    }
     Run b = run("bench", "--help");
     assertThat(b.out()).contains("PRESET").contains("hpl, hpl-mxp, hpcg, stream, nccl or hpcc");
+    assertThat(b.out()).contains("--hpcc-n=N", "--hpcc-max-n=N", "--memory-fraction=F");
   }
 
   /** Every {@code --flag} docs/benchmarks.md names is a real option (or a benchmark's own). */
