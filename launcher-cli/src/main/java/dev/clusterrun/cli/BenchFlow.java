@@ -420,7 +420,7 @@ final class BenchFlow {
       o = o.withHpccInput(in);
     }
     ResolvedJob j = resolve(preset.command(o), hpccWorkdir);
-    Plan plan = plan(j, !job.noHook);
+    Plan plan = ContainerPreparer.lookUp(plan(j, !job.noHook), j.workspacePath().value());
     root.out.print(PlanRenderer.text(plan));
     root.out.flush();
     for (String n : notes) {
@@ -748,7 +748,7 @@ final class BenchFlow {
                 s.nodes(),
                 s.ranks(),
                 preset == BenchPreset.HPCC ? null : s.ranks(),
-                s.image() != null ? s.image() : "container " + s.container(),
+                imageOfRun(first, s),
                 instant(s.startedAt()),
                 instant(s.endedAt()));
     for (String line : SummaryTable.lines(result)) {
@@ -775,6 +775,16 @@ final class BenchFlow {
               : "the result fell below the baseline");
     }
     return code;
+  }
+
+  /** The image a run used: the one given, else what the named container was made from. */
+  static String imageOfRun(ResolvedJob job, RunSummary s) {
+    if (s.image() != null && job.image().source() != Source.DEFAULT) {
+      return s.image();
+    }
+    String held =
+        ContainerPreparer.recordedImage(Path.of(job.workspacePath().value()), s.container());
+    return held != null ? held : s.image() != null ? s.image() : "container " + s.container();
   }
 
   /**

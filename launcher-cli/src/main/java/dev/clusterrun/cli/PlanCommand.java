@@ -2,6 +2,7 @@ package dev.clusterrun.cli;
 
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.launch.ContainerPreparer;
 import dev.clusterrun.core.launch.Plan;
 import dev.clusterrun.core.launch.PlanRenderer;
 import dev.clusterrun.core.launch.Planner;
@@ -58,7 +59,10 @@ final class PlanCommand implements Callable<Integer> {
     ResolvedJob resolved = input.resolve(job, root.env, hostfile);
     LaunchAgent.Daemon d = Daemons.parse(daemon);
     String runId = Planner.newRunId(resolved.name().value(), Instant.now(), new SecureRandom());
-    Plan plan = Planner.plan(resolved, hostfile, new Planner.Options(runId, d, !job.noHook));
+    Plan plan =
+        ContainerPreparer.lookUp(
+            Planner.plan(resolved, hostfile, new Planner.Options(runId, d, !job.noHook)),
+            resolved.workspacePath().value());
     root.out.print(json ? PlanRenderer.json(plan) : PlanRenderer.text(plan));
     root.out.flush();
     return ExitCodes.OK;

@@ -443,6 +443,48 @@ class BenchCommandsTest {
   }
 
   @Test
+  void aNamedContainerWithoutAnImageIsTakenAsGivenAndThePlanSaysWhatItHolds(@TempDir Path ws)
+      throws Exception {
+    String[] args = {
+      "hpl",
+      "--dry-run",
+      "--nodes",
+      path("hostfiles/2x8.txt"),
+      "--gpu-model",
+      "H200",
+      "--workspace",
+      ws.toString(),
+      "--container-name=mine"
+    };
+    Run r = run(args);
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("# container mine holds: unknown: made outside clusterrun (or not made yet)\n")
+        .contains(
+            "# create the container in the shared data path: only if container mine is missing"
+                + " (no image was given: an existing mine is used as it is)\n");
+    Path record = ws.resolve(".clusterrun/containers/mine.image");
+    Files.createDirectories(record.getParent());
+    Files.writeString(record, "docker://nvcr.io#nvidia/hpc-benchmarks:24.09\n");
+    assertThat(run(args).out())
+        .contains(
+            "# container mine holds: docker://nvcr.io#nvidia/hpc-benchmarks:24.09"
+                + " (clusterrun's record of what made it)\n");
+    // plan says it too
+    Run p =
+        run(
+            "plan",
+            "--nodes",
+            path("hostfiles/2x8.txt"),
+            "--workspace",
+            ws.toString(),
+            "--container-name=mine",
+            "--",
+            "hostname");
+    assertThat(p.out()).contains("# container mine holds: docker://nvcr.io#nvidia/hpc-benchmarks");
+  }
+
+  @Test
   void helpDocumentsTheBenchmarkExitCodes() {
     Run h = run("hpl", "--help");
     assertThat(h.code()).isZero();

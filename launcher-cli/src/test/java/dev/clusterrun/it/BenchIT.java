@@ -300,6 +300,50 @@ class BenchIT {
     assertThat(last.get("headline")).isEqualTo(regressedResult.get("headline"));
   }
 
+  @Test
+  @Order(4)
+  void aNamedContainerThatExistsIsTakenAsGivenWithoutImportingThePresetsImage() throws Exception {
+    assertThat(firstResult).as("the first run made clusterrun-hpcc").isNotNull();
+    // hpl's default image is on a registry this machine cannot reach: importing it would fail
+    // (exit 4). The named container exists, no image is given: it is used as it is, as Pyxis does.
+    Result plan =
+        clusterrun(
+            "hpl",
+            "--nodes",
+            hosts,
+            "--workspace",
+            workspace,
+            "--container-name=clusterrun-hpcc",
+            "--gpu-model",
+            "H100",
+            "--dry-run");
+    assertThat(plan.exitCode()).as("%s", plan).isZero();
+    assertThat(plan.stdout())
+        .contains(
+            "# container clusterrun-hpcc holds: docker://clusterrun/tiny (clusterrun's record of"
+                + " what made it)");
+    Result r =
+        clusterrun(
+            "hpl",
+            "--nodes",
+            hosts,
+            "--workspace",
+            workspace,
+            "--container-name=clusterrun-hpcc",
+            "--gpu-model",
+            "H100");
+    System.err.println(r.stderr());
+    assertThat(r.stderr())
+        .as("%s", r)
+        .contains(
+            "used existing container clusterrun-hpcc as it is (made from docker://clusterrun/tiny)")
+        .doesNotContain("enroot import")
+        .doesNotContain("could not import");
+    // It got as far as looking inside: this test image has no hpl.sh (exit 2, not 4).
+    assertThat(r.stderr()).contains("hpl.sh");
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(2);
+  }
+
   /** Parses and validates a JUnit report against the schema the unit tests use. */
   static Document validJUnit(Path file) throws Exception {
     assertThat(file).isRegularFile();

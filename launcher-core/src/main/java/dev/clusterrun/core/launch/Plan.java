@@ -22,6 +22,10 @@ import java.util.Map;
  * @param agent the launch agent words; {@code agentString} the shell string Open MPI gets
  * @param cleanup steps run on the head after the job
  * @param settings every setting with its source
+ * @param imageOnlyIfMissing the image was not given explicitly (a preset's default): it only makes
+ *     a missing named container, and an existing one is used as it is, as Pyxis does
+ * @param containerHolds what the named container holds as far as the head knows (its image record),
+ *     for people; null when not looked up (see {@link ContainerPreparer#lookUp})
  */
 public record Plan(
     String jobName,
@@ -44,7 +48,37 @@ public record Plan(
     String daemon,
     boolean hook,
     List<Step> cleanup,
-    List<SettingView> settings) {
+    List<SettingView> settings,
+    boolean imageOnlyIfMissing,
+    String containerHolds) {
+
+  /** The same plan, saying what the named container holds. */
+  public Plan withContainerHolds(String holds) {
+    return new Plan(
+        jobName,
+        runId,
+        runDir,
+        nodes,
+        np,
+        containerName,
+        namedContainer,
+        image,
+        prepare,
+        hostfilePath,
+        hostfileHostPath,
+        hostfileContent,
+        launch,
+        canaryLaunch,
+        launchEnv,
+        agent,
+        agentString,
+        daemon,
+        hook,
+        cleanup,
+        settings,
+        imageOnlyIfMissing,
+        holds);
+  }
 
   /**
    * A command to run on the head.
