@@ -4,8 +4,9 @@
 # the packages that are missing. Run as root (or with sudo available).
 set -euo pipefail
 
+# chromium: BenchIT renders `clusterrun results report --html` in headless Chromium.
 readonly PACKAGES=(openssh-server openssh-client openmpi-bin libopenmpi-dev iproute2 util-linux
-  squashfs-tools procps psmisc sudo hpcc)
+  squashfs-tools procps psmisc sudo hpcc chromium)
 # debootstrap is needed only by build-image.sh (a real enroot image); ask with --with-debootstrap.
 
 pkgs=("${PACKAGES[@]}")

@@ -6,10 +6,12 @@ import dev.clusterrun.core.bench.BenchPreset;
 import dev.clusterrun.core.bench.BenchResult;
 import dev.clusterrun.core.bench.DatPicker;
 import dev.clusterrun.core.bench.GateResult;
+import dev.clusterrun.core.bench.Gates;
 import dev.clusterrun.core.bench.HpccInput;
 import dev.clusterrun.core.bench.HplScriptLocator;
 import dev.clusterrun.core.bench.JUnitReport;
 import dev.clusterrun.core.bench.PresetOptions;
+import dev.clusterrun.core.bench.References;
 import dev.clusterrun.core.bench.ResultsJson;
 import dev.clusterrun.core.bench.ResultsLog;
 import dev.clusterrun.core.bench.SummaryTable;
@@ -127,10 +129,24 @@ final class BenchFlow {
     Hostfile hostfile = HostfileParser.read(nodes);
     BenchResult baseline = bench.baseline == null ? null : ResultsJson.read(bench.baseline);
     BaselineGate gate = baseline == null ? null : gate(bench);
+    References references = bench.references == null ? null : References.read(bench.references);
+    String cluster = References.clusterName(bench.cluster, nodes);
     String runId = Planner.newRunId(preset.id(), Instant.now(), new SecureRandom());
     BenchFlow flow = new BenchFlow(root, preset, hostfile, job, bench, extraArgs, runId);
     ResolvedJob first = flow.resolve(List.of(preset.id()), null);
     flow.requireContainer(first);
+    if (references != null) {
+      Integer ranks = first.np().value();
+      String problem =
+          references.cannotFit(
+              cluster,
+              preset.id(),
+              new References.Size(
+                  hostfile.hosts().size(), ranks, preset == BenchPreset.HPCC ? null : ranks, null));
+      if (problem != null) {
+        throw new BadInputException("--references", problem);
+      }
+    }
     String logProblem = ResultsLog.inWorkspace(Path.of(first.workspacePath().value())).problem();
     if (logProblem != null) {
       // Found now, not after the benchmark ran: the result could not be appended.
@@ -152,7 +168,7 @@ final class BenchFlow {
             runId,
             null,
             (session, report) -> flow.finish(first, session, report));
-    return flow.report(first, out, runOpts, baseline, gate);
+    return flow.report(first, out, runOpts, new Gates(baseline, gate, references, cluster));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -196,6 +212,9 @@ final class BenchFlow {
       if (!(b.hpcc.memoryFraction > 0 && b.hpcc.memoryFraction <= 1)) {
         throw new BadInputException("--memory-fraction", "must be in (0, 1]");
       }
+    }
+    if (b.cluster != null && References.clusterNameProblem(b.cluster) != null) {
+      throw new BadInputException("--cluster", References.clusterNameProblem(b.cluster));
     }
     if (b.maxRegression != null && b.baseline == null) {
       throw new BadInputException(
@@ -717,12 +736,7 @@ final class BenchFlow {
   // ---------------------------------------------------------------------------------------------
   // After the run
 
-  int report(
-      ResolvedJob first,
-      JobLaunch.Outcome out,
-      RunOptions runOpts,
-      BenchResult baseline,
-      BaselineGate gate)
+  int report(ResolvedJob first, JobLaunch.Outcome out, RunOptions runOpts, Gates gates)
       throws IOException {
     RunSummary s = out.result() == null ? null : out.result().summary();
     boolean jobRan =
@@ -750,7 +764,8 @@ final class BenchFlow {
                 preset == BenchPreset.HPCC ? null : s.ranks(),
                 imageOfRun(first, s),
                 instant(s.startedAt()),
-                instant(s.endedAt()));
+                instant(s.endedAt()))
+            .withOrigin(gates.cluster(), s.runId(), s.runDir());
     for (String line : SummaryTable.lines(result)) {
       root.out.println(line);
     }
@@ -759,20 +774,27 @@ final class BenchFlow {
     ResultsLog log = ResultsLog.inWorkspace(Path.of(first.workspacePath().value()));
     log.append(result);
     say("wrote " + runDir.resolve(ResultsJson.FILE_NAME) + "; appended to " + log.file());
-    GateResult g = gate == null ? null : gate.check(result, baseline);
+    Gates.Outcome judged = gates.judge(result);
+    GateResult g = judged.baseline();
     if (g != null) {
       say("baseline " + bench.baseline + ": " + g.message());
     }
+    References.Judgement refs = judged.references();
+    if (refs != null) {
+      say("references " + bench.references + ": " + refs.message());
+    }
     if (bench.junit != null) {
-      JUnitReport.write(bench.junit, List.of(new JUnitReport.Case(result, g)), Instant.now());
+      JUnitReport.write(bench.junit, List.of(new JUnitReport.Case(result, g, refs)), Instant.now());
       say("wrote JUnit report " + bench.junit);
     }
-    int code = verdict(out.exitCode(), result, g);
+    int code = verdict(out.exitCode(), result, g, refs);
     if (code == BENCH_FAILED) {
       say(
           !result.passed()
               ? "the benchmark " + result.verdict() + ": " + result.reason()
-              : "the result fell below the baseline");
+              : g != null && !g.passed()
+                  ? "the result fell below the baseline"
+                  : "the result lies outside its reference");
     }
     return code;
   }
@@ -792,6 +814,15 @@ final class BenchFlow {
    * when the result is not PASSED (FAILED residual, unreadable output) or the gate failed; else 0.
    */
   static int verdict(int jobExit, BenchResult result, GateResult gate) {
+    return verdict(jobExit, result, gate, null);
+  }
+
+  /** As above, and {@link #BENCH_FAILED} when a metric lies outside its reference. */
+  static int verdict(
+      int jobExit, BenchResult result, GateResult gate, References.Judgement references) {
+    if (references != null && !references.passed() && jobExit == 0) {
+      return BENCH_FAILED;
+    }
     if (jobExit != 0) {
       return jobExit;
     }

@@ -94,6 +94,22 @@ final class BenchOptions {
   Double maxRegression;
 
   @Option(
+      names = "--references",
+      paramLabel = "FILE",
+      description =
+          "Expected values with tolerances per cluster, preset and size (YAML, see"
+              + " docs/benchmarks.md): exit 1 when a metric lies outside its reference.")
+  Path references;
+
+  @Option(
+      names = "--cluster",
+      paramLabel = "NAME",
+      description =
+          "The cluster's name in references and reports (default: the hostfile's file name"
+              + " without extension).")
+  String cluster;
+
+  @Option(
       names = "--dry-run",
       description = "Print the plan and touch no node (placeholders for what only the nodes know).")
   boolean dryRun;

@@ -74,7 +74,14 @@ public final class HpccParser implements BenchParser {
     if (summary != null) {
       Double tflops = OutputText.number(summary.get("HPL_Tflops"));
       if (tflops != null) {
-        b.headline(new Metric("HPL", tflops * 1000.0, "Gflops"));
+        // In decimal: 0.00214659 Tflops is 2.14659 Gflops, not 2.1465899999999998.
+        double gflops =
+            Double.isFinite(tflops)
+                ? new java.math.BigDecimal(summary.get("HPL_Tflops").strip())
+                    .movePointRight(3)
+                    .doubleValue()
+                : tflops;
+        b.headline(new Metric("HPL", gflops, "Gflops"));
       }
       Long n = longOf(summary.get("HPL_N"));
       Integer nb = intOf(summary.get("HPL_NB"));
