@@ -806,7 +806,12 @@ final class BenchFlow {
     }
     String held =
         ContainerPreparer.recordedImage(Path.of(job.workspacePath().value()), s.container());
-    return held != null ? held : s.image() != null ? s.image() : "container " + s.container();
+    if (held != null) {
+      return held;
+    }
+    // A container the user named was taken as given: the preset's image says nothing about it.
+    boolean named = job.containerName().source() != Source.DEFAULT;
+    return s.image() != null && !named ? s.image() : "container " + s.container();
   }
 
   /**

@@ -508,8 +508,12 @@ class BenchCommandsTest {
     String doc = Files.readString(Path.of(path("docs/benchmarks.md")));
     var cl = new Cli(System.out, System.err, Map.of()).commandLine();
     java.util.Set<String> known = new java.util.HashSet<>();
-    for (var sub : cl.getSubcommands().values()) {
+    java.util.Deque<picocli.CommandLine> todo =
+        new java.util.ArrayDeque<>(cl.getSubcommands().values());
+    while (!todo.isEmpty()) {
+      var sub = todo.pop();
       sub.getCommandSpec().options().forEach(o -> known.addAll(List.of(o.names())));
+      todo.addAll(sub.getSubcommands().values()); // results compare, results report
     }
     cl.getCommandSpec().options().forEach(o -> known.addAll(List.of(o.names())));
     // arguments of the benchmark programs, launcher scripts, mpirun and enroot, not clusterrun's

@@ -271,6 +271,55 @@ class BenchFlowTest {
   }
 
   @Test
+  void aRunInANamedContainerGivenWithoutAnImageRecordsWhatMadeTheContainer(@TempDir Path tmp)
+      throws Exception {
+    Fixture f = fixture(tmp, new BenchOptions());
+    RunSummary s = ran(f, "succeeded", 0).result().summary();
+    // the image given: that one
+    assertThat(BenchFlow.imageOfRun(f.job(), s)).isEqualTo("/images/hpcc.sqsh");
+
+    // hpl --container-name=mine: the preset's image is not what ran; the container's record says
+    JobOptions job = new JobOptions();
+    job.name = "mine";
+    BenchFlow hpl =
+        new BenchFlow(
+            f.root(),
+            BenchPreset.HPL,
+            HostfileParser.read(tmp.resolve("hosts.txt")),
+            job,
+            new BenchOptions(),
+            List.of(),
+            "RUN");
+    ResolvedJob j = hpl.resolve(List.of("hpl"), null);
+    RunSummary ranInMine =
+        new RunSummary(
+            1,
+            "hpl",
+            "RUN",
+            f.runDir().toString(),
+            "succeeded",
+            0,
+            List.of("n1"),
+            1,
+            j.image().value().value(),
+            "mine",
+            "orted",
+            Map.of(),
+            null,
+            null,
+            Map.of(),
+            List.of(),
+            null,
+            List.of(),
+            null);
+    assertThat(BenchFlow.imageOfRun(j, ranInMine)).isEqualTo("container mine");
+    Path record = f.ws().resolve(".clusterrun/containers/mine.image");
+    Files.createDirectories(record.getParent());
+    Files.writeString(record, "/images/hpl-custom.sqsh size=10 mtime=1\n");
+    assertThat(BenchFlow.imageOfRun(j, ranInMine)).isEqualTo("/images/hpl-custom.sqsh");
+  }
+
+  @Test
   void unreadableOrFailedOutputIsNeverAPass(@TempDir Path tmp) throws Exception {
     Fixture f = fixture(tmp, new BenchOptions());
     Files.copy(

@@ -68,7 +68,10 @@ class ResultsJsonTest {
             "gpus",
             "image",
             "startTime",
-            "endTime")) {
+            "endTime",
+            "cluster",
+            "runId",
+            "runDir")) {
       assertThat(json).contains("\"" + field + "\":");
     }
     assertThat(json).doesNotContain("\n");
