@@ -57,6 +57,13 @@ final class ResultsReportCommand implements Callable<Integer> {
       Files.createDirectories(dir);
     }
     AtomicFiles.write(html, page);
+    try {
+      // a page to share, readable like any file a user writes (the temporary file was 0600)
+      Files.setPosixFilePermissions(
+          html, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX filesystem: its own defaults
+    }
     root.err.println(
         "clusterrun: results report: wrote "
             + html

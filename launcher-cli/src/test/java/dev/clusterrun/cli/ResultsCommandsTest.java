@@ -147,6 +147,10 @@ class ResultsCommandsTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).isEqualTo("clusterrun: results report: wrote " + html + " (6 runs)\n");
     String page = Files.readString(html);
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(html)))
+        .isEqualTo("rw-r--r--");
     assertThat(page)
         .startsWith("<!DOCTYPE html>")
         .doesNotContain("http://", "https://", "<script", "<link", "src=", "url(", "@import");

@@ -22,6 +22,8 @@ import java.util.Map;
  * @param agent the launch agent words; {@code agentString} the shell string Open MPI gets
  * @param cleanup steps run on the head after the job
  * @param settings every setting with its source
+ * @param runFiles files clusterrun writes before any container starts (host path on the shared
+ *     filesystem → content), e.g. the {@code /etc/rc.local} that skips the image's entrypoint
  * @param imageOnlyIfMissing the image was not given explicitly (a preset's default): it only makes
  *     a missing named container, and an existing one is used as it is, as Pyxis does
  * @param containerHolds what the named container holds as far as the head knows (its image record),
@@ -49,6 +51,7 @@ public record Plan(
     boolean hook,
     List<Step> cleanup,
     List<SettingView> settings,
+    Map<String, String> runFiles,
     boolean imageOnlyIfMissing,
     String containerHolds) {
 
@@ -76,6 +79,7 @@ public record Plan(
         hook,
         cleanup,
         settings,
+        runFiles,
         imageOnlyIfMissing,
         holds);
   }
