@@ -524,8 +524,17 @@ final class BenchFlow {
     }
     HplScriptLocator.Pick script = HplScriptLocator.pick(probe.scripts(), probe.arch());
     if (!script.found()) {
+      boolean byName =
+          first.image().source() == Source.DEFAULT
+              && first.containerName().source() != Source.DEFAULT;
       throw new BadInputException(
-          "--container-image", script.reason() + "; is this NVIDIA's hpc-benchmarks image?");
+          byName ? "--container-name" : "--container-image",
+          script.reason()
+              + (byName
+                  ? "; was container "
+                      + plan0.containerName()
+                      + " made from NVIDIA's hpc-benchmarks?"
+                  : "; is this NVIDIA's hpc-benchmarks image?"));
     }
     say("hpl.sh: " + script.reason());
     o = o.withHplScript(script.path());
@@ -761,7 +770,7 @@ final class BenchFlow {
                 s.nodes(),
                 s.ranks(),
                 preset == BenchPreset.HPCC ? null : s.ranks(),
-                imageOfRun(first, s),
+                ContainerPreparer.imageOfRun(first, s.image(), s.container()),
                 instant(s.startedAt()),
                 instant(s.endedAt()))
             .withOrigin(gates.cluster(), s.runId(), s.runDir());
@@ -796,21 +805,6 @@ final class BenchFlow {
                   : "the result lies outside its reference");
     }
     return code;
-  }
-
-  /** The image a run used: the one given, else what the named container was made from. */
-  static String imageOfRun(ResolvedJob job, RunSummary s) {
-    if (s.image() != null && job.image().source() != Source.DEFAULT) {
-      return s.image();
-    }
-    String held =
-        ContainerPreparer.recordedImage(Path.of(job.workspacePath().value()), s.container());
-    if (held != null) {
-      return held;
-    }
-    // A container the user named was taken as given: the preset's image says nothing about it.
-    boolean named = job.containerName().source() != Source.DEFAULT;
-    return s.image() != null && !named ? s.image() : "container " + s.container();
   }
 
   /**

@@ -13,6 +13,7 @@ import dev.clusterrun.core.bench.ResultsJson;
 import dev.clusterrun.core.bench.ResultsLog;
 import dev.clusterrun.core.bench.Verdict;
 import dev.clusterrun.core.cluster.HostfileParser;
+import dev.clusterrun.core.launch.ContainerPreparer;
 import dev.clusterrun.core.launch.JobRunner;
 import dev.clusterrun.core.launch.ResolvedJob;
 import dev.clusterrun.core.launch.RunSummary;
@@ -276,7 +277,8 @@ class BenchFlowTest {
     Fixture f = fixture(tmp, new BenchOptions());
     RunSummary s = ran(f, "succeeded", 0).result().summary();
     // the image given: that one
-    assertThat(BenchFlow.imageOfRun(f.job(), s)).isEqualTo("/images/hpcc.sqsh");
+    assertThat(ContainerPreparer.imageOfRun(f.job(), s.image(), s.container()))
+        .isEqualTo("/images/hpcc.sqsh");
 
     // hpl --container-name=mine: the preset's image is not what ran; the container's record says
     JobOptions job = new JobOptions();
@@ -312,11 +314,13 @@ class BenchFlowTest {
             null,
             List.of(),
             null);
-    assertThat(BenchFlow.imageOfRun(j, ranInMine)).isEqualTo("container mine");
+    assertThat(ContainerPreparer.imageOfRun(j, ranInMine.image(), ranInMine.container()))
+        .isEqualTo("container mine");
     Path record = f.ws().resolve(".clusterrun/containers/mine.image");
     Files.createDirectories(record.getParent());
     Files.writeString(record, "/images/hpl-custom.sqsh size=10 mtime=1\n");
-    assertThat(BenchFlow.imageOfRun(j, ranInMine)).isEqualTo("/images/hpl-custom.sqsh");
+    assertThat(ContainerPreparer.imageOfRun(j, ranInMine.image(), ranInMine.container()))
+        .isEqualTo("/images/hpl-custom.sqsh");
   }
 
   @Test

@@ -170,6 +170,25 @@ public final class ContainerPreparer {
   }
 
   /**
+   * The image a run used, for its result: the one the user gave, else what the named container was
+   * made from (its record), else the preset's image unless the user named the container (then it is
+   * {@code container NAME}: taken as given, made from something clusterrun did not see).
+   *
+   * @param image the plan's image (null when none)
+   */
+  public static String imageOfRun(ResolvedJob job, String image, String container) {
+    if (image != null && job.image().source() != Source.DEFAULT) {
+      return image;
+    }
+    String held = recordedImage(Path.of(job.workspacePath().value()), container);
+    if (held != null) {
+      return held;
+    }
+    boolean named = job.containerName().source() != Source.DEFAULT;
+    return image != null && !named ? image : "container " + container;
+  }
+
+  /**
    * The plan, saying what its named container holds as far as this machine (the head) knows: the
    * image record, or that it is unknown. Reads one file; runs nothing.
    */
