@@ -23,8 +23,9 @@ import picocli.CommandLine.ParentCommand;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:The benchmark ran and PASSED (and held the baseline).",
-      "1:The benchmark ran but FAILED, its output could not be read, or it fell below the"
-          + " baseline by more than --max-regression.",
+      "1:The benchmark ran but FAILED, its output could not be read, it fell below the"
+          + " baseline by more than --max-regression, or a metric lies outside its reference"
+          + " (--references).",
       "N:The job itself exited with code N.",
       "2:Bad input (unknown preset, flags, hostfile, baseline file).",
       "3:A check or the canary failed; the benchmark did not run.",
@@ -54,6 +55,7 @@ final class BenchCommand implements Callable<Integer> {
   @Mixin NodesOption nodes;
 
   @Mixin BenchOptions bench;
+  @Mixin HpccOptions hpcc;
   @Mixin JobOptions job;
   @Mixin RunOptions run;
   @Mixin SshOptions ssh;
@@ -61,6 +63,7 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BenchPreset p = BenchPreset.byId(preset);
+    bench.hpcc = hpcc;
     return BenchFlow.run(
         root, p, nodes.path, job, run, ssh, bench, args == null ? null : args.command);
   }

@@ -6,10 +6,12 @@ import dev.clusterrun.core.bench.BenchPreset;
 import dev.clusterrun.core.bench.BenchResult;
 import dev.clusterrun.core.bench.DatPicker;
 import dev.clusterrun.core.bench.GateResult;
+import dev.clusterrun.core.bench.Gates;
 import dev.clusterrun.core.bench.HpccInput;
 import dev.clusterrun.core.bench.HplScriptLocator;
 import dev.clusterrun.core.bench.JUnitReport;
 import dev.clusterrun.core.bench.PresetOptions;
+import dev.clusterrun.core.bench.References;
 import dev.clusterrun.core.bench.ResultsJson;
 import dev.clusterrun.core.bench.ResultsLog;
 import dev.clusterrun.core.bench.SummaryTable;
@@ -126,10 +128,31 @@ final class BenchFlow {
     Hostfile hostfile = HostfileParser.read(nodes);
     BenchResult baseline = bench.baseline == null ? null : ResultsJson.read(bench.baseline);
     BaselineGate gate = baseline == null ? null : gate(bench);
+    References references = bench.references == null ? null : References.read(bench.references);
+    String cluster = References.clusterName(bench.cluster, nodes);
     String runId = Planner.newRunId(preset.id(), Instant.now(), new SecureRandom());
     BenchFlow flow = new BenchFlow(root, preset, hostfile, job, bench, extraArgs, runId);
     ResolvedJob first = flow.resolve(List.of(preset.id()), null);
     flow.requireContainer(first);
+    if (references != null) {
+      Integer ranks = first.np().value();
+      String problem =
+          references.cannotFit(
+              cluster,
+              preset.id(),
+              new References.Size(
+                  hostfile.hosts().size(), ranks, preset == BenchPreset.HPCC ? null : ranks, null));
+      if (problem != null) {
+        throw new BadInputException("--references", problem);
+      }
+    }
+    String logProblem = ResultsLog.inWorkspace(Path.of(first.workspacePath().value())).problem();
+    if (logProblem != null) {
+      // Found now, not after the benchmark ran: the result could not be appended.
+      var ws = first.workspacePath();
+      throw new BadInputException(
+          ws.source() == Source.DEFAULT ? "workspace" : ws.origin(), logProblem);
+    }
     if (bench.dryRun) {
       return flow.dryRun(first);
     }
@@ -144,7 +167,7 @@ final class BenchFlow {
             runId,
             null,
             (session, report) -> flow.finish(first, session, report));
-    return flow.report(first, out, runOpts, baseline, gate);
+    return flow.report(first, out, runOpts, new Gates(baseline, gate, references, cluster));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -165,9 +188,13 @@ final class BenchFlow {
       only(b.scriptArgs != null, "--hpl-arg", id, scripts);
     }
     if (preset != BenchPreset.HPCC) {
-      only(b.hpccN != null, "--hpcc-n", id, "hpcc");
-      only(b.hpccMaxN != DEFAULT_HPCC_MAX_N, "--hpcc-max-n", id, "hpcc");
-      only(b.memoryFraction != HpccInput.DEFAULT_MEMORY_FRACTION, "--memory-fraction", id, "hpcc");
+      only(b.hpcc.hpccN != null, "--hpcc-n", id, "hpcc");
+      only(b.hpcc.hpccMaxN != DEFAULT_HPCC_MAX_N, "--hpcc-max-n", id, "hpcc");
+      only(
+          b.hpcc.memoryFraction != HpccInput.DEFAULT_MEMORY_FRACTION,
+          "--memory-fraction",
+          id,
+          "hpcc");
     } else {
       if (job.workdir != null) {
         throw new BadInputException(
@@ -175,15 +202,18 @@ final class BenchFlow {
             "hpcc runs in its run directory (it reads hpccinf.txt and writes hpccoutf.txt there);"
                 + " leave it out");
       }
-      if (b.hpccN != null && b.hpccN < 1) {
-        throw new BadInputException("--hpcc-n", "must be at least 1, got " + b.hpccN);
+      if (b.hpcc.hpccN != null && b.hpcc.hpccN < 1) {
+        throw new BadInputException("--hpcc-n", "must be at least 1, got " + b.hpcc.hpccN);
       }
-      if (b.hpccMaxN < 0) {
+      if (b.hpcc.hpccMaxN < 0) {
         throw new BadInputException("--hpcc-max-n", "must be 0 (no cap) or more");
       }
-      if (!(b.memoryFraction > 0 && b.memoryFraction <= 1)) {
+      if (!(b.hpcc.memoryFraction > 0 && b.hpcc.memoryFraction <= 1)) {
         throw new BadInputException("--memory-fraction", "must be in (0, 1]");
       }
+    }
+    if (b.cluster != null && References.clusterNameProblem(b.cluster) != null) {
+      throw new BadInputException("--cluster", References.clusterNameProblem(b.cluster));
     }
     if (b.maxRegression != null && b.baseline == null) {
       throw new BadInputException(
@@ -192,8 +222,15 @@ final class BenchFlow {
     if (b.junit != null && Files.isDirectory(b.junit)) {
       throw new BadInputException("--junit", b.junit + " is a directory; give a file name");
     }
+    if (b.gpuModel != null && DatPicker.modelProblem(b.gpuModel) != null) {
+      throw new BadInputException("--gpu-model", DatPicker.modelProblem(b.gpuModel));
+    }
     if (b.dat != null && !b.dat.equals("auto")) {
       Path p = Path.of(b.dat);
+      if (Files.isDirectory(p)) {
+        throw new BadInputException(
+            "--dat", b.dat + " is a directory; give an HPL.dat file or `auto`");
+      }
       if (!Files.isRegularFile(p)) {
         throw new BadInputException(
             "--dat", "no such file: " + b.dat + " (give an HPL.dat file or `auto`)");
@@ -401,7 +438,7 @@ final class BenchFlow {
       o = o.withHpccInput(in);
     }
     ResolvedJob j = resolve(preset.command(o), hpccWorkdir);
-    Plan plan = plan(j, !job.noHook);
+    Plan plan = ContainerPreparer.lookUp(plan(j, !job.noHook), j.workspacePath().value());
     root.out.print(PlanRenderer.text(plan));
     root.out.flush();
     for (String n : notes) {
@@ -487,8 +524,17 @@ final class BenchFlow {
     }
     HplScriptLocator.Pick script = HplScriptLocator.pick(probe.scripts(), probe.arch());
     if (!script.found()) {
+      boolean byName =
+          first.image().source() == Source.DEFAULT
+              && first.containerName().source() != Source.DEFAULT;
       throw new BadInputException(
-          "--container-image", script.reason() + "; is this NVIDIA's hpc-benchmarks image?");
+          byName ? "--container-name" : "--container-image",
+          script.reason()
+              + (byName
+                  ? "; was container "
+                      + plan0.containerName()
+                      + " made from NVIDIA's hpc-benchmarks?"
+                  : "; is this NVIDIA's hpc-benchmarks image?"));
     }
     say("hpl.sh: " + script.reason());
     o = o.withHplScript(script.path());
@@ -659,9 +705,9 @@ final class BenchFlow {
 
   /** hpcc's input: --hpcc-n, or N sized from the head's MemTotal × nodes, capped. */
   HpccInput hpccInput(int ranks) {
-    if (bench.hpccN != null) {
-      int nb = (int) Math.min(HpccInput.DEFAULT_NB, bench.hpccN);
-      long n = bench.hpccN - bench.hpccN % nb;
+    if (bench.hpcc.hpccN != null) {
+      int nb = (int) Math.min(HpccInput.DEFAULT_NB, bench.hpcc.hpccN);
+      long n = bench.hpcc.hpccN - bench.hpcc.hpccN % nb;
       int[] g = HpccInput.grid(ranks);
       return new HpccInput(n, nb, g[0], g[1]);
     }
@@ -669,9 +715,9 @@ final class BenchFlow {
     return HpccInput.size(
         perNode * hostfile.hosts().size(),
         ranks,
-        bench.memoryFraction,
+        bench.hpcc.memoryFraction,
         HpccInput.DEFAULT_NB,
-        bench.hpccMaxN);
+        bench.hpcc.hpccMaxN);
   }
 
   static long memTotalBytes() {
@@ -698,12 +744,7 @@ final class BenchFlow {
   // ---------------------------------------------------------------------------------------------
   // After the run
 
-  int report(
-      ResolvedJob first,
-      JobLaunch.Outcome out,
-      RunOptions runOpts,
-      BenchResult baseline,
-      BaselineGate gate)
+  int report(ResolvedJob first, JobLaunch.Outcome out, RunOptions runOpts, Gates gates)
       throws IOException {
     RunSummary s = out.result() == null ? null : out.result().summary();
     boolean jobRan =
@@ -729,9 +770,10 @@ final class BenchFlow {
                 s.nodes(),
                 s.ranks(),
                 preset == BenchPreset.HPCC ? null : s.ranks(),
-                s.image() != null ? s.image() : "container " + s.container(),
+                ContainerPreparer.imageOfRun(first, s.image(), s.container()),
                 instant(s.startedAt()),
-                instant(s.endedAt()));
+                instant(s.endedAt()))
+            .withOrigin(gates.cluster(), s.runId(), s.runDir());
     for (String line : SummaryTable.lines(result)) {
       root.out.println(line);
     }
@@ -740,20 +782,27 @@ final class BenchFlow {
     ResultsLog log = ResultsLog.inWorkspace(Path.of(first.workspacePath().value()));
     log.append(result);
     say("wrote " + runDir.resolve(ResultsJson.FILE_NAME) + "; appended to " + log.file());
-    GateResult g = gate == null ? null : gate.check(result, baseline);
+    Gates.Outcome judged = gates.judge(result);
+    GateResult g = judged.baseline();
     if (g != null) {
       say("baseline " + bench.baseline + ": " + g.message());
     }
+    References.Judgement refs = judged.references();
+    if (refs != null) {
+      say("references " + bench.references + ": " + refs.message());
+    }
     if (bench.junit != null) {
-      JUnitReport.write(bench.junit, List.of(new JUnitReport.Case(result, g)), Instant.now());
+      JUnitReport.write(bench.junit, List.of(new JUnitReport.Case(result, g, refs)), Instant.now());
       say("wrote JUnit report " + bench.junit);
     }
-    int code = verdict(out.exitCode(), result, g);
+    int code = verdict(out.exitCode(), result, g, refs);
     if (code == BENCH_FAILED) {
       say(
           !result.passed()
               ? "the benchmark " + result.verdict() + ": " + result.reason()
-              : "the result fell below the baseline");
+              : g != null && !g.passed()
+                  ? "the result fell below the baseline"
+                  : "the result lies outside its reference");
     }
     return code;
   }
@@ -763,6 +812,15 @@ final class BenchFlow {
    * when the result is not PASSED (FAILED residual, unreadable output) or the gate failed; else 0.
    */
   static int verdict(int jobExit, BenchResult result, GateResult gate) {
+    return verdict(jobExit, result, gate, null);
+  }
+
+  /** As above, and {@link #BENCH_FAILED} when a metric lies outside its reference. */
+  static int verdict(
+      int jobExit, BenchResult result, GateResult gate, References.Judgement references) {
+    if (references != null && !references.passed() && jobExit == 0) {
+      return BENCH_FAILED;
+    }
     if (jobExit != 0) {
       return jobExit;
     }

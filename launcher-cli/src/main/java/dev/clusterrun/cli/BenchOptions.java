@@ -1,6 +1,5 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.bench.HpccInput;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -66,27 +65,11 @@ final class BenchOptions {
               + " words starting with -.")
   List<String> mpiArgs;
 
-  @Option(
-      names = "--hpcc-n",
-      paramLabel = "N",
-      description = "hpcc: the HPL problem size N (default: sized from memory, see --hpcc-max-n).")
-  Long hpccN;
-
-  @Option(
-      names = "--hpcc-max-n",
-      paramLabel = "N",
-      description =
-          "hpcc: cap on the N sized from memory, so a default run takes seconds; 0 for no cap."
-              + " Default: ${DEFAULT-VALUE}.")
-  long hpccMaxN = BenchFlow.DEFAULT_HPCC_MAX_N;
-
-  @Option(
-      names = "--memory-fraction",
-      paramLabel = "F",
-      description =
-          "hpcc: share of the nodes' memory (MemTotal of the head × nodes) the HPL matrix may take."
-              + " Default: ${DEFAULT-VALUE}.")
-  double memoryFraction = HpccInput.DEFAULT_MEMORY_FRACTION;
+  /**
+   * hpcc's sizing; {@code bench} takes these flags ({@link HpccOptions} as its mixin), {@code hpl}
+   * keeps the defaults and does not show them.
+   */
+  HpccOptions hpcc = new HpccOptions();
 
   @Option(
       names = "--junit",
@@ -109,6 +92,22 @@ final class BenchOptions {
               + BenchFlow.DEFAULT_MAX_REGRESSION
               + ".")
   Double maxRegression;
+
+  @Option(
+      names = "--references",
+      paramLabel = "FILE",
+      description =
+          "Expected values with tolerances per cluster, preset and size (YAML, see"
+              + " docs/benchmarks.md): exit 1 when a metric lies outside its reference.")
+  Path references;
+
+  @Option(
+      names = "--cluster",
+      paramLabel = "NAME",
+      description =
+          "The cluster's name in references and reports (default: the hostfile's file name"
+              + " without extension).")
+  String cluster;
 
   @Option(
       names = "--dry-run",

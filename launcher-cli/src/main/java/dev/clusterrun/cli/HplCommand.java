@@ -24,8 +24,9 @@ import picocli.CommandLine.ParentCommand;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:The benchmark ran and PASSED (and held the baseline).",
-      "1:The benchmark ran but FAILED, its output could not be read, or it fell below the"
-          + " baseline by more than --max-regression.",
+      "1:The benchmark ran but FAILED, its output could not be read, it fell below the"
+          + " baseline by more than --max-regression, or a metric lies outside its reference"
+          + " (--references).",
       "N:The job itself exited with code N.",
       "2:Bad input (flags, hostfile, dat file, baseline file; no dat file fits).",
       "3:A check or the canary failed; the benchmark did not run.",

@@ -3,6 +3,7 @@ package dev.clusterrun.cli;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.launch.ContainerPreparer;
 import dev.clusterrun.core.launch.Plan;
 import dev.clusterrun.core.launch.PlanRenderer;
 import dev.clusterrun.core.launch.Planner;
@@ -76,7 +77,10 @@ final class PlanCommand implements Callable<Integer> {
     // With auto, run asks mpirun --version in the container; the plan shows Open MPI 4's orted.
     LaunchAgent.Daemon d = auto ? LaunchAgent.Daemon.ORTED : Daemons.parse(run.daemon);
     String runId = Planner.newRunId(resolved.name().value(), Instant.now(), new SecureRandom());
-    Plan plan = Planner.plan(resolved, hostfile, new Planner.Options(runId, d, !job.noHook, auto));
+    Plan plan =
+        ContainerPreparer.lookUp(
+            Planner.plan(resolved, hostfile, new Planner.Options(runId, d, !job.noHook, auto)),
+            resolved.workspacePath().value());
     root.out.print(json ? PlanRenderer.json(plan) : PlanRenderer.text(plan));
     root.out.flush();
     return ExitCodes.OK;

@@ -3,14 +3,12 @@ package dev.clusterrun.cli;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.bench.BenchResult;
 import dev.clusterrun.core.bench.ResultsJson;
-import dev.clusterrun.core.bench.ResultsLog;
 import dev.clusterrun.core.bench.ResultsTable;
-import dev.clusterrun.core.launch.EnvironmentLayer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -19,19 +17,17 @@ import picocli.CommandLine.ParentCommand;
     sortOptions = false,
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    subcommands = {ResultsCompareCommand.class, ResultsReportCommand.class},
     description = {
       "List past benchmark runs side by side, oldest first, from the workspace's results log"
-          + " (results.jsonl, one results.json per line, appended by `hpl` and `bench`)."
+          + " (results.jsonl, one results.json per line, appended by `hpl` and `bench`).",
+      "`results compare` puts them in a table per metric (first, last, mean, median, change,"
+          + " verdict); `results report --html FILE` draws them on one self-contained page."
     })
 final class ResultsCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 
-  @Option(
-      names = "--workspace",
-      paramLabel = "DIR",
-      description =
-          "Workspace whose log to read (default ~/clusterrun). Env: CLUSTERRUN_WORKSPACE.")
-  Path workspace;
+  @Mixin ResultsLogOption log;
 
   @Option(names = "--json", description = "Print the results as a JSON array.")
   boolean json;
@@ -44,12 +40,7 @@ final class ResultsCommand implements Callable<Integer> {
     if (last != null && last < 1) {
       throw new BadInputException("--last", "must be at least 1, got " + last);
     }
-    ResultsLog log = ResultsLog.inWorkspace(workspace());
-    ResultsLog.Contents c = log.read();
-    for (String p : c.problems()) {
-      root.err.println("clusterrun: " + p + " (line skipped)");
-    }
-    List<BenchResult> rs = c.results();
+    List<BenchResult> rs = log.read(root).results();
     if (last != null && rs.size() > last) {
       rs = rs.subList(rs.size() - last, rs.size());
     }
@@ -66,17 +57,5 @@ final class ResultsCommand implements Callable<Integer> {
     }
     root.out.flush();
     return ExitCodes.OK;
-  }
-
-  private Path workspace() {
-    if (workspace != null) {
-      return workspace;
-    }
-    String env = root.env.get(EnvironmentLayer.WORKSPACE);
-    if (env != null && !env.isBlank()) {
-      return Path.of(env);
-    }
-    String home = root.env.getOrDefault("HOME", System.getProperty("user.home"));
-    return Path.of(home, "clusterrun");
   }
 }

@@ -292,9 +292,14 @@ class BenchCommandsTest {
     assertThat(dat.code()).isEqualTo(2);
     assertThat(dat.err()).isEqualTo("clusterrun: --dat: only for hpl, not stream\n");
 
-    Run n = run("hpl", "--nodes", path("hostfiles/2x8.txt"), "--hpcc-n", "100", "--dry-run");
+    Run n =
+        run("bench", "hpl", "--nodes", path("hostfiles/2x8.txt"), "--hpcc-n", "100", "--dry-run");
     assertThat(n.code()).isEqualTo(2);
     assertThat(n.err()).isEqualTo("clusterrun: --hpcc-n: only for hpcc, not hpl\n");
+    // `hpl` does not have hpcc's options at all
+    Run h = run("hpl", "--nodes", path("hostfiles/2x8.txt"), "--hpcc-n", "100", "--dry-run");
+    assertThat(h.code()).isEqualTo(2);
+    assertThat(h.err()).startsWith("clusterrun: Unknown option: '--hpcc-n'");
 
     Run reg =
         run("hpl", "--nodes", path("hostfiles/2x8.txt"), "--max-regression", "5", "--dry-run");
@@ -366,7 +371,7 @@ class BenchCommandsTest {
     Files.writeString(log.file(), "{not json\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
     Run d = run("results", "--workspace", ws.toString());
     assertThat(d.code()).isZero();
-    assertThat(d.err()).startsWith("clusterrun: results.jsonl:3: not valid JSON");
+    assertThat(d.err()).startsWith("clusterrun: " + log.file() + ":3: not valid JSON");
     assertThat(d.out().lines()).hasSize(3);
   }
 
@@ -380,6 +385,106 @@ class BenchCommandsTest {
   }
 
   @Test
+  void aWorkspaceThatIsAFileOrALogThatIsADirectoryIsBadInput(@TempDir Path tmp) throws Exception {
+    Run file = run("results", "--workspace", "/etc/passwd");
+    assertThat(file.code()).isEqualTo(2);
+    assertThat(file.err())
+        .isEqualTo("clusterrun: --workspace: /etc/passwd is a file, not a workspace directory\n");
+    Run env = run(Map.of("HOME", "/nowhere", "CLUSTERRUN_WORKSPACE", "/etc/passwd"), "results");
+    assertThat(env.code()).isEqualTo(2);
+    assertThat(env.err()).startsWith("clusterrun: CLUSTERRUN_WORKSPACE: /etc/passwd is a file");
+
+    Path ws = tmp.resolve("ws");
+    Files.createDirectories(ws.resolve("results.jsonl"));
+    Run dir = run("results", "--workspace", ws.toString());
+    assertThat(dir.code()).isEqualTo(2);
+    assertThat(dir.err())
+        .startsWith(
+            "clusterrun: --workspace: "
+                + ws.resolve("results.jsonl")
+                + " is a directory; the results log must be a file");
+    // a benchmark finds out before it touches a node, not after it ran
+    Run bench =
+        run(
+            "bench",
+            "hpcc",
+            "--nodes",
+            path("hostfiles/2x8.txt"),
+            "--container-image",
+            "/images/hpcc.sqsh",
+            "--workspace",
+            ws.toString(),
+            "--dry-run");
+    assertThat(bench.code()).isEqualTo(2);
+    assertThat(bench.err()).startsWith("clusterrun: --workspace: " + ws.resolve("results.jsonl"));
+  }
+
+  @Test
+  void aDirectoryAsDatAndAnUnknownGpuModelAreNamedAsSuch() {
+    Run dat = run("hpl", "--nodes", path("hostfiles/2x8.txt"), "--dat", "/tmp", "--dry-run");
+    assertThat(dat.code()).isEqualTo(2);
+    assertThat(dat.err())
+        .isEqualTo("clusterrun: --dat: /tmp is a directory; give an HPL.dat file or `auto`\n");
+    Run model = run("hpl", "--nodes", path("hostfiles/2x8.txt"), "--gpu-model", "FOO", "--dry-run");
+    assertThat(model.code()).isEqualTo(2);
+    assertThat(model.err())
+        .isEqualTo(
+            "clusterrun: --gpu-model: 'FOO' is not a GPU model; give one such as A100, H100, H200,"
+                + " H800, GH200, B200, GB200, B300, GB300 (or a line of nvidia-smi -L)\n");
+    Run smi =
+        run(
+            "hpl",
+            "--nodes",
+            path("hostfiles/2x8.txt"),
+            "--gpu-model",
+            "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-x)",
+            "--dry-run");
+    assertThat(smi.code()).as(smi.err()).isZero();
+  }
+
+  @Test
+  void aNamedContainerWithoutAnImageIsTakenAsGivenAndThePlanSaysWhatItHolds(@TempDir Path ws)
+      throws Exception {
+    String[] args = {
+      "hpl",
+      "--dry-run",
+      "--nodes",
+      path("hostfiles/2x8.txt"),
+      "--gpu-model",
+      "H200",
+      "--workspace",
+      ws.toString(),
+      "--container-name=mine"
+    };
+    Run r = run(args);
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("# container mine holds: unknown: made outside clusterrun (or not made yet)\n")
+        .contains(
+            "# create the container in the shared data path: only if container mine is missing"
+                + " (no image was given: an existing mine is used as it is)\n");
+    Path record = ws.resolve(".clusterrun/containers/mine.image");
+    Files.createDirectories(record.getParent());
+    Files.writeString(record, "docker://nvcr.io#nvidia/hpc-benchmarks:24.09\n");
+    assertThat(run(args).out())
+        .contains(
+            "# container mine holds: docker://nvcr.io#nvidia/hpc-benchmarks:24.09"
+                + " (clusterrun's record of what made it)\n");
+    // plan says it too
+    Run p =
+        run(
+            "plan",
+            "--nodes",
+            path("hostfiles/2x8.txt"),
+            "--workspace",
+            ws.toString(),
+            "--container-name=mine",
+            "--",
+            "hostname");
+    assertThat(p.out()).contains("# container mine holds: docker://nvcr.io#nvidia/hpc-benchmarks");
+  }
+
+  @Test
   void helpDocumentsTheBenchmarkExitCodes() {
     Run h = run("hpl", "--help");
     assertThat(h.code()).isZero();
@@ -388,8 +493,13 @@ class BenchCommandsTest {
         .contains("--nvshmem")
         .contains("Exit codes:")
         .containsPattern("\\n\\s+1\\s+The benchmark ran but FAILED");
+    // hpcc's sizing flags are shown where they apply: on bench, never on hpl
+    for (String hpccOnly : List.of("--hpcc-n", "--hpcc-max-n", "--memory-fraction")) {
+      assertThat(h.out()).doesNotContain(hpccOnly);
+    }
     Run b = run("bench", "--help");
     assertThat(b.out()).contains("PRESET").contains("hpl, hpl-mxp, hpcg, stream, nccl or hpcc");
+    assertThat(b.out()).contains("--hpcc-n=N", "--hpcc-max-n=N", "--memory-fraction=F");
   }
 
   /** Every {@code --flag} docs/benchmarks.md names is a real option (or a benchmark's own). */
@@ -398,8 +508,12 @@ class BenchCommandsTest {
     String doc = Files.readString(Path.of(path("docs/benchmarks.md")));
     var cl = new Cli(System.out, System.err, Map.of()).commandLine();
     java.util.Set<String> known = new java.util.HashSet<>();
-    for (var sub : cl.getSubcommands().values()) {
+    java.util.Deque<picocli.CommandLine> todo =
+        new java.util.ArrayDeque<>(cl.getSubcommands().values());
+    while (!todo.isEmpty()) {
+      var sub = todo.pop();
       sub.getCommandSpec().options().forEach(o -> known.addAll(List.of(o.names())));
+      todo.addAll(sub.getSubcommands().values()); // results compare, results report
     }
     cl.getCommandSpec().options().forEach(o -> known.addAll(List.of(o.names())));
     // arguments of the benchmark programs, launcher scripts, mpirun and enroot, not clusterrun's

@@ -6,11 +6,14 @@ import dev.clusterrun.core.bench.BaselineGate;
 import dev.clusterrun.core.bench.BenchPreset;
 import dev.clusterrun.core.bench.BenchResult;
 import dev.clusterrun.core.bench.GateResult;
+import dev.clusterrun.core.bench.Gates;
 import dev.clusterrun.core.bench.Metric;
+import dev.clusterrun.core.bench.References;
 import dev.clusterrun.core.bench.ResultsJson;
 import dev.clusterrun.core.bench.ResultsLog;
 import dev.clusterrun.core.bench.Verdict;
 import dev.clusterrun.core.cluster.HostfileParser;
+import dev.clusterrun.core.launch.ContainerPreparer;
 import dev.clusterrun.core.launch.JobRunner;
 import dev.clusterrun.core.launch.ResolvedJob;
 import dev.clusterrun.core.launch.RunSummary;
@@ -158,7 +161,8 @@ class BenchFlowTest {
     Fixture f = fixture(tmp, bench);
     Files.copy(FIXTURES.resolve("hpcc-np2-real.hpccoutf.txt"), f.runDir().resolve("hpccoutf.txt"));
 
-    int code = f.flow().report(f.job(), ran(f, "succeeded", 0), new RunOptions(), null, null);
+    int code =
+        f.flow().report(f.job(), ran(f, "succeeded", 0), new RunOptions(), Gates.none("hosts"));
 
     assertThat(code).as(stderr()).isZero();
     assertThat(stdout()).startsWith("hpcc: PASSED\n").contains("Gflops").contains("n1, n2, n3");
@@ -196,8 +200,8 @@ class BenchFlowTest {
                 f.job(),
                 ran(f, "succeeded", 0),
                 new RunOptions(),
-                baseline,
-                new BaselineGate(BenchFlow.DEFAULT_MAX_REGRESSION));
+                new Gates(
+                    baseline, new BaselineGate(BenchFlow.DEFAULT_MAX_REGRESSION), null, "hosts"));
 
     assertThat(code).isEqualTo(1);
     assertThat(stdout()).startsWith("hpcc: PASSED\n");
@@ -208,11 +212,124 @@ class BenchFlowTest {
   }
 
   @Test
+  void referencesJudgeTheRunAndAMetricOutsideExits1(@TempDir Path tmp) throws Exception {
+    BenchOptions bench = new BenchOptions();
+    bench.junit = tmp.resolve("junit.xml");
+    bench.references = tmp.resolve("refs.yaml");
+    Fixture f = fixture(tmp, bench);
+    Files.copy(FIXTURES.resolve("hpcc-np2-real.hpccoutf.txt"), f.runDir().resolve("hpccoutf.txt"));
+    References refs =
+        References.parse(
+            "clusters:\n  hosts:\n    hpcc:\n      - nodes: 3\n        metrics:\n"
+                + "          HPL: {value: 12, lower: -10%, unit: Gflops}\n"
+                + "          StarSTREAM_Triad: {value: 40, lower: -10%}\n",
+            "refs.yaml");
+
+    int code =
+        f.flow()
+            .report(
+                f.job(),
+                ran(f, "succeeded", 0),
+                new RunOptions(),
+                new Gates(null, null, refs, "hosts"));
+
+    // HPL 9.78 Gflops < 10.8: outside, whatever the benchmark's own PASSED
+    assertThat(code).isEqualTo(1);
+    assertThat(stdout()).startsWith("hpcc: PASSED\n");
+    assertThat(stderr())
+        .contains(
+            "clusterrun: hpcc: references "
+                + bench.references
+                + ": hpcc: reference hosts/hpcc nodes=3: HPL 9.78027 Gflops is below the reference"
+                + " [10.8, +inf] (12 Gflops -10%/+inf) at refs.yaml:6:11; StarSTREAM_Triad 43.2749 GB/s"
+                + " within [36, +inf] (40 -10%/+inf)")
+        .contains("clusterrun: hpcc: the result lies outside its reference");
+    assertThat(Files.readString(bench.junit))
+        .contains("name=\"hpcc vs references\"")
+        .contains("type=\"OUTSIDE_REFERENCE\"")
+        .contains("failures=\"1\"");
+    BenchResult written = ResultsJson.read(f.runDir().resolve("results.json"));
+    assertThat(written.cluster()).isEqualTo("hosts");
+    assertThat(written.runId()).isEqualTo("20261121-061500-hpcc-0001");
+    assertThat(written.runDir()).isEqualTo(f.runDir().toString());
+
+    // within: exit 0
+    Fixture g = fixture(tmp.resolve("b"), bench);
+    Files.copy(FIXTURES.resolve("hpcc-np2-real.hpccoutf.txt"), g.runDir().resolve("hpccoutf.txt"));
+    References wide =
+        References.parse(
+            "clusters:\n  '*':\n    hpcc:\n      - metrics: {HPL: {value: 9, lower: -10%}}\n",
+            "refs.yaml");
+    assertThat(
+            g.flow()
+                .report(
+                    g.job(),
+                    ran(g, "succeeded", 0),
+                    new RunOptions(),
+                    new Gates(null, null, wide, "hosts")))
+        .as(stderr())
+        .isZero();
+  }
+
+  @Test
+  void aRunInANamedContainerGivenWithoutAnImageRecordsWhatMadeTheContainer(@TempDir Path tmp)
+      throws Exception {
+    Fixture f = fixture(tmp, new BenchOptions());
+    RunSummary s = ran(f, "succeeded", 0).result().summary();
+    // the image given: that one
+    assertThat(ContainerPreparer.imageOfRun(f.job(), s.image(), s.container()))
+        .isEqualTo("/images/hpcc.sqsh");
+
+    // hpl --container-name=mine: the preset's image is not what ran; the container's record says
+    JobOptions job = new JobOptions();
+    job.name = "mine";
+    BenchFlow hpl =
+        new BenchFlow(
+            f.root(),
+            BenchPreset.HPL,
+            HostfileParser.read(tmp.resolve("hosts.txt")),
+            job,
+            new BenchOptions(),
+            List.of(),
+            "RUN");
+    ResolvedJob j = hpl.resolve(List.of("hpl"), null);
+    RunSummary ranInMine =
+        new RunSummary(
+            1,
+            "hpl",
+            "RUN",
+            f.runDir().toString(),
+            "succeeded",
+            0,
+            List.of("n1"),
+            1,
+            j.image().value().value(),
+            "mine",
+            "orted",
+            Map.of(),
+            null,
+            null,
+            Map.of(),
+            List.of(),
+            null,
+            List.of(),
+            null);
+    assertThat(ContainerPreparer.imageOfRun(j, ranInMine.image(), ranInMine.container()))
+        .isEqualTo("container mine");
+    Path record = f.ws().resolve(".clusterrun/containers/mine.image");
+    Files.createDirectories(record.getParent());
+    Files.writeString(record, "/images/hpl-custom.sqsh size=10 mtime=1\n");
+    assertThat(ContainerPreparer.imageOfRun(j, ranInMine.image(), ranInMine.container()))
+        .isEqualTo("/images/hpl-custom.sqsh");
+  }
+
+  @Test
   void unreadableOrFailedOutputIsNeverAPass(@TempDir Path tmp) throws Exception {
     Fixture f = fixture(tmp, new BenchOptions());
     Files.copy(
         FIXTURES.resolve("hpcc-np2-truncated.hpccoutf.txt"), f.runDir().resolve("hpccoutf.txt"));
-    assertThat(f.flow().report(f.job(), ran(f, "succeeded", 0), new RunOptions(), null, null))
+    assertThat(
+            f.flow().report(f.job(), ran(f, "succeeded", 0), new RunOptions(), Gates.none("hosts")))
         .isEqualTo(1);
     assertThat(stdout()).startsWith("hpcc: PARSE_ERROR");
     assertThat(ResultsJson.read(f.runDir().resolve("results.json")).verdict())
@@ -222,13 +339,14 @@ class BenchFlowTest {
     Files.copy(
         FIXTURES.resolve("hpcc-np2-edited-failed.hpccoutf.txt"),
         g.runDir().resolve("hpccoutf.txt"));
-    assertThat(g.flow().report(g.job(), ran(g, "succeeded", 0), new RunOptions(), null, null))
+    assertThat(
+            g.flow().report(g.job(), ran(g, "succeeded", 0), new RunOptions(), Gates.none("hosts")))
         .isEqualTo(1);
     assertThat(stdout()).startsWith("hpcc: FAILED");
 
     // no output file at all, and the job failed: the job's code is kept
     Fixture n = fixture(tmp.resolve("c"), new BenchOptions());
-    assertThat(n.flow().report(n.job(), ran(n, "failed", 9), new RunOptions(), null, null))
+    assertThat(n.flow().report(n.job(), ran(n, "failed", 9), new RunOptions(), Gates.none("hosts")))
         .isEqualTo(9);
     assertThat(stdout()).startsWith("hpcc: PARSE_ERROR: no output:");
   }
@@ -244,8 +362,7 @@ class BenchFlowTest {
                 f.job(),
                 new JobLaunch.Outcome(ExitCodes.CHECK_FAILED, null),
                 new RunOptions(),
-                null,
-                null);
+                Gates.none("hosts"));
     assertThat(code).isEqualTo(3);
     assertThat(Files.readString(bench.junit))
         .contains("failures=\"1\"")

@@ -77,6 +77,13 @@ class DocsTest {
           Map.entry("clusterrun hpl --nodes hosts.txt", "runs HPL on the nodes"),
           Map.entry("clusterrun hpl --nodes hosts.txt -- --test-loop 2", "runs HPL on the nodes"),
           Map.entry(
+              "clusterrun hpl --nodes gpu-a.txt --references examples/bench/references.yaml",
+              "runs HPL on the nodes, judged by references"),
+          Map.entry(
+              "clusterrun hpl --nodes hosts.txt --cluster gpu-a --references"
+                  + " examples/bench/references.yaml",
+              "runs HPL on the nodes, judged by references"),
+          Map.entry(
               "clusterrun bench hpcc --nodes hosts.txt --container-image /shared/images/hpcc.sqsh",
               "runs hpcc on the nodes"),
           Map.entry(
@@ -359,16 +366,20 @@ class DocsTest {
     return out;
   }
 
-  /** The subcommand a command line names, or the root. */
+  /** The subcommand a command line names (nested ones too: results compare), or the root. */
   static CommandLine commandOf(CommandLine root, List<String> words) {
+    CommandLine c = root;
     for (String w : words) {
       if (w.startsWith("-")) {
         continue;
       }
-      CommandLine sub = root.getSubcommands().get(w);
-      return sub == null ? root : sub;
+      CommandLine sub = c.getSubcommands().get(w);
+      if (sub == null) {
+        return c;
+      }
+      c = sub;
     }
-    return root;
+    return c;
   }
 
   static boolean needsNodes(CommandLine root, String command) {

@@ -65,6 +65,32 @@ class BenchIT {
   /** bench runs that got as far as a result (each one is a line of the results log). */
   static int benchRuns;
 
+  /**
+   * The example references (examples/bench/references.yaml): they hold this test cluster, named
+   * after its hostfile bench-hosts.txt, with bounds wide enough for hpcc on a shared 2-core
+   * machine.
+   */
+  static String exampleReferences() throws IOException {
+    // copied where the job user on the nodes can read it
+    return references(Files.readString(repoFile("examples/bench/references.yaml")));
+  }
+
+  /** A reference no run here can reach. */
+  static final String OUT_OF_REACH =
+      """
+      clusters:
+        bench-hosts:
+          hpcc:
+            - metrics:
+                HPL: {value: 1000000, lower: -5%, unit: Gflops}
+      """;
+
+  static String references(String yaml) throws IOException {
+    Path p = Paths.get(shared, "references-" + Integer.toHexString(yaml.hashCode()) + ".yaml");
+    Files.writeString(p, yaml, StandardCharsets.UTF_8);
+    return p.toString();
+  }
+
   static LocalCluster c() {
     return CLUSTER.cluster();
   }
@@ -138,8 +164,14 @@ class BenchIT {
   @Order(1)
   void hpccRunsAcrossThreeNodesInsideContainersAndPasses() throws Exception {
     Path junit = Paths.get(shared, "reports", "hpcc-1.xml");
-    Result r = benchHpcc("--junit", junit.toString());
+    Result r = benchHpcc("--junit", junit.toString(), "--references", exampleReferences());
     assertThat(r.exitCode()).as("%s", r).isZero();
+    // judged by the references of this cluster, named after the hostfile (bench-hosts.txt)
+    assertThat(r.stderr())
+        .containsPattern(
+            "clusterrun: hpcc: references \\S+: hpcc: reference bench-hosts/hpcc nodes=3 ranks=3:"
+                + " HPL"
+                + " \\S+ Gflops within \\[");
 
     // Every rank ran inside the container, one on each node (the canary checks it per rank).
     for (String node : c().nodes()) {
@@ -198,14 +230,19 @@ class BenchIT {
     assertThat(j.get("image").asText()).contains("clusterrun/tiny");
     assertThat(java.time.Instant.parse(j.get("endTime").asText()))
         .isAfterOrEqualTo(java.time.Instant.parse(j.get("startTime").asText()));
+    assertThat(j.get("cluster").asText()).isEqualTo("bench-hosts");
+    assertThat(j.get("runDir").asText()).isEqualTo(dir.toString());
+    assertThat(j.get("runId").asText()).isEqualTo(dir.getFileName().toString());
 
     // JUnit XML for CI: valid against the Ant/Jenkins schema, one green case.
     Document d = validJUnit(junit);
     Element suite = (Element) d.getElementsByTagName("testsuite").item(0);
     assertThat(suite.getAttribute("name")).isEqualTo("clusterrun.bench.hpcc");
-    assertThat(suite.getAttribute("tests")).isEqualTo("1");
+    assertThat(suite.getAttribute("tests")).isEqualTo("2");
     assertThat(suite.getAttribute("failures")).isEqualTo("0");
     assertThat(d.getElementsByTagName("failure").getLength()).isZero();
+    assertThat(((Element) d.getElementsByTagName("testcase").item(1)).getAttribute("name"))
+        .isEqualTo("hpcc vs references");
 
     firstResult = j;
   }
@@ -298,6 +335,310 @@ class BenchIT {
     JsonNode last = all.get(all.size() - 1);
     assertThat(last.get("startTime")).isEqualTo(regressedResult.get("startTime"));
     assertThat(last.get("headline")).isEqualTo(regressedResult.get("headline"));
+  }
+
+  @Test
+  @Order(4)
+  void aNamedContainerThatExistsIsTakenAsGivenWithoutImportingThePresetsImage() throws Exception {
+    assertThat(firstResult).as("the first run made clusterrun-hpcc").isNotNull();
+    // hpl's default image is on a registry this machine cannot reach: importing it would fail
+    // (exit 4). The named container exists, no image is given: it is used as it is, as Pyxis does.
+    Result plan =
+        clusterrun(
+            "hpl",
+            "--nodes",
+            hosts,
+            "--workspace",
+            workspace,
+            "--container-name=clusterrun-hpcc",
+            "--gpu-model",
+            "H100",
+            "--dry-run");
+    assertThat(plan.exitCode()).as("%s", plan).isZero();
+    assertThat(plan.stdout())
+        .contains(
+            "# container clusterrun-hpcc holds: docker://clusterrun/tiny (clusterrun's record of"
+                + " what made it)");
+    Result r =
+        clusterrun(
+            "hpl",
+            "--nodes",
+            hosts,
+            "--workspace",
+            workspace,
+            "--container-name=clusterrun-hpcc",
+            "--gpu-model",
+            "H100");
+    System.err.println(r.stderr());
+    assertThat(r.stderr())
+        .as("%s", r)
+        .contains(
+            "used existing container clusterrun-hpcc as it is (made from docker://clusterrun/tiny)")
+        .doesNotContain("enroot import")
+        .doesNotContain("could not import");
+    // It got as far as looking inside: this test image has no hpl.sh (exit 2, not 4).
+    assertThat(r.stderr())
+        .contains("clusterrun: --container-name: no hpl.sh in the container")
+        .contains("was container clusterrun-hpcc made from NVIDIA's hpc-benchmarks?");
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(2);
+  }
+
+  @Test
+  @Order(5)
+  void aMetricOutsideItsReferenceExits1NamingMetricValueAndBounds() throws Exception {
+    String refs = references(OUT_OF_REACH);
+    Result r = benchHpcc("--references", refs);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+    // the benchmark passed; only the reference failed it, and says why
+    assertThat(r.stdout()).startsWith("hpcc: PASSED\n");
+    assertThat(r.stderr())
+        .containsPattern(
+            "clusterrun: hpcc: references \\S+: hpcc: reference bench-hosts/hpcc: HPL \\S+ Gflops"
+                + " is below the reference \\[950000, \\+inf\\] \\(1000000 Gflops -5%/\\+inf\\) at "
+                + Pattern.quote(refs)
+                + ":5:11")
+        .contains("clusterrun: hpcc: the result lies outside its reference");
+  }
+
+  @Test
+  @Order(6)
+  void compareTablesTheRunsOfTheWeek() throws Exception {
+    // Kept for people: the results log of this run (the fixtures' recorded runs came from one).
+    Files.copy(
+        Paths.get(workspace, "results.jsonl"),
+        Paths.get("target", "benchit-results.jsonl"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    String refs = exampleReferences();
+    // every metric, as the operator sees them
+    Result every =
+        clusterrun(
+            "results", "compare", "--workspace", workspace, "--since", "7d", "--references", refs);
+    assertThat(every.stdout()).as("%s", every).contains("  StarFFT_Gflops ", "  PTRANS_GBs ");
+    assertThat(every.exitCode()).as("%s", every).isIn(0, 1); // hpcc's other figures are noisy
+    // those with a reference
+    Result t =
+        clusterrun(
+            "results",
+            "compare",
+            "--workspace",
+            workspace,
+            "--since",
+            "7d",
+            "--references",
+            refs,
+            "--metric",
+            "HPL,StarSTREAM_Triad");
+    assertThat(t.exitCode()).as("%s", t).isZero();
+    assertThat(t.stdout())
+        .as("%s", t)
+        .startsWith("hpcc on bench-hosts: 3 nodes, 3 ranks, N=")
+        .containsPattern(
+            "(?m)^  HPL +Gflops +"
+                + benchRuns
+                + " +0 +\\S+ +\\S+ +\\S+ +\\S+ +\\S+ +within reference")
+        .containsPattern("(?m)^  StarSTREAM_Triad +GB/s +" + benchRuns + " .* within reference");
+    Result j =
+        clusterrun(
+            "results",
+            "compare",
+            "--workspace",
+            workspace,
+            "--since",
+            "7d",
+            "--metric",
+            "HPL",
+            "--json");
+    JsonNode rows = JSON.readTree(j.stdout());
+    assertThat(rows.size()).as("%s", j).isEqualTo(1);
+    assertThat(rows.get(0).get("runs").asInt()).isEqualTo(benchRuns);
+    assertThat(rows.get(0).get("first").asDouble()).isEqualTo(headline(firstResult));
+
+    // two run ids: just those two
+    JsonNode all =
+        JSON.readTree(clusterrun("results", "--workspace", workspace, "--json").stdout());
+    String a = all.get(0).get("runId").asText();
+    String b = all.get(all.size() - 1).get("runId").asText();
+    Result two =
+        clusterrun("results", "compare", a, b, "--workspace", workspace, "--metric=HPL", "--json");
+    JsonNode pair = JSON.readTree(two.stdout()).get(0);
+    assertThat(pair.get("runs").asInt()).as("%s", two).isEqualTo(2);
+    assertThat(pair.get("first").asDouble()).isEqualTo(headline(all.get(0)));
+    assertThat(pair.get("last").asDouble()).isEqualTo(headline(all.get(all.size() - 1)));
+  }
+
+  /**
+   * The report of a results log holding this run's real hpcc runs and recorded ones (real runs of
+   * an earlier day, see the fixtures' README), rendered by headless Chromium: the charts are drawn,
+   * with their points, failed runs and the reference band, in the rendered page and in its pixels.
+   */
+  @Test
+  @Order(7)
+  void theHtmlReportDrawsTrendChartsWithPointsAndTheReferenceBandInChromium() throws Exception {
+    String chromium = chromium();
+    // a log of recorded runs followed by this run's
+    String logDir = workspace + "/report-log";
+    assertThat(c().exec("node1", "mkdir", "-p", logDir).exitCode()).isZero();
+    String recorded =
+        Files.readString(
+            repoFile("launcher-core/src/test/resources/bench/results-hpcc-recorded.jsonl"));
+    String real = Files.readString(Paths.get(workspace, "results.jsonl"));
+    Path log = Paths.get(logDir, "results.jsonl");
+    Files.writeString(log, recorded + real, StandardCharsets.UTF_8);
+    long runs = (recorded + real).lines().filter(l -> !l.isBlank()).count();
+    long failedRuns =
+        (recorded + real).lines().filter(l -> l.contains("\"verdict\":\"FAILED\"")).count();
+    assertThat(failedRuns).as("the recorded runs include a failed one").isPositive();
+
+    String html = workspace + "/report/report.html";
+    Result r =
+        clusterrun(
+            "results",
+            "report",
+            "--workspace",
+            logDir,
+            "--html",
+            html,
+            "--references",
+            exampleReferences());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.stderr())
+        .contains("clusterrun: results report: wrote " + html + " (" + runs + " runs)");
+    String page = Files.readString(Paths.get(html));
+    // self-contained: nothing to fetch
+    assertThat(page)
+        .doesNotContain("http://", "https://", "<script", "<link", "src=", "url(", "@import");
+
+    // the DOM as Chromium built it
+    String dom = runChromium(chromium, "--dump-dom", "file://" + html).stdout();
+    Pattern hplChart =
+        Pattern.compile(
+            "<figcaption>HPL <span class=\"unit\">\\(Gflops\\)</span>.*?</figure>", Pattern.DOTALL);
+    Matcher m = hplChart.matcher(dom);
+    assertThat(m.find()).as("an HPL chart in %s", dom).isTrue();
+    String chart = m.group();
+    assertThat(count(chart, "<circle class=\"point\"")).isEqualTo(runs - failedRuns);
+    assertThat(count(chart, "<path class=\"failed\"")).isEqualTo(failedRuns);
+    assertThat(count(chart, "<rect class=\"ref-band\"")).isPositive();
+    assertThat(chart).contains("<polyline class=\"trend\"").contains("<line class=\"ref-value\"");
+    // every run in the table, linked to its run directory
+    assertThat(count(dom, "<tr class=\"passed\">") + count(dom, "<tr class=\"failed-run\">"))
+        .isEqualTo(runs);
+    assertThat(dom).contains("href=\"../runs/" + firstResult.get("runId").asText() + "/\"");
+
+    // and drawn: the band's green and the points' blue are on the screenshot
+    Path png = Paths.get("target", "bench-report.png").toAbsolutePath();
+    Files.createDirectories(png.getParent());
+    Files.deleteIfExists(png);
+    runChromium(
+        chromium,
+        "--screenshot=" + png,
+        "--window-size=1280,1600",
+        "--hide-scrollbars",
+        "file://" + html);
+    java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(png.toFile());
+    assertThat(img).as("screenshot %s", png).isNotNull();
+    int band = 0;
+    int point = 0;
+    int cross = 0;
+    for (int y = 0; y < img.getHeight(); y++) {
+      for (int x = 0; x < img.getWidth(); x++) {
+        int rgb = img.getRGB(x, y);
+        int red = (rgb >> 16) & 0xff;
+        int green = (rgb >> 8) & 0xff;
+        int blue = rgb & 0xff;
+        band += near(red, green, blue, 221, 240, 227) ? 1 : 0;
+        point += near(red, green, blue, 9, 105, 218) ? 1 : 0;
+        cross += near(red, green, blue, 207, 34, 46) ? 1 : 0;
+      }
+    }
+    System.err.printf(
+        "BenchIT: screenshot %s: band %d px, blue %d px, red %d px%n", png, band, point, cross);
+    assertThat(band).as("reference band pixels").isGreaterThan(2000);
+    assertThat(point).as("point and trend pixels").isGreaterThan(100);
+    assertThat(cross).as("failed-run cross pixels").isGreaterThan(10);
+  }
+
+  static boolean near(int r, int g, int b, int r0, int g0, int b0) {
+    return Math.abs(r - r0) <= 6 && Math.abs(g - g0) <= 6 && Math.abs(b - b0) <= 6;
+  }
+
+  static int count(String text, String what) {
+    int n = 0;
+    for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
+      n++;
+    }
+    return n;
+  }
+
+  /** Debian's chromium; missing, the test fails in CI and is skipped elsewhere. */
+  static String chromium() {
+    for (String p : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser")) {
+      if (Files.isExecutable(Paths.get(p))) {
+        return p;
+      }
+    }
+    String why = "chromium is not installed (examples/local-cluster/install-deps.sh installs it)";
+    assertThat("true".equals(System.getenv("CI"))).as(why).isFalse();
+    Assumptions.abort(why);
+    return null;
+  }
+
+  /** Headless Chromium as root, offline, with a new empty profile. */
+  static Result runChromium(String chromium, String... args) throws Exception {
+    Path profile = Files.createTempDirectory("clusterrun-chromium-");
+    try {
+      List<String> cmd =
+          new ArrayList<>(
+              List.of(
+                  chromium,
+                  "--headless",
+                  "--no-sandbox",
+                  "--disable-gpu",
+                  "--disable-quic",
+                  "--no-first-run",
+                  "--disable-background-networking",
+                  "--disable-component-update",
+                  "--disable-sync",
+                  "--user-data-dir=" + profile));
+      cmd.addAll(List.of(args));
+      Path out = Files.createTempFile("chromium", ".out");
+      Path err = Files.createTempFile("chromium", ".err");
+      Process p =
+          new ProcessBuilder(cmd)
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile())
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .start();
+      boolean done = p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
+      if (!done) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        p.waitFor();
+      }
+      Result r =
+          new Result(
+              done ? p.exitValue() : -1,
+              Files.readString(out, StandardCharsets.UTF_8),
+              Files.readString(err, StandardCharsets.UTF_8));
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+      assertThat(r.exitCode()).as("chromium %s: %s", cmd, r.stderr()).isZero();
+      return r;
+    } finally {
+      try (var walk = Files.walk(profile)) {
+        walk.sorted(java.util.Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
+      }
+    }
+  }
+
+  /** A file of the repository, found from the working directory upwards. */
+  static Path repoFile(String rel) {
+    for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
+      if (Files.isRegularFile(d.resolve(rel))) {
+        return d.resolve(rel);
+      }
+    }
+    throw new IllegalStateException(rel + " not found above " + Paths.get("").toAbsolutePath());
   }
 
   /** Parses and validates a JUnit report against the schema the unit tests use. */

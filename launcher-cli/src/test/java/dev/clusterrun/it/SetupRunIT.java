@@ -346,7 +346,13 @@ class SetupRunIT {
     ok(c.exec("node1", "cp", ws + "/ring", seedWs + "/ring"));
     writeAsJobUser(seedWs + "/hosts.txt", c.hostfile(1));
     // The seed: a named container made by hand in the shared data path (setup's drop-in), ...
-    String image = imageFlags.isEmpty() ? ws + "/images/clusterrun+tiny.sqsh" : imageFlags.get(1);
+    String image =
+        imageFlags.isEmpty()
+            ? ws
+                + "/images/"
+                + dev.clusterrun.core.enroot.EnrootArgs.squashfsName(
+                    dev.clusterrun.core.spec.ImageRef.parse("clusterrun/tiny"))
+            : imageFlags.get(1);
     assertThat(Paths.get(image)).exists();
     ok(c.exec("node1", "enroot", "create", "-n", "seed", image));
     // ... a hook on every node with the flags typed again by hand, ...

@@ -13,7 +13,8 @@ public enum ExitCode {
   RESULT_FAILED(
       1,
       "a benchmark ran but its result failed: a FAILED residual or validation, output that could"
-          + " not be read, or a fall below the baseline by more than --max-regression"),
+          + " not be read, a fall below the baseline by more than --max-regression, or a metric"
+          + " outside its reference (--references)"),
   BAD_INPUT(
       2,
       "bad input: a flag, an environment variable, the hostfile or the job file (the message names"

@@ -36,6 +36,10 @@ import java.util.TreeMap;
  * @param image the container image
  * @param startTime when the run started
  * @param endTime when the run ended
+ * @param cluster the cluster's name ({@code --cluster}, or the hostfile's name): what references
+ *     and reports group runs by
+ * @param runId the run's id
+ * @param runDir the run directory (host path)
  */
 public record BenchResult(
     String preset,
@@ -59,13 +63,16 @@ public record BenchResult(
     Integer gpus,
     String image,
     Instant startTime,
-    Instant endTime) {
+    Instant endTime,
+    String cluster,
+    String runId,
+    String runDir) {
 
   public BenchResult {
     Objects.requireNonNull(preset, "preset");
     Objects.requireNonNull(verdict, "verdict");
     if (verdict != Verdict.PASSED && (reason == null || reason.isBlank())) {
-      throw new IllegalArgumentException(verdict + " needs a reason");
+      throw new IllegalArgumentException("a " + verdict + " result needs a 'reason'");
     }
     rows = rows == null ? List.of() : List.copyOf(rows);
     metrics =
@@ -94,6 +101,11 @@ public record BenchResult(
         .startTime(startTime)
         .endTime(endTime)
         .build();
+  }
+
+  /** The same result with the cluster it ran on and its run. */
+  public BenchResult withOrigin(String cluster, String runId, String runDir) {
+    return toBuilder().cluster(cluster).runId(runId).runDir(runDir).build();
   }
 
   public boolean passed() {
@@ -127,6 +139,9 @@ public record BenchResult(
     b.image = image;
     b.startTime = startTime;
     b.endTime = endTime;
+    b.cluster = cluster;
+    b.runId = runId;
+    b.runDir = runDir;
     return b;
   }
 
@@ -154,6 +169,9 @@ public record BenchResult(
     private String image;
     private Instant startTime;
     private Instant endTime;
+    private String cluster;
+    private String runId;
+    private String runDir;
 
     private Builder(String preset) {
       this.preset = preset;
@@ -257,6 +275,21 @@ public record BenchResult(
       return this;
     }
 
+    public Builder cluster(String v) {
+      this.cluster = v;
+      return this;
+    }
+
+    public Builder runId(String v) {
+      this.runId = v;
+      return this;
+    }
+
+    public Builder runDir(String v) {
+      this.runDir = v;
+      return this;
+    }
+
     public BenchResult build() {
       return new BenchResult(
           preset,
@@ -280,7 +313,10 @@ public record BenchResult(
           gpus,
           image,
           startTime,
-          endTime);
+          endTime,
+          cluster,
+          runId,
+          runDir);
     }
   }
 }

@@ -27,6 +27,27 @@ public final class DatPicker {
   private static final Pattern SMI_MODEL =
       Pattern.compile("(?i)(?:NVIDIA\\s+)?((?:Tesla\\s+)?[A-Z]+\\d+[A-Z]*)");
 
+  /**
+   * GPU models NVIDIA HPL's sample files and this picker are made for; any model of the same shape
+   * (letters and digits, as {@code nvidia-smi -L} names it) is accepted too.
+   */
+  public static final List<String> KNOWN_MODELS =
+      List.of("A100", "H100", "H200", "H800", "GH200", "B200", "GB200", "B300", "GB300");
+
+  /**
+   * Why {@code gpuModel} (a {@code --gpu-model} value) names no GPU model, or null when it does.
+   */
+  public static String modelProblem(String gpuModel) {
+    if (model(gpuModel) != null) {
+      return null;
+    }
+    return "'"
+        + gpuModel
+        + "' is not a GPU model; give one such as "
+        + String.join(", ", KNOWN_MODELS)
+        + " (or a line of nvidia-smi -L)";
+  }
+
   /** Which file, and why; or no file, why not, and the candidates that were looked at. */
   public record Pick(String file, String reason, List<String> candidates) {
     public Pick {

@@ -43,6 +43,11 @@ final class Fmt {
     return t == null ? "-" : MINUTE.format(t);
   }
 
+  /** {@code " Gflops"}, or nothing for no unit. */
+  static String unitSuffix(String unit) {
+    return unit == null || unit.isEmpty() ? "" : " " + unit;
+  }
+
   static String or(String s) {
     return s == null || s.isEmpty() ? "-" : s;
   }

@@ -27,10 +27,24 @@ import javax.xml.stream.XMLStreamWriter;
 public final class JUnitReport {
   private JUnitReport() {}
 
-  /** One run and, when a baseline was given, its comparison. */
-  public record Case(BenchResult result, GateResult gate) {
+  /** One run and, when given, its comparison with a baseline and its judgement by references. */
+  public record Case(BenchResult result, GateResult gate, References.Judgement references) {
     public Case(BenchResult result) {
-      this(result, null);
+      this(result, null, null);
+    }
+
+    public Case(BenchResult result, GateResult gate) {
+      this(result, gate, null);
+    }
+
+    int tests() {
+      return 1 + (gate == null ? 0 : 1) + (references == null ? 0 : 1);
+    }
+
+    int failures() {
+      return (result.passed() ? 0 : 1)
+          + (gate != null && !gate.passed() ? 1 : 0)
+          + (references != null && !references.passed() ? 1 : 0);
     }
   }
 
@@ -52,9 +66,8 @@ public final class JUnitReport {
       int failures = 0;
       double time = 0;
       for (Case c : cases) {
-        tests += c.gate() == null ? 1 : 2;
-        failures +=
-            (c.result().passed() ? 0 : 1) + (c.gate() != null && !c.gate().passed() ? 1 : 0);
+        tests += c.tests();
+        failures += c.failures();
         time += suiteTime(c.result());
       }
       x.writeStartElement("testsuites");
@@ -91,8 +104,8 @@ public final class JUnitReport {
       throws XMLStreamException {
     BenchResult r = c.result();
     boolean gateFailed = c.gate() != null && !c.gate().passed();
-    int tests = c.gate() == null ? 1 : 2;
-    int failures = (r.passed() ? 0 : 1) + (gateFailed ? 1 : 0);
+    int tests = c.tests();
+    int failures = c.failures();
     x.writeCharacters("  ");
     x.writeStartElement("testsuite");
     x.writeAttribute("name", "clusterrun.bench." + r.preset());
@@ -107,7 +120,7 @@ public final class JUnitReport {
     x.writeAttribute("time", seconds(suiteTime(r)));
     x.writeCharacters("\n    ");
     x.writeStartElement("properties");
-    for (Map.Entry<String, String> p : properties(r, c.gate()).entrySet()) {
+    for (Map.Entry<String, String> p : properties(r, c.gate(), c.references()).entrySet()) {
       x.writeCharacters("\n      ");
       x.writeEmptyElement("property");
       x.writeAttribute("name", p.getKey());
@@ -150,6 +163,24 @@ public final class JUnitReport {
       x.writeEndElement();
     }
 
+    if (c.references() != null) {
+      x.writeCharacters("\n    ");
+      x.writeStartElement("testcase");
+      x.writeAttribute("name", r.preset() + " vs references");
+      x.writeAttribute("classname", "clusterrun.bench." + r.preset());
+      x.writeAttribute("time", "0");
+      if (!c.references().passed()) {
+        x.writeCharacters("\n      ");
+        x.writeStartElement("failure");
+        x.writeAttribute("type", "OUTSIDE_REFERENCE");
+        x.writeAttribute("message", clean(c.references().message()));
+        x.writeCharacters(clean(c.references().message()));
+        x.writeEndElement();
+        x.writeCharacters("\n    ");
+      }
+      x.writeEndElement();
+    }
+
     x.writeCharacters("\n    ");
     x.writeStartElement("system-out");
     x.writeCharacters(clean(String.join("\n", SummaryTable.lines(r))));
@@ -162,6 +193,11 @@ public final class JUnitReport {
   }
 
   static Map<String, String> properties(BenchResult r, GateResult gate) {
+    return properties(r, gate, null);
+  }
+
+  static Map<String, String> properties(
+      BenchResult r, GateResult gate, References.Judgement references) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("preset", r.preset());
     p.put("verdict", r.verdict().name());
@@ -200,6 +236,20 @@ public final class JUnitReport {
       put(p, "baseline.new", gate.newValue());
       put(p, "baseline.changePercent", gate.changePercent());
     }
+    if (references != null) {
+      p.put("references.passed", Boolean.toString(references.passed()));
+      if (references.entry() != null) {
+        p.put("references.entry", references.entry().label());
+      }
+      for (References.MetricCheck m : references.checks()) {
+        p.put(
+            "references." + m.metric(),
+            (m.value() == null ? "-" : Fmt.num(m.value())) + " in " + m.bound().describe());
+      }
+    }
+    put(p, "cluster", r.cluster());
+    put(p, "runId", r.runId());
+    put(p, "runDir", r.runDir());
     return p;
   }
 

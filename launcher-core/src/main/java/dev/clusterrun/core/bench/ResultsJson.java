@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 
 /**
  * {@code results.json}: one {@link BenchResult} as a JSON object whose first field is {@code
@@ -134,9 +135,72 @@ public final class ResultsJson {
     try {
       return MAPPER.treeToValue(fields, BenchResult.class);
     } catch (JsonProcessingException | IllegalArgumentException e) {
-      String msg = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-      throw new BadInputException(source, "not a valid result: " + msg);
+      throw new BadInputException(source, "not a valid result: " + explain(e));
     }
+  }
+
+  /**
+   * Jackson's failure in words for people: the field and what it should hold, never a Java class
+   * name.
+   */
+  static String explain(Exception e) {
+    Throwable cause = e.getCause();
+    if (e instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException
+        && cause != null) {
+      // The record refused the values (e.g. FAILED without a reason).
+      return cause.getMessage();
+    }
+    if (e instanceof com.fasterxml.jackson.databind.JsonMappingException m) {
+      String field = field(m);
+      String where = field.isEmpty() ? "" : "field '" + field + "': ";
+      if (m instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f) {
+        return where + "'" + f.getValue() + "' is not " + expected(f.getTargetType());
+      }
+      if (m instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mi
+          && mi.getTargetType() != null) {
+        return where + "expected " + expected(mi.getTargetType());
+      }
+      return where + "does not hold a value of the right kind";
+    }
+    return e.getMessage();
+  }
+
+  private static String field(com.fasterxml.jackson.databind.JsonMappingException m) {
+    StringBuilder b = new StringBuilder();
+    for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : m.getPath()) {
+      if (r.getFieldName() != null) {
+        b.append(b.length() == 0 ? "" : ".").append(r.getFieldName());
+      } else if (r.getIndex() >= 0) {
+        b.append('[').append(r.getIndex()).append(']');
+      }
+    }
+    return b.toString();
+  }
+
+  private static String expected(Class<?> type) {
+    if (type == null) {
+      return "a value of the right kind";
+    }
+    if (type.isEnum()) {
+      List<String> names = new java.util.ArrayList<>();
+      for (Object c : type.getEnumConstants()) {
+        names.add(((Enum<?>) c).name());
+      }
+      return "one of " + String.join(", ", names);
+    }
+    if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
+      return "a number";
+    }
+    if (type == String.class) {
+      return "text";
+    }
+    if (type == Instant.class) {
+      return "an ISO-8601 instant such as 2026-11-21T05:54:03Z";
+    }
+    if (java.util.Collection.class.isAssignableFrom(type)) {
+      return "a list";
+    }
+    return "an object";
   }
 
   /** Writes {@code results.json} atomically (a temporary file in the same folder, then a move). */

@@ -63,13 +63,43 @@ public final class ResultsLog {
     }
   }
 
-  /** Reads every line; a missing log is an empty history. */
+  /**
+   * Why this log cannot be read or appended to, as a problem to follow a subject, or null: the
+   * workspace is a file, or {@code results.jsonl} is a directory.
+   */
+  public String problem() {
+    Path dir = file.toAbsolutePath().getParent();
+    if (dir != null && Files.exists(dir) && !Files.isDirectory(dir)) {
+      return dir + " is a file, not a workspace directory";
+    }
+    if (Files.exists(file) && !Files.isRegularFile(file)) {
+      return file
+          + " is "
+          + (Files.isDirectory(file) ? "a directory" : "not a regular file")
+          + "; the results log must be a file (move it away, and runs append to a new one)";
+    }
+    return null;
+  }
+
+  /**
+   * Reads every line; a missing log is an empty history.
+   *
+   * @throws BadInputException when the log is not a readable file ({@link #problem})
+   */
   public Contents read() throws IOException {
+    String problem = problem();
+    if (problem != null) {
+      throw new BadInputException(file.toString(), problem);
+    }
     List<String> lines;
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
       return new Contents(List.of(), List.of());
+    } catch (java.nio.charset.MalformedInputException e) {
+      throw new BadInputException(file.toString(), "not UTF-8 text; is this a results log?");
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new BadInputException(file.toString(), "permission denied");
     }
     List<BenchResult> results = new ArrayList<>();
     List<String> problems = new ArrayList<>();
@@ -79,7 +109,7 @@ public final class ResultsLog {
         continue;
       }
       try {
-        results.add(ResultsJson.fromJson(line, file.getFileName() + ":" + (i + 1)));
+        results.add(ResultsJson.fromJson(line, file + ":" + (i + 1)));
       } catch (BadInputException e) {
         problems.add(e.getMessage());
       }

@@ -5,13 +5,15 @@ import java.util.List;
 
 /**
  * Past runs side by side, one line per run in log order, for {@code clusterrun results}: when,
- * preset, verdict, headline, per GPU, N, NB, P×Q, nodes and image, in aligned columns.
+ * cluster, preset, verdict, headline, per GPU, N, NB, P×Q, nodes, run id and image, in aligned
+ * columns.
  */
 public final class ResultsTable {
   private ResultsTable() {}
 
   private static final String[] HEADER = {
-    "#", "STARTED", "PRESET", "VERDICT", "RESULT", "PER GPU", "N", "NB", "PxQ", "NODES", "IMAGE"
+    "#", "STARTED", "CLUSTER", "PRESET", "VERDICT", "RESULT", "PER GPU", "N", "NB", "PxQ", "NODES",
+    "RUN", "IMAGE"
   };
 
   public static List<String> lines(List<BenchResult> results) {
@@ -24,6 +26,7 @@ public final class ResultsTable {
           new String[] {
             Integer.toString(i++),
             Fmt.minute(r.startTime()),
+            Fmt.or(r.cluster()),
             r.preset(),
             r.verdict().name(),
             h == null ? "-" : Fmt.num(h.value()) + " " + h.unit(),
@@ -32,6 +35,7 @@ public final class ResultsTable {
             Fmt.num(r.nb()),
             r.p() == null || r.q() == null ? "-" : r.p() + "x" + r.q(),
             r.nodes().isEmpty() ? "-" : Integer.toString(r.nodes().size()),
+            Fmt.or(r.runId()),
             Fmt.or(r.image())
           });
     }

@@ -59,6 +59,21 @@ public final class SummaryTable {
                   + Fmt.num(r.testsSkipped())
                   + " skipped"));
     }
+    for (String ra : List.of("MPIRandomAccess", "MPIRandomAccess_LCG")) {
+      Double errors = r.metrics().get(ra + "_Errors");
+      Double size = r.metrics().get(ra + "_N");
+      if (errors != null && errors > 0) {
+        rows.add(
+            row(
+                ra,
+                Math.round(errors)
+                    + " errors in "
+                    + (size == null ? "-" : Long.toString(Math.round(size)))
+                    + " locations ("
+                    + (size == null ? "-" : HpccParser.percentOf(errors, size))
+                    + "; hpcc allows 1 %)"));
+      }
+    }
     rows.add(row("Nodes", nodes(r)));
     if (r.ranks() != null || r.gpus() != null) {
       rows.add(row("Ranks / GPUs", Fmt.num(r.ranks()) + " / " + Fmt.num(r.gpus())));

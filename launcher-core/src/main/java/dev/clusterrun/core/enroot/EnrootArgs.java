@@ -97,14 +97,49 @@ public final class EnrootArgs {
     return List.of(ENROOT, "remove", "--force", name);
   }
 
+  /** Longest readable part of an image file name; the hash keeps the whole name unique. */
+  static final int READABLE_MAX = 96;
+
   /**
-   * The file name clusterrun gives an imported image, after Pyxis's habit: the URI without its
-   * scheme, with {@code / : # @} turned into {@code +}.
+   * The file name clusterrun gives an imported image: readable (the URI with its scheme, {@code / :
+   * # @} as {@code +}) and unique, by a hash of the whole URI — {@code docker://img:1}, {@code
+   * dockerd://img:1}, {@code podman://img:1} and {@code img#1} get four different files, e.g.
+   * {@code docker+img+1-<16 hex>.sqsh}. The image record beside the file says exactly which URI it
+   * holds.
    */
   public static String squashfsName(ImageRef uri) {
     String v = uri.value();
-    int s = v.indexOf("://");
-    String rest = s >= 0 ? v.substring(s + 3) : v;
-    return rest.replaceAll("[/:#@]", "+") + ".sqsh";
+    StringBuilder readable = new StringBuilder();
+    for (int i = 0; i < v.length() && readable.length() < READABLE_MAX; i++) {
+      char c = v.charAt(i);
+      if (v.startsWith("://", i)) {
+        readable.append('+');
+        i += 2;
+      } else if (c == '/' || c == ':' || c == '#' || c == '@') {
+        readable.append('+');
+      } else if ((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '.'
+          || c == '_'
+          || c == '-'
+          || c == '+') {
+        readable.append(c);
+      } else {
+        readable.append('_');
+      }
+    }
+    return readable + "-" + shortHash(v) + ".sqsh";
+  }
+
+  private static String shortHash(String text) {
+    try {
+      byte[] d =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(d, 0, 8);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+    }
   }
 }

@@ -39,10 +39,9 @@ public final class ContainerPreparer {
     String name = plan.containerName();
     Path state = Path.of(workspace, ".clusterrun");
     Path locks = state.resolve("locks");
-    Path records = state.resolve("containers");
+    Path record = containerRecord(Path.of(workspace), name);
     Files.createDirectories(locks);
-    Files.createDirectories(records);
-    Path record = records.resolve(name + ".image");
+    Files.createDirectories(record.getParent());
     try (FileChannel ch =
             FileChannel.open(
                 locks.resolve(name + ".lock"),
@@ -61,10 +60,21 @@ public final class ContainerPreparer {
         actions.add("used existing container " + name);
         return new Outcome(actions, false);
       }
+      String had = readRecord(record);
+      if (exists && plan.namedContainer() && plan.imageOnlyIfMissing()) {
+        // Pyxis's habit: a named container that exists is taken as given.
+        actions.add(
+            "used existing container "
+                + name
+                + " as it is ("
+                + (had == null ? "made outside clusterrun" : "made from " + had)
+                + "); no image was given, so "
+                + plan.image()
+                + " would only make it if it were missing");
+        return new Outcome(actions, false);
+      }
       String wanted = imageIdentity(plan);
       if (exists && plan.namedContainer()) {
-        String had =
-            Files.exists(record) ? Files.readString(record, StandardCharsets.UTF_8).strip() : null;
         if (had == null || had.equals(wanted)) {
           actions.add(
               "reused container "
@@ -81,22 +91,7 @@ public final class ContainerPreparer {
       for (Plan.Step s : plan.prepare()) {
         List<String> argv = s.argv();
         if (argv.size() > 1 && argv.get(1).equals("import")) {
-          Path sqsh = Path.of(argv.get(3));
-          if (Files.exists(sqsh)) {
-            actions.add("image already imported: " + sqsh);
-            continue;
-          }
-          Files.createDirectories(sqsh.getParent());
-          // Import under a temporary name, then rename: a crash never leaves a partial image.
-          Path tmp =
-              sqsh.resolveSibling(sqsh.getFileName() + ".part-" + ProcessHandle.current().pid());
-          Files.deleteIfExists(tmp);
-          List<String> tmpArgv = new ArrayList<>(argv);
-          tmpArgv.set(3, tmp.toString());
-          mustRun(tmpArgv, "import " + argv.get(4));
-          Files.move(
-              tmp, sqsh, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-          actions.add("imported " + argv.get(4) + " into " + sqsh);
+          importOnce(argv, actions);
         } else if (argv.size() > 1 && argv.get(1).equals("create")) {
           mustRun(argv, "create container " + name);
           actions.add("created container " + name + " from " + argv.get(argv.size() - 1));
@@ -107,6 +102,120 @@ public final class ContainerPreparer {
       }
       return new Outcome(actions, true);
     }
+  }
+
+  /**
+   * {@code enroot import --output SQSH URI}, unless SQSH exists and its image record says it holds
+   * exactly URI. A file without a record, or with another URI in it, is imported again: one image
+   * never runs as another.
+   */
+  private void importOnce(List<String> argv, List<String> actions)
+      throws IOException, InterruptedException, PrepareException {
+    Path sqsh = Path.of(argv.get(3));
+    String uri = argv.get(4);
+    Path rec = imageRecord(sqsh);
+    if (Files.exists(sqsh)) {
+      String held = readRecord(rec);
+      if (uri.equals(held)) {
+        actions.add("image already imported: " + sqsh + " (" + uri + ")");
+        return;
+      }
+      actions.add(
+          sqsh
+              + (held == null ? " has no image record" : " holds " + held)
+              + "; importing "
+              + uri
+              + " again");
+    }
+    Files.createDirectories(sqsh.getParent());
+    // Import under a temporary name, then rename: a crash never leaves a partial image. The record
+    // goes first, so no moment pairs a new file with an old record.
+    Path tmp = sqsh.resolveSibling(sqsh.getFileName() + ".part-" + ProcessHandle.current().pid());
+    Files.deleteIfExists(tmp);
+    List<String> tmpArgv = new ArrayList<>(argv);
+    tmpArgv.set(3, tmp.toString());
+    mustRun(tmpArgv, "import " + uri);
+    Files.deleteIfExists(rec);
+    Files.move(tmp, sqsh, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    dev.clusterrun.core.AtomicFiles.write(rec, uri + "\n");
+    actions.add("imported " + uri + " into " + sqsh);
+  }
+
+  /** The record beside an imported image: the exact URI it was imported from. */
+  public static Path imageRecord(Path sqsh) {
+    return sqsh.resolveSibling(sqsh.getFileName() + ".uri");
+  }
+
+  /** The record of the image a named container was made from. */
+  public static Path containerRecord(Path workspace, String name) {
+    return workspace.resolve(".clusterrun").resolve("containers").resolve(name + ".image");
+  }
+
+  /**
+   * The image a named container was made from, as clusterrun recorded it (a URI, or a squashfs path
+   * without its size and time), or null when there is no record.
+   */
+  public static String recordedImage(Path workspace, String name) {
+    String r;
+    try {
+      r = readRecord(containerRecord(workspace, name));
+    } catch (IOException e) {
+      return null;
+    }
+    if (r == null) {
+      return null;
+    }
+    int meta = r.indexOf(" size=");
+    return meta < 0 ? r : r.substring(0, meta);
+  }
+
+  /**
+   * The image a run used, for its result: the one the user gave, else what the named container was
+   * made from (its record), else the preset's image unless the user named the container (then it is
+   * {@code container NAME}: taken as given, made from something clusterrun did not see).
+   *
+   * @param image the plan's image (null when none)
+   */
+  public static String imageOfRun(ResolvedJob job, String image, String container) {
+    if (image != null && job.image().source() != Source.DEFAULT) {
+      return image;
+    }
+    String held = recordedImage(Path.of(job.workspacePath().value()), container);
+    if (held != null) {
+      return held;
+    }
+    boolean named = job.containerName().source() != Source.DEFAULT;
+    return image != null && !named ? image : "container " + container;
+  }
+
+  /**
+   * The plan, saying what its named container holds as far as this machine (the head) knows: the
+   * image record, or that it is unknown. Reads one file; runs nothing.
+   */
+  public static Plan lookUp(Plan plan, String workspace) {
+    if (!plan.namedContainer()) {
+      return plan;
+    }
+    Path ws = Path.of(workspace);
+    String holds;
+    if (!Files.isDirectory(ws)) {
+      holds = "unknown here: the workspace " + workspace + " is not on this machine";
+    } else {
+      String r = recordedImage(ws, plan.containerName());
+      holds =
+          r == null
+              ? "unknown: made outside clusterrun (or not made yet)"
+              : r + " (clusterrun's record of what made it)";
+    }
+    return plan.withContainerHolds(holds);
+  }
+
+  private static String readRecord(Path record) throws IOException {
+    if (!Files.isRegularFile(record)) {
+      return null;
+    }
+    String s = Files.readString(record, StandardCharsets.UTF_8).strip();
+    return s.isEmpty() ? null : s;
   }
 
   /** The image and, for a squashfs file, its size and time: a rebuilt file counts as changed. */

@@ -24,6 +24,10 @@ import java.util.Map;
  * @param settings every setting with its source
  * @param runFiles files clusterrun writes before any container starts (host path on the shared
  *     filesystem → content), e.g. the {@code /etc/rc.local} that skips the image's entrypoint
+ * @param imageOnlyIfMissing the image was not given explicitly (a preset's default): it only makes
+ *     a missing named container, and an existing one is used as it is, as Pyxis does
+ * @param containerHolds what the named container holds as far as the head knows (its image record),
+ *     for people; null when not looked up (see {@link ContainerPreparer#lookUp})
  */
 public record Plan(
     String jobName,
@@ -47,7 +51,38 @@ public record Plan(
     boolean hook,
     List<Step> cleanup,
     List<SettingView> settings,
-    Map<String, String> runFiles) {
+    Map<String, String> runFiles,
+    boolean imageOnlyIfMissing,
+    String containerHolds) {
+
+  /** The same plan, saying what the named container holds. */
+  public Plan withContainerHolds(String holds) {
+    return new Plan(
+        jobName,
+        runId,
+        runDir,
+        nodes,
+        np,
+        containerName,
+        namedContainer,
+        image,
+        prepare,
+        hostfilePath,
+        hostfileHostPath,
+        hostfileContent,
+        launch,
+        canaryLaunch,
+        launchEnv,
+        agent,
+        agentString,
+        daemon,
+        hook,
+        cleanup,
+        settings,
+        runFiles,
+        imageOnlyIfMissing,
+        holds);
+  }
 
   /**
    * A command to run on the head.

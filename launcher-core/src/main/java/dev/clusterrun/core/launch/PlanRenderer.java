@@ -31,6 +31,13 @@ public final class PlanRenderer {
         .append("\n\n");
 
     b.append("## prepare, on the head\n");
+    if (p.containerHolds() != null) {
+      b.append("# container ")
+          .append(p.containerName())
+          .append(" holds: ")
+          .append(p.containerHolds())
+          .append('\n');
+    }
     for (Plan.Step s : p.prepare()) {
       b.append("# ").append(s.what()).append(": ").append(s.when()).append('\n');
       if (!s.argv().isEmpty()) {
@@ -101,7 +108,12 @@ public final class PlanRenderer {
     m.put("runDir", p.runDir());
     m.put("nodes", p.nodes());
     m.put("np", p.np());
-    m.put("container", Map.of("name", p.containerName(), "named", p.namedContainer()));
+    Map<String, Object> container = new LinkedHashMap<>();
+    container.put("name", p.containerName());
+    container.put("named", p.namedContainer());
+    container.put("imageOnlyIfMissing", p.imageOnlyIfMissing());
+    container.put("holds", p.containerHolds());
+    m.put("container", container);
     m.put("image", p.image());
     m.put("prepare", p.prepare().stream().map(PlanRenderer::step).toList());
     Map<String, Object> hf = new LinkedHashMap<>();

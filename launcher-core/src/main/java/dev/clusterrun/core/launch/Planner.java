@@ -80,19 +80,32 @@ public final class Planner {
     ImageRef image = job.image().value();
     List<Plan.Step> prepare = new ArrayList<>();
     List<Plan.Step> cleanup = new ArrayList<>();
+    // An image nobody gave (a preset's default) only makes a missing named container; one the
+    // user names is used as it is, as Pyxis does.
+    boolean onlyIfMissing =
+        named
+            && image != null
+            && job.image().source() == Source.DEFAULT
+            && job.containerName().source() != Source.DEFAULT;
     if (image != null) {
       String sqsh = image.value();
       String createWhen =
-          named
-              ? "if container " + name + " is missing, or was made from another image"
-              : "always (a container for this run only)";
+          onlyIfMissing
+              ? "only if container "
+                  + name
+                  + " is missing (no image was given: an existing "
+                  + name
+                  + " is used as it is)"
+              : named
+                  ? "if container " + name + " is missing, or was made from another image"
+                  : "always (a container for this run only)";
       if (image.isUri()) {
         sqsh = ws + "/images/" + EnrootArgs.squashfsName(image);
         prepare.add(
             new Plan.Step(
                 "import the image once into the shared workspace",
                 EnrootArgs.importImage(image, sqsh),
-                "if " + sqsh + " is missing and the container must be made"));
+                "if the container must be made and " + sqsh + " does not hold this image yet"));
       }
       prepare.add(
           new Plan.Step(
@@ -222,7 +235,9 @@ public final class Planner {
         options.hook(),
         cleanup,
         settings,
-        runFiles);
+        runFiles,
+        onlyIfMissing,
+        null);
   }
 
   private static Plan.SettingView view(String key, Setting<?> s) {

@@ -21,9 +21,9 @@ import org.yaml.snakeyaml.reader.ReaderException;
  * A YAML document read with Jackson's streaming YAML parser (no databind) into a small tree that
  * remembers where every key and value stood, keeps the raw text of every scalar (so {@code 010}
  * stays {@code 010} and {@code yes} stays {@code yes}), and refuses duplicate keys, aliases and
- * multiple documents.
+ * multiple documents. Used by the job spec and by benchmark references.
  */
-final class YamlTree {
+public final class YamlTree {
   private static final YAMLFactory FACTORY = new YAMLFactory();
 
   /**
@@ -38,7 +38,7 @@ final class YamlTree {
   private YamlTree() {}
 
   /** A node and where it starts (1-based line and column). */
-  sealed interface Node permits Scalar, MapNode, Seq {
+  public sealed interface Node permits Scalar, MapNode, Seq {
     int line();
 
     int column();
@@ -49,18 +49,18 @@ final class YamlTree {
    * quoted scalars and plain text, VALUE_NUMBER_INT, VALUE_TRUE for {@code yes}, VALUE_NULL for an
    * empty value or {@code ~}); {@code text} is the scalar as written.
    */
-  record Scalar(JsonToken token, String text, int line, int column) implements Node {
-    boolean isNull() {
+  public record Scalar(JsonToken token, String text, int line, int column) implements Node {
+    public boolean isNull() {
       return token == JsonToken.VALUE_NULL;
     }
   }
 
-  record Entry(String key, int line, int column, Node value) {}
+  public record Entry(String key, int line, int column, Node value) {}
 
   /** A mapping, keys in file order. */
-  record MapNode(Map<String, Entry> entries, int line, int column) implements Node {}
+  public record MapNode(Map<String, Entry> entries, int line, int column) implements Node {}
 
-  record Seq(List<Node> items, int line, int column) implements Node {}
+  public record Seq(List<Node> items, int line, int column) implements Node {}
 
   /**
    * Reads one YAML document.
@@ -68,7 +68,7 @@ final class YamlTree {
    * @return the root, or null when the document is empty (nothing, comments, or a lone {@code ~})
    * @throws BadInputException for a syntax error, a duplicate key, an alias or a second document
    */
-  static Node read(String yaml, String source) {
+  public static Node read(String yaml, String source) {
     if (yaml.length() > MAX_CODE_POINTS
         && yaml.codePointCount(0, yaml.length()) > MAX_CODE_POINTS) {
       throw new BadInputException(

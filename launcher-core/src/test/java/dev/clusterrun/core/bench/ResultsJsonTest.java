@@ -68,7 +68,10 @@ class ResultsJsonTest {
             "gpus",
             "image",
             "startTime",
-            "endTime")) {
+            "endTime",
+            "cluster",
+            "runId",
+            "runDir")) {
       assertThat(json).contains("\"" + field + "\":");
     }
     assertThat(json).doesNotContain("\n");
@@ -111,7 +114,57 @@ class ResultsJsonTest {
     assertThat(c.problems())
         .singleElement()
         .asString()
-        .startsWith("results.jsonl:3: not valid JSON");
+        .startsWith(log.file() + ":3: not valid JSON");
     assertThat(Files.readAllLines(log.file())).hasSize(4);
+  }
+
+  @Test
+  void damagedLinesAreExplainedByFieldWithoutJavaNames() {
+    String line = ResultsJson.toJsonLine(sample());
+    String[][] cases = {
+      {
+        line.replace("\"verdict\":\"PASSED\"", "\"verdict\":\"FAILED\""),
+        "ws/results.jsonl:7: not a valid result: a FAILED result needs a 'reason'"
+      },
+      {
+        line.replace("\"verdict\":\"PASSED\"", "\"verdict\":\"GREAT\""),
+        "ws/results.jsonl:7: not a valid result: field 'verdict': 'GREAT' is not one of PASSED,"
+            + " FAILED, PARSE_ERROR"
+      },
+      {
+        line.replace("\"n\":2000", "\"n\":\"many\""),
+        "ws/results.jsonl:7: not a valid result: field 'n': 'many' is not a number"
+      },
+      {
+        line.replace("\"startTime\":\"", "\"startTime\":\"yesterday "),
+        "ws/results.jsonl:7: not a valid result: field 'startTime': 'yesterday"
+      },
+      {
+        line.replace("\"nodes\":[", "\"nodes\":{\"a\":[").replace("],\"ranks", "]},\"ranks"),
+        "ws/results.jsonl:7: not a valid result: field 'nodes': expected a list"
+      },
+    };
+    for (String[] c : cases) {
+      assertThat(c[0]).isNotEqualTo(line);
+      assertThatThrownBy(() -> ResultsJson.fromJson(c[0], "ws/results.jsonl:7"))
+          .isInstanceOf(BadInputException.class)
+          .hasMessageStartingWith(c[1])
+          .message()
+          .doesNotContain("dev.clusterrun", "Cannot construct", "Cannot deserialize", "`");
+    }
+  }
+
+  @Test
+  void aLogThatIsADirectoryOrAWorkspaceThatIsAFileIsAProblemNotACrash() throws Exception {
+    Path file = dir.resolve("plain-file");
+    Files.writeString(file, "x");
+    assertThat(ResultsLog.inWorkspace(file).problem())
+        .isEqualTo(file + " is a file, not a workspace directory");
+    Path ws = dir.resolve("ws");
+    Files.createDirectories(ws.resolve(ResultsLog.FILE_NAME));
+    ResultsLog log = ResultsLog.inWorkspace(ws);
+    assertThat(log.problem()).startsWith(log.file() + " is a directory; the results log must be");
+    assertThatThrownBy(log::read).isInstanceOf(BadInputException.class);
+    assertThat(ResultsLog.inWorkspace(dir.resolve("new")).problem()).isNull();
   }
 }

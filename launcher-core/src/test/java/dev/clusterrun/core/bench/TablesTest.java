@@ -54,16 +54,16 @@ class TablesTest {
 
   @Test
   void resultsTableListsRunsSideBySide() {
-    BenchResult a = ResultsJsonTest.sample();
+    BenchResult a = ResultsJsonTest.sample().withOrigin("ci", "20261121-055400-hpcc-1a2b", null);
     BenchResult b =
         BenchResult.parseError("hpl", "the output is empty")
             .withRun(List.of("x"), 8, 8, "img", Instant.parse("2026-11-22T10:00:00Z"), null);
     List<String> lines = ResultsTable.lines(List.of(a, b));
     assertThat(lines)
         .containsExactly(
-            "#  STARTED            PRESET  VERDICT      RESULT          PER GPU  N     NB  PxQ  NODES  IMAGE",
-            "1  2026-11-21 05:54Z  hpcc    PASSED       9.78027 Gflops  -        2000  80  1x2  2      docker://debian-hpcc:12",
-            "2  2026-11-22 10:00Z  hpl     PARSE_ERROR  -               -        -     -   -    1      img");
+            "#  STARTED            CLUSTER  PRESET  VERDICT      RESULT          PER GPU  N     NB  PxQ  NODES  RUN                        IMAGE",
+            "1  2026-11-21 05:54Z  ci       hpcc    PASSED       9.78027 Gflops  -        2000  80  1x2  2      20261121-055400-hpcc-1a2b  docker://debian-hpcc:12",
+            "2  2026-11-22 10:00Z  -        hpl     PARSE_ERROR  -               -        -     -   -    1      -                          img");
     assertThat(ResultsTable.lines(List.of())).last().isEqualTo("(no runs recorded yet)");
   }
 }

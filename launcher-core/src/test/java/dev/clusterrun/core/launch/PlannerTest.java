@@ -190,16 +190,12 @@ class PlannerTest {
             "h.yaml");
     Plan p = plan(new JobResolver().layer(f, Source.FILE, "h.yaml"), true);
     assertThat(p.containerName()).isEqualTo("clusterrun-RUN");
+    String sqsh = p.prepare().get(0).argv().get(3);
+    assertThat(sqsh).matches("/ws/images/docker\\+ubuntu\\+24\\.04-[0-9a-f]{16}\\.sqsh");
     assertThat(p.prepare().get(0).argv())
-        .containsExactly(
-            "enroot",
-            "import",
-            "--output",
-            "/ws/images/ubuntu+24.04.sqsh",
-            "docker://ubuntu:24.04");
+        .containsExactly("enroot", "import", "--output", sqsh, "docker://ubuntu:24.04");
     assertThat(p.prepare().get(1).argv())
-        .containsExactly(
-            "enroot", "create", "--name", "clusterrun-RUN", "/ws/images/ubuntu+24.04.sqsh");
+        .containsExactly("enroot", "create", "--name", "clusterrun-RUN", sqsh);
     assertThat(p.cleanup().get(0).argv())
         .containsExactly("enroot", "remove", "--force", "clusterrun-RUN");
     assertThat(p.hostfilePath()).isEqualTo("/workspace/runs/RUN/hosts.txt");
