@@ -15,6 +15,9 @@ public enum CheckId {
   DATA_PATH_SHARED("data-path-shared", "ENROOT_DATA_PATH is the same and proven shared"),
   MOUNT_HOME("mount-home", "~/.ssh is visible inside the container"),
   HOOK("hook", "clusterrun's launch-agent hook is installed, executable, root-owned, current"),
+  LAUNCH_AGENT(
+      "launch-agent",
+      "no other hook, environ.d file or setting sets Open MPI's launch or rsh/ssh agent"),
   DROPIN("dropin", "clusterrun's enroot drop-in is installed"),
   CONTAINER("container", "the job's named container exists on every node"),
   HOSTNAME_UNIQUE("hostname-unique", "every node has its own hostname"),
