@@ -22,6 +22,7 @@ import java.util.Map;
  * @param agent the launch agent words; {@code agentString} the shell string Open MPI gets
  * @param cleanup steps run on the head after the job
  * @param settings every setting with its source
+ * @param ranks how many ranks mpirun places on each node, for the canary
  */
 public record Plan(
     String jobName,
@@ -44,7 +45,8 @@ public record Plan(
     String daemon,
     boolean hook,
     List<Step> cleanup,
-    List<SettingView> settings) {
+    List<SettingView> settings,
+    Canary.Ranks ranks) {
 
   /**
    * A command to run on the head.

@@ -73,6 +73,7 @@ class JobRunnerTest {
                     LaunchAgent.Daemon.ORTED,
                     ws.toString(),
                     Map.of("gpu01", counting),
+                    "gpu01",
                     JobRunner.CanaryMode.OFF,
                     null,
                     "test",
