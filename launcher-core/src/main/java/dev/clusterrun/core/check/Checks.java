@@ -166,7 +166,7 @@ public final class Checks {
               + " on "
               + n
               + ", or set another ENROOT_RUNTIME_PATH in "
-              + v.source();
+              + v.describeSource();
     }
     boolean fallback =
         EnrootConfigValue.DEFAULT.equals(v.source())

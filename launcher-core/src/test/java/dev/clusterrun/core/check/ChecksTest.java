@@ -247,7 +247,7 @@ class ChecksTest {
     assertThat(file.fix())
         .isEqualTo(
             "make /tmp/enroot-runtime-4242/enroot creatable by alice on node2, or set another"
-                + " ENROOT_RUNTIME_PATH in /etc/enroot/enroot.conf.d/50-clusterrun.conf");
+                + " ENROOT_RUNTIME_PATH in /etc/enroot/enroot.conf.d/50-clusterrun.conf:17");
     CheckResult env = of(in, CheckId.RUNTIME_PATH, "node3");
     assertThat(env.status()).isEqualTo(CheckStatus.FAIL);
     assertThat(env.fix())
