@@ -510,8 +510,7 @@ public final class Checks {
                     + ms.stream()
                         .map(m -> m.variable() + " (line " + m.line() + ")")
                         .distinct()
-                        .reduce((a, b) -> a + ", " + b)
-                        .orElse("")
+                        .collect(java.util.stream.Collectors.joining(", "))
                     + " in a comment; a hook that sets it replaces the job's launch agent");
             fixes.add("read " + first.path() + " and make sure it sets no agent of Open MPI");
           }
@@ -524,8 +523,7 @@ public final class Checks {
                     + code.stream()
                         .map(Facts.AgentMention::variable)
                         .distinct()
-                        .reduce((a, b) -> a + ", " + b)
-                        .orElse("")
+                        .collect(java.util.stream.Collectors.joining(", "))
                     + " from "
                     + first.path());
           }

@@ -2,6 +2,8 @@ package dev.clusterrun.core.check;
 
 import dev.clusterrun.core.enroot.EnrootConfig;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -84,10 +86,7 @@ public record Facts(
    */
   public record ConfFile(String path, String sha256, String error, Map<String, Integer> sets) {
     public ConfFile {
-      sets =
-          sets == null
-              ? Map.of()
-              : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sets));
+      sets = sets == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(sets));
     }
 
     public ConfFile(String path, String sha256, String error) {

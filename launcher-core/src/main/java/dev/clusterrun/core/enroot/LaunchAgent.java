@@ -3,7 +3,9 @@ package dev.clusterrun.core.enroot;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.remote.ShellQuote;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The per-job launch agent: how mpirun (inside the head container) starts its daemon on every other
@@ -55,9 +57,9 @@ public final class LaunchAgent {
    * only when the user or the job says so ({@code mountHome} not null), else each node's enroot
    * configuration decides, as with Pyxis.
    */
-  public static java.util.Map<String, String> enrootEnvironment(
+  public static Map<String, String> enrootEnvironment(
       EnrootArgs.ContainerFlags flags, Boolean mountHome) {
-    java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
+    Map<String, String> env = new LinkedHashMap<>();
     env.put("ENROOT_ROOTFS_WRITABLE", flags.writable() ? "y" : "n");
     env.put("ENROOT_REMAP_ROOT", flags.remapRoot() ? "y" : "n");
     if (mountHome != null) {
