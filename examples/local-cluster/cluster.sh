@@ -4,6 +4,9 @@
 # Each node is a network namespace on a bridge of its own (10.213.77.0/24, no route out), with its
 # own UTS namespace (hostname nodeK) and mount namespace (its own /tmp, /run and /etc/enroot),
 # held by one long-lived process whose PID is recorded. Every node runs its own OpenSSH sshd.
+# enroot on the nodes is the stand-in (enroot-standin/, with its packaged configuration) or the
+# host's real enroot started from ITS packaged configuration; /dev/fuse is usable by the job user
+# on the nodes when the machine allows it (squashfuse, as enroot uses it for IMAGE.sqsh starts).
 # /home and the shared directory are the host's and so are shared by all nodes, like NFS.
 # Everything made is recorded under the state directory; `down` removes exactly that.
 #
@@ -11,6 +14,8 @@
 set -euo pipefail
 
 readonly HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly STANDIN_DIR=$HERE/enroot-standin
+readonly STANDIN_TOOLS=(enroot enroot-mount enroot-switchroot)
 readonly STATE_DIR=${CLUSTERRUN_LC_STATE:-/var/lib/clusterrun-lc}
 readonly SHARED_ROOT=${CLUSTERRUN_LC_SHARED_ROOT:-/srv/clusterrun-lc}
 readonly SHARED_DIR=$SHARED_ROOT/shared
@@ -49,7 +54,8 @@ Commands:
 Environment:
   CLUSTERRUN_LC_ENROOT=auto|standin|host
                             'standin' puts the enroot stand-in on the nodes' PATH, 'host' uses
-                            the host's enroot; 'auto' (default) uses the host's when there is one
+                            the host's enroot (each node starting from enroot's packaged
+                            configuration); 'auto' (default) uses the host's when there is one
   CLUSTERRUN_LC_SUDO=1|0    give the job user password-less sudo inside the nodes (default 1)
 EOF
 }
@@ -73,7 +79,7 @@ check_prereqs() {
     missing=1
   fi
   for c in ip unshare nsenter setpriv sshd ssh ssh-keygen mksquashfs unsquashfs mpirun mpicc \
-    findmnt useradd userdel flock; do
+    findmnt mountpoint useradd userdel flock perl; do
     if ! command -v "$c" >/dev/null 2>&1 && [[ ! -x /usr/sbin/$c ]]; then
       echo "missing command: $c (run examples/local-cluster/install-deps.sh)"
       missing=1
@@ -272,15 +278,113 @@ EOF
   chmod 0600 "$dir/sshd_config"
 }
 
-default_enroot_conf() {
-  cat <<'EOF'
-# enroot.conf of a clusterrun local-cluster node (node-local: each node has its own /etc/enroot).
-# Like a fresh enroot install, nothing is set: ENROOT_RUNTIME_PATH defaults to
-# ${XDG_RUNTIME_DIR:-/run}/enroot, which a non-root user cannot create over SSH.
-#ENROOT_RUNTIME_PATH        ${XDG_RUNTIME_DIR}/enroot
-#ENROOT_DATA_PATH           ${XDG_DATA_HOME}/enroot
-#ENROOT_MOUNT_HOME          no
+# The configuration directory the host's real enroot reads (its build's sysconfdir).
+host_enroot_sysconf() {
+  local f
+  f=$(grep -o -m1 'config::init "[^"]*/enroot\.conf"' "$(command -v enroot)" 2>/dev/null || true)
+  f=${f#config::init \"}
+  f=${f%\"}
+  if [[ -n $f ]]; then echo "${f%/enroot.conf}"; else echo /etc/enroot; fi
+}
+
+# The files enroot's `make install` puts in its configuration directory (used when no package
+# manager owns the host's enroot, i.e. it was built from source).
+readonly ENROOT_INSTALLED_CONFIG=(enroot.conf enroot.conf.d/README environ.d/10-terminal.env
+  mounts.d/10-system.fstab mounts.d/20-config.fstab hooks.d/10-aptfix.sh hooks.d/10-cgroups.sh
+  hooks.d/10-devices.sh hooks.d/10-home.sh hooks.d/10-localtime.sh hooks.d/10-shadow.sh
+  hooks.d/98-nvidia.sh hooks.d/99-mellanox.sh)
+
+# Copies the host enroot's PACKAGED configuration (what its package owns under SYSCONF; files an
+# administrator modified since install are left out with a warning) into DEST, so that every node
+# starts as a fresh enroot install would, not with whatever the host's SYSCONF has accumulated.
+copy_packaged_enroot_config() {
+  local sysconf=$1 dest=$2 pkg="" f rel sum want flags
+  local -a files=() modified=() pkgs=()
+  mkdir -p "$dest"
+  if command -v dpkg-query >/dev/null && pkg=$(dpkg-query -S "$sysconf" 2>/dev/null | head -n1 | cut -d: -f1) && [[ -n $pkg ]]; then
+    # "enroot" or "enroot, enroot+caps": every package that owns the directory.
+    IFS=', ' read -r -a pkgs <<<"$pkg"
+    while IFS= read -r f; do
+      if [[ $f == "$sysconf"/* && -f $f && ! -L $f ]]; then files+=("$f"); fi
+    done < <(dpkg-query -L "${pkgs[@]}" | sort -u)
+    # Conffiles: " PATH MD5 [obsolete]"; another checksum means modified since install.
+    while read -r f want _; do
+      [[ $f == "$sysconf"/* && -f $f ]] || continue
+      sum=$(md5sum <"$f" | cut -d' ' -f1)
+      [[ $sum == "$want" ]] || modified+=("$f")
+    done < <(dpkg-query -W -f='${Conffiles}\n' "${pkgs[@]}")
+    note "host enroot: the nodes start from the files of package(s) ${pkgs[*]} in $sysconf"
+  elif command -v rpm >/dev/null && pkg=$(rpm -qf "$sysconf" 2>/dev/null) && [[ -n $pkg ]]; then
+    while IFS= read -r f; do
+      if [[ $f == "$sysconf"/* && -f $f && ! -L $f ]]; then files+=("$f"); fi
+    done < <(rpm -ql "$pkg")
+    # rpm -V lists changed files: "S.5....T.  c PATH" (5: digest differs), "missing   c PATH".
+    while read -r flags _ f; do
+      if [[ $flags == ??5* || $flags == missing ]]; then modified+=("$f"); fi
+    done < <(rpm -V "$pkg" 2>/dev/null | awk '$2 == "c" { print $1, $2, $3 }')
+    note "host enroot: the nodes start from the files of package $pkg in $sysconf"
+  else
+    for rel in "${ENROOT_INSTALLED_CONFIG[@]}"; do
+      if [[ -f $sysconf/$rel ]]; then files+=("$sysconf/$rel"); fi
+    done
+    note "host enroot: no package owns $sysconf; the nodes start from the files enroot's 'make install' puts there (not verified as unmodified)"
+  fi
+  for f in ${files[@]+"${files[@]}"}; do
+    if [[ ${#modified[@]} -gt 0 ]] && printf '%s\n' "${modified[@]}" | grep -qxF -- "$f"; then
+      echo "cluster.sh: warning: host enroot: $f was modified since it was installed; the nodes do not get it" >&2
+      continue
+    fi
+    rel=${f#"$sysconf"/}
+    mkdir -p "$dest/$(dirname "$rel")"
+    cp -p "$f" "$dest/$rel"
+  done
+}
+
+# A fuse device node the job user may open, bound over the nodes' /dev/fuse (squashfuse in a user
+# namespace needs it; the host's /dev/fuse is left as it is). Prints fuse, or unpack when the
+# machine cannot give the nodes a usable one (no /dev/fuse, no squashfuse, a device cgroup...).
+make_fuse_device() {
+  local majmin
+  if [[ ! -c /dev/fuse ]] || ! command -v squashfuse >/dev/null; then
+    echo unpack
+    return
+  fi
+  majmin=$(stat -c '%t %T' /dev/fuse)
+  if ! mknod -m 0666 "$STATE_DIR/fuse" c "$((16#${majmin% *}))" "$((16#${majmin#* }))" 2>/dev/null ||
+    ! probe_fuse "$STATE_DIR/fuse"; then
+    rm -f "$STATE_DIR/fuse"
+    echo unpack
+    return
+  fi
+  echo fuse
+}
+
+# True when the job user, in a user + mount namespace as enroot makes them, can mount a squashfs
+# with squashfuse through the fuse device node DEV.
+probe_fuse() {
+  local dev=$1 d=$STATE_DIR/fuse-probe rc=0
+  mkdir -p "$d/src" "$d/mnt"
+  echo probe >"$d/src/probe"
+  mksquashfs "$d/src" "$d/img.sqsh" -quiet -noappend -no-progress >/dev/null 2>&1 || rc=1
+  cat >"$d/try.sh" <<'EOF'
+squashfuse -f "$1/img.sqsh" "$1/mnt" 2>/dev/null &
+p=$!
+for i in $(seq 100); do
+  if [ -e "$1/mnt/probe" ]; then kill "$p"; exit 0; fi
+  kill -0 "$p" 2>/dev/null || exit 1
+  sleep 0.05
+done
+kill "$p"
+exit 1
 EOF
+  chmod -R a+rX "$d"
+  if ((rc == 0)); then
+    unshare --mount --propagation private -- sh -c 'mount --bind "$1" /dev/fuse && exec setpriv \
+      --reuid="$2" --regid="$2" --clear-groups unshare --user --map-user="$2" --map-group="$2" \
+      --keep-caps --mount -- sh "$3/try.sh" "$3"' probe "$dev" "$JOB_UID" "$d" >/dev/null 2>&1 || rc=1
+  fi
+  rm -rf "$d"
+  return "$rc"
 }
 
 make_node() {
@@ -289,13 +393,25 @@ make_node() {
   dir=$STATE_DIR/nodes/$node
   ns=$NETNS_PREFIX$node
   mkdir -p "$dir/etc-enroot"
-  # A real enroot's own files (its standard hooks, its enroot.conf) are every node's starting point.
-  if [[ $ENROOT_MODE == host && -d /etc/enroot ]]; then cp -a /etc/enroot/. "$dir/etc-enroot/"; fi
-  mkdir -p "$dir/etc-enroot"/{enroot.conf.d,hooks.d,environ.d,mounts.d}
-  [[ -e $dir/etc-enroot/enroot.conf ]] || default_enroot_conf >"$dir/etc-enroot/enroot.conf"
+  # Every node starts from a fresh install's configuration: the stand-in's packaged files, or the
+  # files the host enroot's package installed (collected once by do_up).
   if [[ $ENROOT_MODE == standin ]]; then
-    echo "ENROOT_STANDIN_REGISTRY     $REGISTRY_DIR" >>"$dir/etc-enroot/enroot.conf"
+    cp -a "$STANDIN_DIR/etc/." "$dir/etc-enroot/"
+    {
+      echo ""
+      echo "# Set by cluster.sh for the stand-in: its local image registry (no network here)."
+      echo "ENROOT_STANDIN_REGISTRY     $REGISTRY_DIR"
+      echo "# The node's /etc without the node's own mounts under it (for the stand-in's tiny images)."
+      echo "ENROOT_STANDIN_HOST_ETC     $STATE_DIR/host-etc"
+      if [[ $SQSH_MODE == unpack ]]; then
+        echo "# No usable /dev/fuse or squashfuse on this machine: images are unpacked (SHORTCUT)."
+        echo "ENROOT_STANDIN_SQSH         unpack"
+      fi
+    } >>"$dir/etc-enroot/enroot.conf"
+  else
+    cp -a "$STATE_DIR/packaged-enroot/." "$dir/etc-enroot/"
   fi
+  mkdir -p "$dir/etc-enroot"/{enroot.conf.d,hooks.d,environ.d,mounts.d}
   chmod -R go-w "$dir/etc-enroot"
 
   record netns "$ns"
@@ -323,17 +439,23 @@ make_node() {
 
   # Node-local mounts, made inside the node's mount namespace.
   nsenter -t "$pid" -m -- bash -euc '
-    node_dir=$1 standin_bin=$2
+    node_dir=$1 standin_bin=$2 fuse=$3 sysconf=$4 host_etc=$5
     # /run/netns holds references to all nodes; a node needs none of them.
     for m in $(findmnt -rn -o TARGET | grep "^/run/netns/" || true); do umount -l "$m" || true; done
     mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs /run
     mkdir -p /run/sshd /run/lock /run/user
     chmod 1777 /run/lock
     mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /tmp
+    # /etc as it is before the node mounts anything under it (an overlay may use it as a layer);
+    # the same path on every node, so that every node has the same enroot.conf.
+    mount --bind /etc "$host_etc"
     mount --bind "$node_dir/etc-enroot" /etc/enroot
+    if [[ -n $sysconf && $sysconf != /etc/enroot && -d $sysconf ]]; then mount --bind "$node_dir/etc-enroot" "$sysconf"; fi
     if [[ -n $standin_bin ]]; then mount --bind -o ro "$standin_bin" /usr/local/bin; fi
+    if [[ -n $fuse ]]; then mount --bind "$fuse" /dev/fuse; fi
     if [[ -d $node_dir/sudoers.d && -d /etc/sudoers.d ]]; then mount --bind -o ro "$node_dir/sudoers.d" /etc/sudoers.d; fi
-  ' nodesetup "$dir" "$([[ $ENROOT_MODE == standin ]] && echo "$STATE_DIR/bin" || true)"
+  ' nodesetup "$dir" "$([[ $ENROOT_MODE == standin ]] && echo "$STATE_DIR/bin" || true)" \
+    "$([[ $SQSH_MODE == fuse ]] && echo "$STATE_DIR/fuse" || true)" "$HOST_SYSCONF" "$STATE_DIR/host-etc"
 
   ssh-keygen -q -t ed25519 -N '' -C "$node" -f "$dir/ssh_host_ed25519_key"
   write_sshd_config "$node" "$addr"
@@ -385,12 +507,27 @@ do_up() {
     record emptydir /etc/enroot
     mkdir -p /etc/enroot
   fi
+  local t
+  mkdir -p "$STATE_DIR/host-etc"
   if [[ $ENROOT_MODE == standin ]]; then
     mkdir -p "$STATE_DIR/bin"
-    install -m 0755 "$HERE/enroot-standin/enroot" "$STATE_DIR/bin/enroot"
+    for t in "${STANDIN_TOOLS[@]}"; do install -m 0755 "$STANDIN_DIR/$t" "$STATE_DIR/bin/$t"; done
+    HOST_SYSCONF=""
+  else
+    HOST_SYSCONF=$(host_enroot_sysconf)
+    copy_packaged_enroot_config "$HOST_SYSCONF" "$STATE_DIR/packaged-enroot"
   fi
 
   make_user
+  SQSH_MODE=$(make_fuse_device)
+  echo "$SQSH_MODE" >"$STATE_DIR/sqsh.mode"
+  if [[ $SQSH_MODE == unpack ]]; then
+    if [[ $ENROOT_MODE == standin ]]; then
+      note "no usable /dev/fuse or squashfuse: the stand-in unpacks IMAGE.sqsh on start (SHORTCUT)"
+    else
+      note "no usable /dev/fuse or squashfuse: enroot start IMAGE.sqsh will fail on the nodes"
+    fi
+  fi
   if [[ ! -e $SHARED_ROOT ]]; then record dir "$SHARED_ROOT"; fi
   mkdir -p "$SHARED_DIR" "$REGISTRY_DIR"
   chmod 0755 "$SHARED_ROOT" "$REGISTRY_DIR"
@@ -522,6 +659,7 @@ HOST_ADDR=$HOST_ADDR
 BRIDGE=$BRIDGE
 NETNS_PREFIX=$NETNS_PREFIX
 ENROOT_MODE=$(cat "$STATE_DIR/enroot.mode" 2>/dev/null || echo none)
+SQSH_MODE=$(cat "$STATE_DIR/sqsh.mode" 2>/dev/null || echo none)
 NODES=$nodes
 EOF
   for ((k = 1; k <= n; k++)); do

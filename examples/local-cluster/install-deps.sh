@@ -5,7 +5,10 @@
 set -euo pipefail
 
 readonly PACKAGES=(openssh-server openssh-client openmpi-bin libopenmpi-dev iproute2 util-linux
-  squashfs-tools procps psmisc sudo hpcc)
+  squashfs-tools procps psmisc sudo hpcc squashfuse fuse-overlayfs)
+# squashfuse and fuse-overlayfs: what enroot uses to start a container from an IMAGE.sqsh (the
+# stand-in too, when the machine lets the nodes open /dev/fuse; perl-base, always there, runs the
+# stand-in's enroot-mount and enroot-switchroot).
 # debootstrap is needed only by build-image.sh (a real enroot image); ask with --with-debootstrap.
 
 pkgs=("${PACKAGES[@]}")

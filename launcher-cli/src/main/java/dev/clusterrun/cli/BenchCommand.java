@@ -1,7 +1,6 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.bench.BenchPreset;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,8 +17,8 @@ import picocli.CommandLine.ParentCommand;
           + " hpl`: hpl, hpl-mxp, hpcg and stream from NVIDIA HPC-Benchmarks; nccl (nccl-tests"
           + " all_reduce_perf) and hpcc (HPC Challenge from Debian, CPU only), which need"
           + " --container-image.",
-      "Words after -- replace the preset's default benchmark arguments (hpl-mxp needs"
-          + " -- --n N --nb NB --nprow P --npcol Q)."
+      "Words after the options (or after --) replace the preset's default benchmark arguments"
+          + " (hpl-mxp needs -- --n N --nb NB --nprow P --npcol Q)."
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -38,14 +37,19 @@ final class BenchCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "PRESET",
+      completionCandidates = Candidates.Presets.class,
       description = "hpl, hpl-mxp, hpcg, stream, nccl or hpcc.")
   String preset;
 
   @Parameters(
       index = "1..*",
-      paramLabel = "[-- ARGS...]",
-      description = "Arguments for the benchmark program, after --.")
-  List<String> args;
+      arity = "0..*",
+      paramLabel = "[ARGS...]",
+      parameterConsumer = CommandWords.CommandOnly.class,
+      description =
+          "Arguments for the benchmark program: the first word after PRESET that is not an option"
+              + " starts them, and the words after it are theirs (or put them after --).")
+  CommandWords args;
 
   @Mixin NodesOption nodes;
 
@@ -57,6 +61,7 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BenchPreset p = BenchPreset.byId(preset);
-    return BenchFlow.run(root, p, nodes.path, job, run, ssh, bench, args);
+    return BenchFlow.run(
+        root, p, nodes.path, job, run, ssh, bench, args == null ? null : args.command);
   }
 }

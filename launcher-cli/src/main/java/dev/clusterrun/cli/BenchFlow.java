@@ -20,7 +20,6 @@ import dev.clusterrun.core.cluster.HostfileParser;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.launch.ContainerPreparer;
-import dev.clusterrun.core.launch.EnvironmentLayer;
 import dev.clusterrun.core.launch.HeadCommands;
 import dev.clusterrun.core.launch.JobResolver;
 import dev.clusterrun.core.launch.Plan;
@@ -254,7 +253,7 @@ final class BenchFlow {
           Source.DEFAULT,
           "hpcc preset: the run directory");
     }
-    r.layer(EnvironmentLayer.read(root.env), Source.ENVIRONMENT, "CLUSTERRUN_* environment");
+    r.environment(root.env);
     Map<String, String> env = preset.environment(options());
     Map<String, String> mca = new LinkedHashMap<>();
     if (!env.isEmpty()) {

@@ -32,11 +32,21 @@ final class Cli {
     CommandLine cl = new CommandLine(root);
     cl.setOut(out);
     cl.setErr(err);
+    // A command's own words are passed on as they are: `run … curl -d @body.json` must not make
+    // picocli read a file named body.json.
+    cl.setExpandAtFiles(false);
     cl.setExitCodeExceptionMapper(t -> ExitCodes.BAD_INPUT);
     cl.getCommandSpec()
         .usageMessage()
         .exitCodeListHeading("%nExit codes:%n")
         .exitCodeList(ExitCodes.helpTable());
+    for (CommandLine sub : cl.getSubcommands().values()) {
+      var usage = sub.getCommandSpec().usageMessage();
+      if (usage.exitCodeList().isEmpty()) {
+        usage.exitCodeListHeading("%nExit codes:%n");
+        usage.exitCodeList(ExitCodes.helpTable(sub.getCommandName()));
+      }
+    }
     cl.setParameterExceptionHandler(
         (ex, args) -> {
           CommandLine c = ex.getCommandLine();
@@ -49,10 +59,8 @@ final class Cli {
     cl.setExecutionExceptionHandler(
         (ex, c, parseResult) -> {
           if (ex instanceof BadInputException bad) {
+            // Bad input is the user's to fix, not clusterrun's: no stack trace, even with -v.
             err.println("clusterrun: " + bad.subject() + ": " + bad.problem());
-            if (root.verbose) {
-              bad.printStackTrace(err);
-            }
             return ExitCodes.BAD_INPUT;
           }
           if (ex instanceof UserFacingException uf) {

@@ -11,7 +11,8 @@ final class Daemons {
       case "orted" -> LaunchAgent.Daemon.ORTED;
       case "prted" -> LaunchAgent.Daemon.PRTED;
       default ->
-          throw new BadInputException("--mpi-daemon", "expected orted or prted, got '" + s + "'");
+          throw new BadInputException(
+              "--mpi-daemon", "expected auto, orted or prted, got '" + s + "'");
     };
   }
 }

@@ -1,7 +1,6 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.bench.BenchPreset;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,11 +42,26 @@ final class HplCommand implements Callable<Integer> {
   @Mixin RunOptions run;
   @Mixin SshOptions ssh;
 
-  @Parameters(paramLabel = "[-- HPL.SH ARGS...]", description = "More words for hpl.sh, after --.")
-  List<String> args;
+  @Parameters(
+      index = "0..*",
+      arity = "0..*",
+      paramLabel = "[HPL.SH ARGS...]",
+      parameterConsumer = CommandWords.CommandOnly.class,
+      description =
+          "More words for hpl.sh: the first word that is not an option starts them, and the"
+              + " words after it are theirs (or put them after --).")
+  CommandWords args;
 
   @Override
   public Integer call() throws Exception {
-    return BenchFlow.run(root, BenchPreset.HPL, nodes.path, job, run, ssh, bench, args);
+    return BenchFlow.run(
+        root,
+        BenchPreset.HPL,
+        nodes.path,
+        job,
+        run,
+        ssh,
+        bench,
+        args == null ? null : args.command);
   }
 }

@@ -3,12 +3,13 @@ package dev.clusterrun.cli;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.cluster.HostfileParser;
-import dev.clusterrun.core.launch.EnvironmentLayer;
 import dev.clusterrun.core.launch.JobResolver;
 import dev.clusterrun.core.launch.ResolvedJob;
 import dev.clusterrun.core.launch.Source;
 import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.SpecLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +17,8 @@ import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * Splits a command's positional words into the optional job file (before {@code --}) and the
- * command (after it), and merges flags, environment and file into a {@link ResolvedJob}.
+ * A command's positional words ({@link CommandWords}: the optional job file and the command), and
+ * flags, environment and file merged into a {@link ResolvedJob}.
  */
 final class JobInput {
   final Path jobFile;
@@ -28,26 +29,10 @@ final class JobInput {
     this.command = command;
   }
 
-  static JobInput split(CommandSpec spec, List<String> positionals) {
+  static JobInput split(CommandSpec spec, CommandWords words) {
     List<String> original = spec.commandLine().getParseResult().originalArgs();
-    int dd = original.indexOf("--");
-    List<String> words = positionals == null ? List.of() : positionals;
-    List<String> before;
-    List<String> after;
-    if (dd < 0) {
-      before = words;
-      after = List.of();
-    } else {
-      int nAfter = original.size() - dd - 1;
-      before = words.subList(0, Math.max(0, words.size() - nAfter));
-      after = words.subList(words.size() - nAfter, words.size());
-    }
-    if (before.size() > 1) {
-      throw new BadInputException(
-          before.get(1),
-          "unexpected word; give at most one job file, and put the command after `--` (e.g. `-- hostname`)");
-    }
-    return new JobInput(before.isEmpty() ? null : Path.of(before.get(0)), new ArrayList<>(after));
+    CommandWords w = CommandWords.of(words, original);
+    return new JobInput(w.jobFile == null ? null : Path.of(w.jobFile), new ArrayList<>(w.command));
   }
 
   static Hostfile hostfile(Path nodes) {
@@ -57,12 +42,40 @@ final class JobInput {
   ResolvedJob resolve(JobOptions flags, Map<String, String> env, Hostfile hostfile) {
     JobResolver r = new JobResolver();
     r.layer(flags.toLayer(command), Source.FLAG, "flags");
-    r.layer(EnvironmentLayer.read(env), Source.ENVIRONMENT, "CLUSTERRUN_* environment");
+    r.environment(env);
     if (jobFile != null) {
       JobSpec file = SpecLoader.load(jobFile);
       r.layer(file, Source.FILE, jobFile.toString());
     }
     String home = env.getOrDefault("HOME", System.getProperty("user.home"));
-    return r.resolve(hostfile, home);
+    ResolvedJob job = r.resolve(hostfile, home, Path.of("").toAbsolutePath());
+    var image = job.image();
+    if (image.value() != null && !image.value().isUri()) {
+      Path p = Path.of(image.value().value());
+      if (Files.exists(p) && !Files.isRegularFile(p)) {
+        throw new BadInputException(
+            JobResolver.subject(image, "container.image"),
+            "'" + p + "' is not a file; give a squashfs image (e.g. made by enroot import)");
+      }
+    }
+    return job;
+  }
+
+  /**
+   * What {@code run} checks on the head before any node: every host path it mounts exists there
+   * (the head's container, where mpirun runs, mounts them too), as Pyxis checks on its node.
+   */
+  static void checkOnTheHead(ResolvedJob job) {
+    for (Mount m : job.mounts().value()) {
+      if (m.kind() == Mount.Kind.BIND
+          && !m.flags().contains("nofail")
+          && !Files.exists(Path.of(m.source()))) {
+        throw new BadInputException(
+            JobResolver.subject(job.mounts(), "container.mounts"),
+            "mount source path does not exist: "
+                + m.source()
+                + " (add the nofail flag if it exists on some nodes only)");
+      }
+    }
   }
 }

@@ -127,7 +127,8 @@ final class JobLaunch {
               : opts.noCanary ? JobRunner.CanaryMode.OFF : JobRunner.CanaryMode.BEFORE;
       JobRunner.Request rq =
           new JobRunner.Request(
-              d -> Planner.plan(toRun, hostfile, new Planner.Options(runId, d, hook)),
+              d ->
+                  Planner.plan(toRun, hostfile, new Planner.Options(runId, d, hook, fixed == null)),
               fixed,
               job.workspacePath().value(),
               session.shells,

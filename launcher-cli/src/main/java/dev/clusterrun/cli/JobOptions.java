@@ -1,13 +1,12 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.launch.EnvironmentLayer;
-import dev.clusterrun.core.spec.ContainerName;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.MpiSpec;
+import dev.clusterrun.core.spec.SettingRules;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.WorkspaceSpec;
 import java.util.ArrayList;
@@ -35,9 +34,11 @@ final class JobOptions {
 
   @Option(
       names = "--container-mounts",
-      paramLabel = "SRC:DST[:FLAGS][,SRC:DST...]",
+      paramLabel = "SRC[:DST[:FLAGS]][,SRC:DST...]",
       description =
-          "Bind mounts; mount flags separated with '+', e.g. ro+rprivate. Env: CLUSTERRUN_CONTAINER_MOUNTS.")
+          "Mounts, as Pyxis: SRC is an absolute path, ./DIR or ../DIR (from the current"
+              + " directory), tmpfs or umount; a bare SRC is mounted at the same path; flags are"
+              + " joined with '+', e.g. /data:/data:ro+rprivate. Env: CLUSTERRUN_CONTAINER_MOUNTS.")
   List<String> mounts;
 
   @Option(
@@ -76,17 +77,33 @@ final class JobOptions {
   boolean noRemapRoot;
 
   @Option(
+      names = "--container-entrypoint",
+      description =
+          "Run the image's entrypoint before the command (default, as enroot start does). Env:"
+              + " CLUSTERRUN_CONTAINER_ENTRYPOINT.")
+  boolean entrypoint;
+
+  @Option(
+      names = "--no-container-entrypoint",
+      description =
+          "Do not run the image's entrypoint: the command starts directly (Pyxis's default).")
+  boolean noEntrypoint;
+
+  @Option(
       names = "--container-save",
       paramLabel = "PATH",
       description =
-          "Save the container state to this squashfs file after the job. Env: CLUSTERRUN_CONTAINER_SAVE.")
+          "Save the container to this squashfs file after the job (read-only or writable; a"
+              + " relative PATH is from the current directory). Env: CLUSTERRUN_CONTAINER_SAVE.")
   String save;
 
   @Option(
       names = "--container-env",
       paramLabel = "NAME[,NAME...]",
       description =
-          "Variables whose host value overrides the image's, forwarded to every rank. Env: CLUSTERRUN_CONTAINER_ENV.")
+          "Host variables passed into the container, overriding the image's, and forwarded to"
+              + " every rank on every node; no other host variable crosses (unlike Pyxis). Env:"
+              + " CLUSTERRUN_CONTAINER_ENV.")
   String envNames;
 
   @Option(
@@ -114,46 +131,41 @@ final class JobOptions {
           "Pass the launch agent with enroot start --env instead of the node hook (for nodes where `clusterrun setup` cannot install it).")
   boolean noHook;
 
-  /** The flags as a job layer; contradictions and empty values are usage errors. */
+  /** The flags as a job layer; each value checked by its one rule ({@link SettingRules}). */
   JobSpec toLayer(List<String> command) {
     ImageRef img =
         image == null
             ? null
-            : BadInputException.about("--container-image", () -> ImageRef.parse(image));
+            : BadInputException.about("--container-image", () -> SettingRules.image(image));
     if (name != null) {
-      if (name.isEmpty()) {
-        throw new BadInputException("--container-name", "argument required");
-      }
-      BadInputException.about("--container-name", () -> ContainerName.validate(name));
+      BadInputException.about("--container-name", () -> SettingRules.containerName(name));
     }
     List<Mount> ms = null;
     if (mounts != null) {
       ms = new ArrayList<>();
       for (String m : mounts) {
-        ms.addAll(EnvironmentLayer.parseMountList("--container-mounts", m));
+        ms.addAll(BadInputException.about("--container-mounts", () -> SettingRules.mountList(m)));
       }
     }
     if (workdir != null) {
-      EnvironmentLayer.requireAbsolute("--container-workdir", workdir);
+      BadInputException.about("--container-workdir", () -> SettingRules.workdir(workdir));
     }
     if (save != null) {
-      EnvironmentLayer.requireSavePath("--container-save", save);
+      BadInputException.about("--container-save", () -> SettingRules.savePath(save));
     }
-    List<String> names = null;
-    if (envNames != null) {
-      if (envNames.isEmpty()) {
-        throw new BadInputException("--container-env", "argument required: NAME[,NAME...]");
-      }
-      names = EnvironmentLayer.parseNameList("--container-env", envNames);
-    }
+    List<String> names =
+        envNames == null
+            ? null
+            : BadInputException.about("--container-env", () -> SettingRules.envNameList(envNames));
     if (workspace != null) {
-      EnvironmentLayer.requireAbsolute("--workspace", workspace);
+      BadInputException.about("--workspace", () -> SettingRules.workspacePath(workspace));
     }
     if (workspaceMount != null) {
-      EnvironmentLayer.requireAbsolute("--workspace-mount", workspaceMount);
+      BadInputException.about(
+          "--workspace-mount", () -> SettingRules.workspaceMount(workspaceMount));
     }
-    if (np != null && np < 1) {
-      throw new BadInputException("--np", "must be at least 1, got " + np);
+    if (np != null) {
+      BadInputException.about("--np", () -> SettingRules.np(np));
     }
     ContainerSpec c =
         new ContainerSpec(
@@ -166,7 +178,8 @@ final class JobOptions {
             pair("--container-remap-root", remapRoot, "--no-container-remap-root", noRemapRoot),
             null,
             names,
-            save);
+            save,
+            pair("--container-entrypoint", entrypoint, "--no-container-entrypoint", noEntrypoint));
     return new JobSpec(
         null,
         c,

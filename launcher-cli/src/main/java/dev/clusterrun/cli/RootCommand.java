@@ -3,6 +3,7 @@ package dev.clusterrun.cli;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,7 +28,8 @@ import picocli.CommandLine.Spec;
       HplCommand.class,
       BenchCommand.class,
       ResultsCommand.class,
-      CompletionCommand.class
+      CompletionCommand.class,
+      CommandLine.HelpCommand.class
     })
 final class RootCommand implements Callable<Integer> {
   final java.io.PrintStream rawOut;
@@ -42,7 +44,8 @@ final class RootCommand implements Callable<Integer> {
       names = {"-v", "--verbose"},
       scope = ScopeType.INHERIT,
       description =
-          "Print the exact commands before running them, and stack traces of internal errors.")
+          "Print the exact commands before running them, and the stack trace of an internal"
+              + " error (exit 70); bad input never gets one.")
   boolean verbose;
 
   RootCommand(

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,11 +21,15 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Run a job across the nodes, mpirun and its daemons inside the container.",
+      "  clusterrun run --nodes hosts.txt --container-image=IMAGE hostname",
+      "  clusterrun run job.yaml --nodes hosts.txt",
+      "As with srun, the first word that is not an option starts the command and the words"
+          + " after it are the command's, options included (or put the command after --). A"
+          + " first word ending in .yaml or .yml is the job file.",
       "Checks, the container once in the shared data path, a canary that"
           + " proves every rank is inside the container, then `enroot start … NAME mpirun …` on the head"
           + " with Open MPI's daemons started inside the same container on every other node.",
-      "Output streams live; the run directory keeps the job, the plan, the logs and summary.json.",
-      "Exit: the job's own code; 3 when a check or the canary failed; 130 when interrupted."
+      "Output streams live; the run directory keeps the job, the plan, the logs and summary.json."
     })
 final class RunCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
@@ -39,15 +42,19 @@ final class RunCommand implements Callable<Integer> {
   @Mixin SshOptions ssh;
 
   @Parameters(
-      paramLabel = "[JOB.yaml] [-- CMD [ARGS...]]",
-      description = "Job file, and/or the command after --.")
-  List<String> words;
+      paramLabel = "[JOB.yaml] [CMD [ARGS...]]",
+      index = "0..*",
+      arity = "0..*",
+      parameterConsumer = CommandWords.WithJobFile.class,
+      description = "The job file (ending in .yaml or .yml), then the command and its arguments.")
+  CommandWords words;
 
   @Override
   public Integer call() throws Exception {
     JobInput input = JobInput.split(spec, words);
     Hostfile hostfile = JobInput.hostfile(nodes.path);
     ResolvedJob resolved = input.resolve(job, root.env, hostfile);
+    JobInput.checkOnTheHead(resolved);
     String runId = Planner.newRunId(resolved.name().value(), Instant.now(), new SecureRandom());
     // Fail on a plan error (bad mounts, np) before touching any node.
     Planner.plan(

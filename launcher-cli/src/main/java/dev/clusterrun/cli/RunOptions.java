@@ -22,6 +22,7 @@ final class RunOptions {
   @Option(
       names = "--mpi-daemon",
       paramLabel = "auto|orted|prted",
+      completionCandidates = Candidates.MpiDaemons.class,
       description =
           "Daemon the launch agent starts: auto (detected with mpirun --version in the container), orted (Open MPI 4) or prted (Open MPI 5). Default: ${DEFAULT-VALUE}.")
   String daemon = "auto";

@@ -30,8 +30,7 @@ import picocli.CommandLine.ParentCommand;
           + " `sudo -n`: an enroot drop-in /etc/enroot/enroot.conf.d/50-clusterrun.conf (ENROOT_DATA_PATH,"
           + " ENROOT_MOUNT_HOME, a runtime path that works over non-interactive SSH) and the generic"
           + " launch-agent hook /etc/enroot/hooks.d/50-clusterrun-launch-agent.sh. enroot.conf itself is"
-          + " never edited. The data path must be proven shared first.",
-      "Exit 0 when every node is configured (or already was), 4 when any node failed."
+          + " never edited. The data path must be proven shared first."
     })
 final class SetupCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
@@ -59,10 +58,16 @@ final class SetupCommand implements Callable<Integer> {
   String cachePath;
 
   @Option(
-      names = "--no-mount-home",
+      names = "--no-container-mount-home",
       description =
-          "Write ENROOT_MOUNT_HOME no (then ~/.ssh must reach the container through a job mount).")
+          "Write ENROOT_MOUNT_HOME no: the nodes' setting for jobs that do not choose (run"
+              + " --[no-]container-mount-home choose per job); without the home, ~/.ssh must reach"
+              + " the container through a job mount.")
   boolean noMountHome;
+
+  /** The old name of {@code --no-container-mount-home}, kept working, not shown. */
+  @Option(names = "--no-mount-home", hidden = true)
+  boolean noMountHomeOldName;
 
   @Option(
       names = "--force",
@@ -89,8 +94,7 @@ final class SetupCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     Hostfile hostfile = JobInput.hostfile(nodes.path);
-    SetupSpec spec =
-        new SetupSpec(dataPath, !noMountHome, runtimePath, cachePath, force, sysconfDir);
+    SetupSpec spec = spec();
     ClusterSession.Progress progress = ClusterSession.Progress.forTerminal(root.err);
     try (ClusterSession session = ClusterSession.open(hostfile, ssh.merge(null), progress)) {
       ExecutorService pool =
@@ -140,6 +144,12 @@ final class SetupCommand implements Callable<Integer> {
         pool.shutdownNow();
       }
     }
+  }
+
+  /** What the options ask every node to be configured with. */
+  SetupSpec spec() {
+    boolean mountHome = !(noMountHome || noMountHomeOldName);
+    return new SetupSpec(dataPath, mountHome, runtimePath, cachePath, force, sysconfDir);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.clusterrun.cli;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.spec.Durations;
+import dev.clusterrun.core.spec.SettingRules;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
 import java.time.Duration;
@@ -48,11 +49,18 @@ final class SshOptions {
   /** Flags over {@code fromJob} (which may be null). */
   SshSpec merge(SshSpec fromJob) {
     SshSpec j = fromJob == null ? SshSpec.EMPTY : fromJob;
-    if (port != null && (port < 1 || port > 65535)) {
-      throw new BadInputException("--ssh-port", "must be 1..65535, got " + port);
+    // The job file's ssh section checks these with the same rules.
+    if (user != null) {
+      BadInputException.about("--ssh-user", () -> SettingRules.sshUser(user));
     }
-    if (fanout != null && fanout < 1) {
-      throw new BadInputException("--fanout", "must be at least 1, got " + fanout);
+    if (port != null) {
+      BadInputException.about("--ssh-port", () -> SettingRules.sshPort(port));
+    }
+    if (identity != null) {
+      BadInputException.about("--identity", () -> SettingRules.sshIdentity(identity));
+    }
+    if (fanout != null) {
+      BadInputException.about("--fanout", () -> SettingRules.fanout(fanout));
     }
     return new SshSpec(
         user != null ? user : j.user(),

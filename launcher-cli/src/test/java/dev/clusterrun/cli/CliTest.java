@@ -94,7 +94,9 @@ class CliTest {
     String launch = n.path("launch").path("command").asText();
     assertThat(launch)
         .startsWith(
-            "enroot start --root --mount /home/tester/clusterrun:/workspace --mount /data:/data:ro,rprivate --mount /scratch:/scratch clusterrun-")
+            "enroot start --root --mount /home/tester/clusterrun:/workspace --mount"
+                + " /data:/data:none:x-create=auto,rbind,ro,rprivate --mount /scratch:/scratch"
+                + " clusterrun-")
         .containsPattern(
             " mpirun -np 128 --hostfile /workspace/runs/[^ /]+/hosts.txt --allow-run-as-root"
                 + " --wdir /env-wd python3 train\\.py --lr 0\\.1$");
@@ -149,9 +151,9 @@ class CliTest {
             "clusterrun: --container-writable: contradicts --container-readonly; give only one of them\n");
     assertThat(run("plan", "--nodes", hf, "--container-image=", "--", "x").code()).isEqualTo(2);
     assertThat(
-            run("plan", "--nodes", hf, "--container-image=u:1", "--container-mounts=/a", "--", "x")
+            run("plan", "--nodes", hf, "--container-image=u:1", "--container-mounts=/a:", "--", "x")
                 .err())
-        .contains("--container-mounts: mount '/a' has no destination");
+        .contains("--container-mounts: mount '/a:' has an empty destination");
     assertThat(
             run("plan", "--nodes", hf, "--container-image=u:1", "--container-name=a/b", "--", "x")
                 .err())

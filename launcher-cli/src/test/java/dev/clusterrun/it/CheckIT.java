@@ -223,7 +223,12 @@ class CheckIT {
     // Someone else (here root) made the per-user directory under /tmp on node2 first: the
     // trade-off the drop-in's comment warns about.
     String parent = runtimePath().substring(0, runtimePath().lastIndexOf('/'));
-    assertThat(c.exec("node2", true, "mkdir", "-m", "0755", parent).exitCode()).isZero();
+    // (enroot itself makes the directory, as the job user, whenever it runs: remove that first.)
+    String q = dev.clusterrun.core.remote.ShellQuote.quote(parent);
+    assertThat(
+            c.exec("node2", true, "sh", "-c", "rm -rf -- " + q + " && mkdir -m 0755 -- " + q)
+                .exitCode())
+        .isZero();
     try {
       Result r = check();
       assertThat(r.exitCode()).as("%s", r).isEqualTo(3);

@@ -309,6 +309,16 @@ public final class LocalCluster implements AutoCloseable {
     return fact("ENROOT_MODE");
   }
 
+  /**
+   * How {@code enroot start IMAGE.sqsh} works on the nodes: {@code fuse} (squashfuse and an
+   * overlay, as enroot does it; the nodes have a /dev/fuse the job user can open) or {@code unpack}
+   * (the machine cannot give the nodes fuse: the stand-in unpacks the image, its SHORTCUT, and a
+   * real enroot fails).
+   */
+  public String sqshMode() {
+    return fact("SQSH_MODE");
+  }
+
   /** PID of the process holding the node's namespaces ({@code nsenter -t PID -n -u -m}). */
   public long holderPid(String node) {
     return Long.parseLong(fact(node.toUpperCase(java.util.Locale.ROOT) + "_PID"));

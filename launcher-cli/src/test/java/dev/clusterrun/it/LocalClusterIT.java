@@ -368,14 +368,36 @@ class LocalClusterIT {
 
   @Test
   @Order(9)
-  void standInSaysItIsOne() {
+  void standInRunsOnTheNodesOnlyAndTheHostsPathIsUntouched() throws IOException {
     Result v = ok(c().exec("node1", "enroot", "version"));
+    Path standInFile = LocalCluster.script().getParent().resolve("enroot-standin/enroot");
+    byte[] standIn = Files.readAllBytes(standInFile);
     if (c().enrootMode().equals("standin")) {
       assertThat(v.out()).matches("\\d+\\.\\d+\\.\\d+-clusterrun-standin");
-      // Never installed on the host.
-      assertThat(Files.exists(Paths.get("/usr/local/bin/enroot"))).isFalse();
+      // Every node's `enroot` (as an SSH session finds it) is the stand-in...
+      for (String node : c().nodes()) {
+        String path = ok(c().sh(node, "command -v enroot")).out();
+        assertThat(ok(c().exec(node, "cat", path)).stdout())
+            .as(node)
+            .isEqualTo(Files.readString(standInFile));
+      }
     } else {
       assertThat(v.out()).doesNotContain("standin");
+    }
+    // ... and the host's is not: no directory on the host's PATH holds the stand-in (a real
+    // enroot installed there is fine), and the cluster mounted nothing over the host's PATH.
+    String hostPath = hostCommand("sh", "-lc", "echo $PATH").strip();
+    for (String dir : (hostPath + ":/usr/local/bin:/usr/bin").split(":")) {
+      if (dir.isEmpty()) {
+        continue;
+      }
+      Path candidate = Paths.get(dir, "enroot");
+      if (Files.isRegularFile(candidate)) {
+        assertThat(Files.readAllBytes(candidate)).as("%s", candidate).isNotEqualTo(standIn);
+      }
+      assertThat(hostCommand("findmnt", "-n", "-o", "SOURCE,FSROOT", "--mountpoint", dir))
+          .as(dir)
+          .doesNotContain(c().stateDir().toString());
     }
   }
 

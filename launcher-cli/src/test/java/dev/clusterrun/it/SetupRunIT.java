@@ -98,7 +98,13 @@ class SetupRunIT {
   void setupOnABareClusterThenHelloMpiRunsEveryRankInsideTheContainer() throws IOException {
     // Bare: nothing of clusterrun on the nodes, and enroot cannot even start over SSH.
     for (String node : c().nodes()) {
-      assertThat(c().exec(node, "ls", "/etc/enroot/hooks.d").out()).as(node).isEmpty();
+      // enroot's own packaged hooks are there, as on a fresh install; clusterrun's are not.
+      assertThat(c().exec(node, "ls", "/etc/enroot/hooks.d").out())
+          .as(node)
+          .doesNotContain("clusterrun");
+      assertThat(c().exec(node, "ls", "/etc/enroot/enroot.conf.d").out())
+          .as(node)
+          .doesNotContain("clusterrun");
     }
     Result setup = setup();
     ok(setup);

@@ -367,7 +367,7 @@ public final class Checks {
       for (Mount m : in.job().mounts()) {
         String t = m.target().endsWith("/") ? m.target() : m.target() + "/";
         if ((ssh + "/").startsWith(t)) {
-          via = "the job mounts " + m.toEnrootArg();
+          via = "the job mounts " + m;
           break;
         }
       }

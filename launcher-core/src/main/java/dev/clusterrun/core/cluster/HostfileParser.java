@@ -76,15 +76,19 @@ public final class HostfileParser {
 
   private HostfileParser() {}
 
+  /** The most a hostfile may hold: 16 MiB (and at most {@link HostRanges#MAX_NAMES} hosts). */
+  public static final int MAX_BYTES = dev.clusterrun.core.InputFiles.DEFAULT_MAX_BYTES;
+
   /**
-   * Reads and parses a hostfile.
+   * Reads and parses the hostfile given with {@code --nodes} (the only way a hostfile is given).
    *
-   * @throws BadInputException when the file cannot be read (subject: the path as given) or does not
-   *     parse
+   * @throws BadInputException when the file cannot be read (subject: {@code --nodes PATH}, the path
+   *     as given) or does not parse (subject: {@code PATH:LINE})
    */
   public static Hostfile read(Path file) {
     String name = file.toString();
-    String content = dev.clusterrun.core.InputFiles.read(file, "a hostfile");
+    String content =
+        dev.clusterrun.core.InputFiles.read(file, "--nodes " + name, "a hostfile", MAX_BYTES);
     return parse(content, name);
   }
 

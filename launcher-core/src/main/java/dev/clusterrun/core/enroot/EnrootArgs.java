@@ -39,7 +39,7 @@ public final class EnrootArgs {
       }
       for (Mount m : mounts) {
         w.add("--mount");
-        w.add(m.toEnrootArg());
+        w.add(mount(m));
       }
       env.forEach(
           (k, v) -> {
@@ -48,6 +48,23 @@ public final class EnrootArgs {
           });
       return w;
     }
+  }
+
+  /**
+   * enroot's {@code --mount} argument for a mount: colon-separated fstab fields (enroot {@code
+   * src/runtime.sh}, {@code runtime::_do_mounts_fini}). A host path with Pyxis's options only is
+   * {@code SRC:DST}, which enroot-mount completes to exactly those ({@code none
+   * rbind,x-create=auto}); anything else spells out the type and the options, because enroot
+   * completes nothing once a third field is there ({@code SRC:DST:ro} would be a non-bind mount of
+   * type none): {@code SRC:DST:none:x-create=auto,rbind,ro}, {@code tmpfs:DST:tmpfs:x-create=dir},
+   * {@code umount:DST:none:x-detach}.
+   */
+  public static String mount(Mount m) {
+    List<String> options = m.enrootOptions();
+    if (m.kind() == Mount.Kind.BIND && options.equals(List.of("x-create=auto", "rbind"))) {
+      return m.source() + ":" + m.target();
+    }
+    return m.source() + ":" + m.target() + ":" + m.enrootType() + ":" + String.join(",", options);
   }
 
   /** {@code enroot start FLAGS [--env NAME]... NAME CMD...}. */

@@ -18,8 +18,9 @@ import java.util.Map;
  * agent cannot pass. mpirun forks the ranks of its own node itself, never through the agent, so
  * those ranks prove the token only.
  *
- * <p>Each node must answer with exactly the ranks mpirun places there: {@link Ranks} predicts them
- * with Open MPI's own mapping, so a node that gets no rank (fewer ranks than slots) is not missing.
+ * <p>Each node must answer with exactly the ranks mpirun places there: {@link Placement} predicts
+ * them with Open MPI's own mapping, so a node that gets no rank (fewer ranks than slots) is not
+ * missing.
  */
 public final class Canary {
   public static final String TAG = "clusterrun-canary";
@@ -74,9 +75,9 @@ public final class Canary {
    * @param unpredictable why clusterrun cannot predict the placement (mapping options among the
    *     job's own mpirun arguments), or {@code null}
    */
-  public record Ranks(
+  public record Placement(
       List<String> nodes, List<Integer> slots, int np, Integer perNode, String unpredictable) {
-    public Ranks {
+    public Placement {
       nodes = List.copyOf(nodes);
       slots = List.copyOf(slots);
     }
@@ -142,10 +143,15 @@ public final class Canary {
             "--add-hostfile");
 
     /**
-     * Why the job's own mpirun arguments or MCA parameters make the placement unknown to
-     * clusterrun, or {@code null} when they do not.
+     * Why the job's own mpirun arguments or MCA parameters, or more ranks than slots (allowed when
+     * the job asks for oversubscription), make the placement unknown to clusterrun, or {@code null}
+     * when they do not.
      */
-    public static String unpredictable(List<String> mpiArgs, Map<String, String> mca) {
+    public static String unpredictable(
+        List<String> mpiArgs, Map<String, String> mca, int np, int totalSlots) {
+      if (np > totalSlots) {
+        return np + " ranks on " + totalSlots + " slots (oversubscribed)";
+      }
       for (String a : mpiArgs) {
         String word = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
         if (MAPPING_OPTIONS.contains(word)) {

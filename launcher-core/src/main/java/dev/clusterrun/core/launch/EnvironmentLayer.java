@@ -1,24 +1,47 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.spec.ContainerName;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.MpiSpec;
+import dev.clusterrun.core.spec.SettingRules;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.WorkspaceSpec;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The {@code CLUSTERRUN_CONTAINER_*} environment variables as a job layer, mirroring Pyxis's {@code
- * PYXIS_CONTAINER_*}. Errors name the variable.
+ * The environment variables as job layers: clusterrun's own {@code CLUSTERRUN_CONTAINER_*} and
+ * {@code CLUSTERRUN_WORKSPACE}, and Pyxis's {@code PYXIS_CONTAINER_*} as their aliases (a user's
+ * Pyxis habits carry over; the clusterrun name wins when both are set). Each value is checked by
+ * its one rule ({@link SettingRules}); errors name the variable.
  */
 public final class EnvironmentLayer {
+  /** Which family of variables a layer reads. */
+  public enum Prefix {
+    CLUSTERRUN("CLUSTERRUN_CONTAINER_"),
+    PYXIS("PYXIS_CONTAINER_");
+
+    private final String text;
+
+    Prefix(String text) {
+      this.text = text;
+    }
+
+    public String text() {
+      return text;
+    }
+
+    /** How {@code plan} names the layer. */
+    public String origin() {
+      return text + "* environment";
+    }
+  }
+
   public static final String IMAGE = "CLUSTERRUN_CONTAINER_IMAGE";
   public static final String NAME = "CLUSTERRUN_CONTAINER_NAME";
   public static final String MOUNTS = "CLUSTERRUN_CONTAINER_MOUNTS";
@@ -29,9 +52,10 @@ public final class EnvironmentLayer {
   public static final String REMAP_ROOT = "CLUSTERRUN_CONTAINER_REMAP_ROOT";
   public static final String SAVE = "CLUSTERRUN_CONTAINER_SAVE";
   public static final String ENV = "CLUSTERRUN_CONTAINER_ENV";
+  public static final String ENTRYPOINT = "CLUSTERRUN_CONTAINER_ENTRYPOINT";
   public static final String WORKSPACE = "CLUSTERRUN_WORKSPACE";
 
-  /** Every variable this layer reads, for documentation and tests. */
+  /** Every {@code CLUSTERRUN_*} variable this layer reads, for documentation and tests. */
   public static final List<String> ALL =
       List.of(
           IMAGE,
@@ -44,120 +68,166 @@ public final class EnvironmentLayer {
           REMAP_ROOT,
           SAVE,
           ENV,
+          ENTRYPOINT,
           WORKSPACE);
+
+  /**
+   * The {@code PYXIS_CONTAINER_*} variables read as aliases: the {@code CLUSTERRUN_CONTAINER_*}
+   * ones under Pyxis's prefix (there is no Pyxis name for the workspace).
+   */
+  public static final List<String> PYXIS_ALIASES =
+      ALL.stream().filter(v -> !v.equals(WORKSPACE)).map(v -> pyxis(v)).toList();
+
+  /** Pyxis variables without a meaning here: refused rather than silently ignored. */
+  public static final String PYXIS_UNSHARE = "PYXIS_CONTAINER_UNSHARE";
+
+  /** A layer and, for each job-file key it sets, the variable that set it. */
+  public record Layer(JobSpec spec, Map<String, String> variables) {}
 
   private EnvironmentLayer() {}
 
+  /** The Pyxis name of a {@code CLUSTERRUN_CONTAINER_*} variable. */
+  public static String pyxis(String clusterrunVariable) {
+    return Prefix.PYXIS.text() + clusterrunVariable.substring(Prefix.CLUSTERRUN.text().length());
+  }
+
+  /**
+   * Both families merged into one layer, the clusterrun name winning variable by variable (for
+   * callers that take one environment layer; {@link #read(Map, Prefix)} keeps their provenance).
+   */
   public static JobSpec read(Map<String, String> env) {
-    ImageRef image = null;
-    String v = env.get(IMAGE);
-    if (v != null) {
-      image = BadInputException.about(IMAGE, () -> ImageRef.parse(v));
+    Map<String, String> merged = new LinkedHashMap<>(env);
+    for (String v : ALL) {
+      if (v.equals(WORKSPACE) || v.equals(WRITABLE) || v.equals(READONLY)) {
+        continue;
+      }
+      if (!merged.containsKey(v) && env.containsKey(pyxis(v))) {
+        merged.put(v, env.get(pyxis(v)));
+      }
     }
-    String name = env.get(NAME);
+    if (!env.containsKey(WRITABLE) && !env.containsKey(READONLY)) {
+      for (String v : List.of(WRITABLE, READONLY)) {
+        if (env.containsKey(pyxis(v))) {
+          merged.put(v, env.get(pyxis(v)));
+        }
+      }
+    }
+    if (env.containsKey(PYXIS_UNSHARE)) {
+      read(env, Prefix.PYXIS);
+    }
+    return read(merged, Prefix.CLUSTERRUN).spec();
+  }
+
+  /** One family of variables as a layer. */
+  public static Layer read(Map<String, String> env, Prefix prefix) {
+    Map<String, String> vars = new LinkedHashMap<>();
+    java.util.function.Function<String, String> get =
+        name -> {
+          String var = prefix == Prefix.PYXIS ? pyxis(name) : name;
+          return env.get(var);
+        };
+    java.util.function.Function<String, String> var =
+        name -> prefix == Prefix.PYXIS ? pyxis(name) : name;
+
+    if (prefix == Prefix.PYXIS && env.containsKey(PYXIS_UNSHARE)) {
+      throw new BadInputException(
+          PYXIS_UNSHARE,
+          "clusterrun does not unshare namespaces (Open MPI's daemons and ranks need the nodes'"
+              + " network, IPC and host names); unset it");
+    }
+    ImageRef image = null;
+    String v = get.apply(IMAGE);
+    if (v != null) {
+      image = BadInputException.about(var.apply(IMAGE), () -> SettingRules.image(v));
+      vars.put("container.image", var.apply(IMAGE));
+    }
+    String name = get.apply(NAME);
     if (name != null) {
-      BadInputException.about(NAME, () -> ContainerName.validate(name));
+      BadInputException.about(var.apply(NAME), () -> SettingRules.containerName(name));
+      vars.put("container.name", var.apply(NAME));
     }
     List<Mount> mounts = null;
-    if (env.get(MOUNTS) != null) {
-      mounts = parseMountList(MOUNTS, env.get(MOUNTS));
+    String m = get.apply(MOUNTS);
+    if (m != null) {
+      mounts = BadInputException.about(var.apply(MOUNTS), () -> SettingRules.mountList(m));
+      vars.put("container.mounts", var.apply(MOUNTS));
     }
-    String workdir = env.get(WORKDIR);
+    String workdir = get.apply(WORKDIR);
     if (workdir != null) {
-      requireAbsolute(WORKDIR, workdir);
+      BadInputException.about(var.apply(WORKDIR), () -> SettingRules.workdir(workdir));
+      vars.put("container.workdir", var.apply(WORKDIR));
     }
-    Boolean writable = bool(env, WRITABLE);
-    Boolean readonly = bool(env, READONLY);
+    Boolean writable = bool(var.apply(WRITABLE), get.apply(WRITABLE));
+    Boolean readonly = bool(var.apply(READONLY), get.apply(READONLY));
     if (writable != null && readonly != null && writable == readonly) {
       throw new BadInputException(
-          WRITABLE + " and " + READONLY, "contradict each other; set only one of them");
+          var.apply(WRITABLE) + " and " + var.apply(READONLY),
+          "contradict each other; set only one of them");
     }
-    if (writable == null && readonly != null) {
+    if (writable != null) {
+      vars.put("container.writable", var.apply(WRITABLE));
+    } else if (readonly != null) {
       writable = !readonly;
+      vars.put("container.writable", var.apply(READONLY));
     }
-    Boolean mountHome = bool(env, MOUNT_HOME);
-    Boolean remapRoot = bool(env, REMAP_ROOT);
-    String save = env.get(SAVE);
+    Boolean mountHome = bool(var.apply(MOUNT_HOME), get.apply(MOUNT_HOME));
+    if (mountHome != null) {
+      vars.put("container.mount-home", var.apply(MOUNT_HOME));
+    }
+    Boolean remapRoot = bool(var.apply(REMAP_ROOT), get.apply(REMAP_ROOT));
+    if (remapRoot != null) {
+      vars.put("container.remap-root", var.apply(REMAP_ROOT));
+    }
+    Boolean entrypoint = bool(var.apply(ENTRYPOINT), get.apply(ENTRYPOINT));
+    if (entrypoint != null) {
+      vars.put("container.entrypoint", var.apply(ENTRYPOINT));
+    }
+    String save = get.apply(SAVE);
     if (save != null) {
-      requireSavePath(SAVE, save);
+      BadInputException.about(var.apply(SAVE), () -> SettingRules.savePath(save));
+      vars.put("container.save", var.apply(SAVE));
     }
     List<String> envNames = null;
-    if (env.get(ENV) != null) {
-      envNames = parseNameList(ENV, env.get(ENV));
+    String e = get.apply(ENV);
+    if (e != null) {
+      envNames = BadInputException.about(var.apply(ENV), () -> SettingRules.envNameList(e));
+      vars.put("container.env-from-host", var.apply(ENV));
     }
-    String ws = env.get(WORKSPACE);
+    String ws = prefix == Prefix.CLUSTERRUN ? env.get(WORKSPACE) : null;
     if (ws != null) {
-      requireAbsolute(WORKSPACE, ws);
+      BadInputException.about(WORKSPACE, () -> SettingRules.workspacePath(ws));
+      vars.put("workspace.path", WORKSPACE);
     }
     ContainerSpec c =
         new ContainerSpec(
-            image, name, mounts, workdir, writable, mountHome, remapRoot, null, envNames, save);
-    return new JobSpec(
-        null, c, new WorkspaceSpec(ws, null), MpiSpec.EMPTY, null, SshSpec.EMPTY, "environment");
+            image,
+            name,
+            mounts,
+            workdir,
+            writable,
+            mountHome,
+            remapRoot,
+            null,
+            envNames,
+            save,
+            entrypoint);
+    return new Layer(
+        new JobSpec(
+            null,
+            c,
+            new WorkspaceSpec(ws, null),
+            MpiSpec.EMPTY,
+            null,
+            SshSpec.EMPTY,
+            prefix.origin()),
+        Map.copyOf(vars));
   }
 
-  /** Pyxis's {@code SRC:DST[:FLAGS][,SRC:DST...]}, flags joined with {@code +}. */
-  public static List<Mount> parseMountList(String subject, String text) {
-    if (text.isEmpty()) {
-      throw new BadInputException(subject, "argument required: SRC:DST[:FLAGS][,SRC:DST...]");
-    }
-    List<Mount> out = new ArrayList<>();
-    for (String part : text.split(",", -1)) {
-      out.add(BadInputException.about(subject, () -> Mount.parse(part)));
-    }
-    return out;
-  }
-
-  /** Pyxis's {@code NAME[,NAME...]}. */
-  public static List<String> parseNameList(String subject, String text) {
-    List<String> out = new ArrayList<>();
-    for (String part : text.split(",", -1)) {
-      if (!isEnvName(part)) {
-        throw new BadInputException(
-            subject,
-            "invalid variable name '" + part + "' in '" + text + "'; expected NAME[,NAME...]");
-      }
-      out.add(part);
-    }
-    return out;
-  }
-
-  public static boolean isEnvName(String s) {
-    if (s == null || s.isEmpty() || Character.isDigit(s.charAt(0))) {
-      return false;
-    }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (!(c == '_'
-          || (c >= 'A' && c <= 'Z')
-          || (c >= 'a' && c <= 'z')
-          || (c >= '0' && c <= '9'))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  public static void requireAbsolute(String subject, String path) {
-    if (path.isEmpty()) {
-      throw new BadInputException(subject, "argument required: an absolute path");
-    }
-    if (!path.startsWith("/")) {
-      throw new BadInputException(subject, "'" + path + "' is not an absolute path");
-    }
-  }
-
-  public static void requireSavePath(String subject, String path) {
-    if (path.isEmpty()) {
-      throw new BadInputException(subject, "argument required: a squashfs file path");
-    }
-    if (path.endsWith("/")) {
-      throw new BadInputException(subject, "'" + path + "' is a directory; give a file path");
-    }
-  }
-
-  private static Boolean bool(Map<String, String> env, String key) {
-    String v = env.get(key);
+  /**
+   * A boolean variable: {@code 1}/{@code 0}, {@code true}/{@code false}, {@code yes}/{@code no},
+   * {@code y}/{@code n}, {@code on}/{@code off} (any case), as Pyxis's {@code parse_bool}.
+   */
+  static Boolean bool(String key, String v) {
     if (v == null) {
       return null;
     }
@@ -168,7 +238,7 @@ public final class EnvironmentLayer {
         return false;
       default:
         throw new BadInputException(
-            key, "'" + v + "' is not a boolean; use 1 or 0 (or true/false)");
+            key, "'" + v + "' is not a boolean; use 1 or 0 (also true/false, yes/no, on/off)");
     }
   }
 }

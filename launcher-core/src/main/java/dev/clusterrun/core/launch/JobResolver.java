@@ -3,11 +3,14 @@ package dev.clusterrun.core.launch;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.spec.ContainerSpec;
+import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.MpiSpec;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
 import dev.clusterrun.core.spec.WorkspaceSpec;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,14 +28,31 @@ public final class JobResolver {
 
   private final List<Layer> layers = new ArrayList<>();
 
-  private record Layer(JobSpec spec, Source source, String origin) {}
+  private record Layer(JobSpec spec, Source source, String origin, Map<String, String> variables) {}
 
   /** Adds a layer; call in precedence order: flags, environment, file. */
   public JobResolver layer(JobSpec spec, Source source, String origin) {
     if (spec != null) {
-      layers.add(new Layer(spec, source, origin));
+      layers.add(new Layer(spec, source, origin, null));
     }
     return this;
+  }
+
+  /**
+   * Adds the environment's layers: {@code CLUSTERRUN_*} over their {@code PYXIS_CONTAINER_*}
+   * aliases, each value named by the variable that set it.
+   */
+  public JobResolver environment(Map<String, String> env) {
+    for (EnvironmentLayer.Prefix p : EnvironmentLayer.Prefix.values()) {
+      EnvironmentLayer.Layer l = EnvironmentLayer.read(env, p);
+      layers.add(new Layer(l.spec(), Source.ENVIRONMENT, p.origin(), l.variables()));
+    }
+    return this;
+  }
+
+  /** {@link #resolve(Hostfile, String, Path)} against the JVM's working directory. */
+  public ResolvedJob resolve(Hostfile hostfile, String home) {
+    return resolve(hostfile, home, Path.of("").toAbsolutePath());
   }
 
   /**
@@ -40,8 +60,10 @@ public final class JobResolver {
    *
    * @param hostfile the nodes (np defaults to their total slots)
    * @param home the job user's home directory, for the default workspace
+   * @param cwd the directory relative paths are given from (mount sources {@code ./DIR}, {@code
+   *     --container-save}, a squashfs image): they become absolute, as {@code plan} shows them
    */
-  public ResolvedJob resolve(Hostfile hostfile, String home) {
+  public ResolvedJob resolve(Hostfile hostfile, String home, Path cwd) {
     Setting<Integer> perNode = pick(s -> s.mpi().perNode(), "mpi.per-node", null);
     Setting<Integer> np = pick(s -> s.mpi().np(), "mpi.np", null);
     if (np.value() == null) {
@@ -80,7 +102,9 @@ public final class JobResolver {
     Setting<List<String>> command = pick(JobSpec::command, "command", null);
     if (command.value() == null || command.value().isEmpty()) {
       throw new BadInputException(
-          "command", "no command to run; give `command:` in the job file or words after `--`");
+          "command",
+          "no command to run; give it after the options (clusterrun run --nodes HOSTFILE"
+              + " --container-image=IMAGE hostname) or as `command:` in the job file");
     }
     String defaultName =
         layers.stream()
@@ -89,8 +113,10 @@ public final class JobResolver {
             .findFirst()
             .orElse("job");
     Setting<String> name = pick(JobSpec::name, "name", defaultName);
-    Setting<dev.clusterrun.core.spec.ImageRef> image =
-        pick(s -> s.container().image(), "container.image", null);
+    Setting<ImageRef> image = pick(s -> s.container().image(), "container.image", null);
+    if (image.value() != null && !image.value().isUri()) {
+      image = absolute(image, v -> new ImageRef(ImageRef.Kind.SQUASHFS, v), ImageRef::value, cwd);
+    }
     Setting<String> containerName = pick(s -> s.container().name(), "container.name", null);
     if (image.value() == null && containerName.value() == null) {
       throw new BadInputException(
@@ -98,19 +124,29 @@ public final class JobResolver {
           "no container: give container.image (or --container-image, CLUSTERRUN_CONTAINER_IMAGE), "
               + "or the name of an existing container with --container-name");
     }
+    // Like Pyxis, a read-only container is saved too (enroot export needs no writable one).
     Setting<String> save = pick(s -> s.container().save(), "container.save", null);
+    if (save.value() != null) {
+      save = absolute(save, v -> v, v -> v, cwd);
+    }
     Setting<Boolean> writable = pick(s -> s.container().writable(), "container.writable", false);
-    if (save.value() != null && !writable.value()) {
-      // Pyxis saves whatever state the container has; a read-only one cannot have changed.
-      throw new BadInputException(
-          subject(save, "container.save"),
-          "saving the container needs it writable; add --container-writable (container.writable: true)");
+    Setting<List<Mount>> mounts = pick(s -> s.container().mounts(), "container.mounts", List.of());
+    if (mounts.value().stream().anyMatch(Mount::isRelative)) {
+      Setting<List<Mount>> given = mounts;
+      // The current directory itself may hold what a mount cannot carry (white space, ':').
+      mounts =
+          Setting.of(
+              BadInputException.about(
+                  subject(given, "container.mounts"),
+                  () -> given.value().stream().map(m -> m.resolve(cwd)).toList()),
+              given.source(),
+              given.origin());
     }
     return new ResolvedJob(
         name,
         image,
         containerName,
-        pick(s -> s.container().mounts(), "container.mounts", List.of()),
+        mounts,
         pick(s -> s.container().workdir(), "container.workdir", null),
         writable,
         // Unset unless said: each node's enroot configuration decides, as with Pyxis.
@@ -119,6 +155,7 @@ public final class JobResolver {
         pick(s -> s.container().env(), "container.env", Map.of()),
         pick(s -> s.container().envFromHost(), "container.env-from-host", List.of()),
         save,
+        pick(s -> s.container().entrypoint(), "container.entrypoint", true),
         wsPath,
         wsMount,
         np,
@@ -140,7 +177,8 @@ public final class JobResolver {
     for (Layer l : layers) {
       T v = get.apply(normalize(l.spec()));
       if (v != null) {
-        return Setting.of(v, l.source(), SettingNames.origin(key, l.source(), l.origin()));
+        return Setting.of(
+            v, l.source(), SettingNames.origin(key, l.source(), l.origin(), l.variables()));
       }
     }
     return Setting.of(dflt, Source.DEFAULT, dflt == null ? "unset" : "built-in");
@@ -158,12 +196,25 @@ public final class JobResolver {
   }
 
   /** How to name a setting in a message: the flag/variable/file it came from, and its key. */
-  static String subject(Setting<?> s, String key) {
+  public static String subject(Setting<?> s, String key) {
     return switch (s.source()) {
       case FLAG, ENVIRONMENT -> s.origin();
       case FILE -> s.origin() + ": " + key;
       default -> key;
     };
+  }
+
+  /** A relative path setting made absolute against {@code cwd}, keeping its provenance. */
+  private static <T> Setting<T> absolute(
+      Setting<T> s,
+      java.util.function.Function<String, T> make,
+      java.util.function.Function<T, String> text,
+      Path cwd) {
+    String v = text.apply(s.value());
+    if (v.startsWith("/")) {
+      return s;
+    }
+    return Setting.of(make.apply(cwd.resolve(v).normalize().toString()), s.source(), s.origin());
   }
 
   static boolean isInside(String path, String dir) {

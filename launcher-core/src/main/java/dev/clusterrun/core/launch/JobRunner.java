@@ -146,8 +146,9 @@ public final class JobRunner {
         .step(
             "container "
                 + r.plan.containerName()
-                + ": making sure it exists and matches "
-                + r.plan.image());
+                + (r.plan.image() == null
+                    ? ": using the existing container (no image given)"
+                    : ": making sure it exists and matches " + r.plan.image()));
     try {
       r.prepared.addAll(
           new ContainerPreparer(head, rq.err()).prepare(r.plan, rq.workspace()).actions());
@@ -193,6 +194,9 @@ public final class JobRunner {
 
     // 3. Workspace and run directory: the hostfile mpirun reads, the job, the plan.
     AtomicFiles.write(Path.of(plan.hostfileHostPath()), plan.hostfileContent());
+    for (Map.Entry<String, String> f : plan.runFiles().entrySet()) {
+      AtomicFiles.write(Path.of(f.getKey()), f.getValue());
+    }
     if (rq.jobFile() != null) {
       AtomicFiles.write(r.runDir.resolve("job.yaml"), rq.jobFile());
     }
@@ -299,7 +303,7 @@ public final class JobRunner {
                 s.run(
                     "printf '%s %s\\n' \"$(hostname)\" \"$(readlink /proc/self/ns/mnt)\"",
                     Duration.ofSeconds(30)));
-    Map<String, Integer> placement = plan.ranks().placement(rq.head());
+    Map<String, Integer> placement = plan.placement().placement(rq.head());
     Map<String, Canary.Expected> expected = new LinkedHashMap<>();
     for (String node : plan.nodes()) {
       ExecResult r = answers.get(node);

@@ -22,7 +22,9 @@ import java.util.Map;
  * @param agent the launch agent words; {@code agentString} the shell string Open MPI gets
  * @param cleanup steps run on the head after the job
  * @param settings every setting with its source
- * @param ranks how many ranks mpirun places on each node, for the canary
+ * @param runFiles files clusterrun writes before any container starts (host path on the shared
+ *     filesystem → content), e.g. the {@code /etc/rc.local} that skips the image's entrypoint
+ * @param placement how many ranks mpirun places on each node, for the canary
  */
 public record Plan(
     String jobName,
@@ -46,7 +48,8 @@ public record Plan(
     boolean hook,
     List<Step> cleanup,
     List<SettingView> settings,
-    Canary.Ranks ranks) {
+    Map<String, String> runFiles,
+    Canary.Placement placement) {
 
   /**
    * A command to run on the head.

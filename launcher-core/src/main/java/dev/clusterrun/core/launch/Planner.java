@@ -27,7 +27,25 @@ public final class Planner {
    * @param hook true when the node hook hands the agent to mpirun; false ({@code --no-hook}) passes
    *     it with {@code enroot start --env} instead
    */
-  public record Options(String runId, LaunchAgent.Daemon daemon, boolean hook) {}
+  public record Options(
+      String runId, LaunchAgent.Daemon daemon, boolean hook, boolean daemonDetected) {
+    /** A daemon given explicitly ({@code --mpi-daemon orted|prted}, or detected by {@code run}). */
+    public Options(String runId, LaunchAgent.Daemon daemon, boolean hook) {
+      this(runId, daemon, hook, false);
+    }
+  }
+
+  /** Where clusterrun puts the file that skips the image's entrypoint, in the run directory. */
+  public static final String NO_ENTRYPOINT_FILE = "rc.local";
+
+  /**
+   * What enroot's {@code /etc/rc} (made by {@code enroot import} from the image's entrypoint)
+   * sources before it runs the entrypoint: exec'ing the command from there skips the entrypoint, as
+   * Pyxis does for {@code --no-container-entrypoint}.
+   */
+  public static final String NO_ENTRYPOINT_RC_LOCAL =
+      "# clusterrun --no-container-entrypoint: run the command without the image's entrypoint\n"
+          + "exec \"$@\"\n";
 
   private Planner() {}
 
@@ -45,20 +63,8 @@ public final class Planner {
     String wsMount = stripSlash(job.workspaceMount().value());
     String runDir = ws + "/runs/" + options.runId();
 
+    Ranks.check(job, hostfile);
     int np = job.np().value();
-    if (np < 1) {
-      throw new BadInputException(JobResolver.subject(job.np(), "mpi.np"), "must be at least 1");
-    }
-    if (np > hostfile.totalSlots() && job.perNode().value() == null) {
-      throw new BadInputException(
-          JobResolver.subject(job.np(), "mpi.np"),
-          np
-              + " ranks but "
-              + hostfile.source()
-              + " has only "
-              + hostfile.totalSlots()
-              + " slots; raise slots= in the hostfile or lower np");
-    }
 
     // The hostfile mpirun reads: by default in the run's own directory, so that two runs at once in
     // one workspace, on different nodes, never read each other's.
@@ -110,14 +116,23 @@ public final class Planner {
 
     // The flags every container of the job gets, on the head and through the agent.
     List<Mount> mounts = new ArrayList<>();
-    mounts.add(new Mount(ws, wsMount, ""));
+    mounts.add(new Mount(Mount.Kind.BIND, ws, wsMount, List.of()));
     for (Mount m : job.mounts().value()) {
-      if (m.target().equals(wsMount) || stripSlash(m.target()).equals(wsMount)) {
+      if (m.target().equals(wsMount)) {
         throw new BadInputException(
             JobResolver.subject(job.mounts(), "container.mounts"),
             "mount " + m + " hides the workspace mount " + wsMount + "; mount it elsewhere");
       }
+      if (m.isRelative()) {
+        throw new IllegalStateException("mount source not resolved: " + m);
+      }
       mounts.add(m);
+    }
+    Map<String, String> runFiles = new LinkedHashMap<>();
+    if (!job.entrypoint().value()) {
+      String rcLocal = runDir + "/" + NO_ENTRYPOINT_FILE;
+      runFiles.put(rcLocal, NO_ENTRYPOINT_RC_LOCAL);
+      mounts.add(new Mount(Mount.Kind.BIND, rcLocal, "/etc/rc.local", List.of("ro")));
     }
     Map<String, String> env = new LinkedHashMap<>(job.env().value());
     ContainerFlags flags =
@@ -184,6 +199,16 @@ public final class Planner {
                                 s.source().label(),
                                 s.origin())
                             : view(k, s)));
+    settings.add(
+        options.daemonDetected()
+            ? new Plan.SettingView(
+                "mpi.daemon",
+                options.daemon().command(),
+                Source.DEFAULT.label(),
+                "auto: run asks mpirun --version in the container (orted for Open MPI 4, prted"
+                    + " for 5)")
+            : new Plan.SettingView(
+                "mpi.daemon", options.daemon().command(), Source.FLAG.label(), "--mpi-daemon"));
 
     return new Plan(
         job.name().value(),
@@ -207,12 +232,14 @@ public final class Planner {
         options.hook(),
         cleanup,
         settings,
-        new Canary.Ranks(
+        runFiles,
+        new Canary.Placement(
             hostfile.names(),
             hostfile.hosts().stream().map(dev.clusterrun.core.cluster.Host::slots).toList(),
             np,
             job.perNode().value(),
-            Canary.Ranks.unpredictable(job.mpiArgs().value(), job.mca().value())));
+            Canary.Placement.unpredictable(
+                job.mpiArgs().value(), job.mca().value(), np, hostfile.totalSlots())));
   }
 
   private static Plan.SettingView view(String key, Setting<?> s) {

@@ -23,6 +23,7 @@ public record ResolvedJob(
     Setting<Map<String, String>> env,
     Setting<List<String>> envFromHost,
     Setting<String> save,
+    Setting<Boolean> entrypoint,
     Setting<String> workspacePath,
     Setting<String> workspaceMount,
     Setting<Integer> np,
@@ -53,6 +54,7 @@ public record ResolvedJob(
     m.put("container.env", env);
     m.put("container.env-from-host", envFromHost);
     m.put("container.save", save);
+    m.put("container.entrypoint", entrypoint);
     m.put("workspace.path", workspacePath);
     m.put("workspace.mount", workspaceMount);
     m.put("mpi.np", np);

@@ -25,13 +25,28 @@ public final class SettingNames {
               "container.remap-root",
               new Names("--[no-]container-remap-root", EnvironmentLayer.REMAP_ROOT)),
           Map.entry("container.save", new Names("--container-save", EnvironmentLayer.SAVE)),
+          Map.entry(
+              "container.entrypoint",
+              new Names("--[no-]container-entrypoint", EnvironmentLayer.ENTRYPOINT)),
           Map.entry("container.env-from-host", new Names("--container-env", EnvironmentLayer.ENV)),
           Map.entry("workspace.path", new Names("--workspace", EnvironmentLayer.WORKSPACE)),
           Map.entry("workspace.mount", new Names("--workspace-mount", null)),
           Map.entry("mpi.np", new Names("--np", null)),
-          Map.entry("command", new Names("-- CMD ARGS", null)));
+          Map.entry("command", new Names("CMD ARGS", null)));
 
   private SettingNames() {}
+
+  /**
+   * How {@code plan} names where a value came from: the flag, the variable (from {@code variables},
+   * the layer's own record of which variable set which key, when it has one), or {@code fallback}
+   * (the file).
+   */
+  static String origin(String key, Source source, String fallback, Map<String, String> variables) {
+    if (source == Source.ENVIRONMENT && variables != null && variables.containsKey(key)) {
+      return variables.get(key);
+    }
+    return origin(key, source, fallback);
+  }
 
   static String origin(String key, Source source, String fallback) {
     Names n = BY_KEY.get(key);

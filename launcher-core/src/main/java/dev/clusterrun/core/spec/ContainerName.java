@@ -2,6 +2,9 @@ package dev.clusterrun.core.spec;
 
 /** Rules for container names, shared by the YAML loader and the Pyxis-style flags. */
 public final class ContainerName {
+  /** A directory name under ENROOT_DATA_PATH, with room for enroot's own prefixes. */
+  public static final int MAX_LENGTH = 200;
+
   private ContainerName() {}
 
   /**
@@ -16,6 +19,23 @@ public final class ContainerName {
           "container name '"
               + name
               + "' contains '/'; a name is one directory under ENROOT_DATA_PATH");
+    }
+    int colon = name.indexOf(':');
+    if (colon >= 0) {
+      throw new IllegalArgumentException(
+          "container name '"
+              + name
+              + "' contains ':'; Pyxis's NAME:FLAG forms (create, exec, no_exec) have no meaning"
+              + " here: give the name alone"
+              + (colon > 0 ? " (" + name.substring(0, colon) + ")" : ""));
+    }
+    if (name.length() > MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          "container name is "
+              + name.length()
+              + " characters long; at most "
+              + MAX_LENGTH
+              + " (it is a directory name under ENROOT_DATA_PATH)");
     }
     if (name.equals(".") || name.equals("..") || name.startsWith("-")) {
       throw new IllegalArgumentException("container name '" + name + "' is not allowed");

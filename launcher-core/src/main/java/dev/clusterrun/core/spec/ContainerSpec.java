@@ -16,6 +16,8 @@ import java.util.Map;
  * @param env fixed variables set in the container ({@code enroot start --env K=V})
  * @param envFromHost {@code --container-env}: names whose host value overrides the image's
  * @param save {@code --container-save}: squashfs file the container is saved to after the job
+ * @param entrypoint {@code --container-entrypoint} (true) / {@code --no-container-entrypoint}
+ *     (false): whether the image's entrypoint runs; null follows enroot (it runs)
  */
 public record ContainerSpec(
     ImageRef image,
@@ -27,7 +29,24 @@ public record ContainerSpec(
     Boolean remapRoot,
     Map<String, String> env,
     List<String> envFromHost,
-    String save) {
+    String save,
+    Boolean entrypoint) {
   public static final ContainerSpec EMPTY =
-      new ContainerSpec(null, null, null, null, null, null, null, null, null, null);
+      new ContainerSpec(null, null, null, null, null, null, null, null, null, null, null);
+
+  /** Without an entrypoint choice (it follows enroot). */
+  public ContainerSpec(
+      ImageRef image,
+      String name,
+      List<Mount> mounts,
+      String workdir,
+      Boolean writable,
+      Boolean mountHome,
+      Boolean remapRoot,
+      Map<String, String> env,
+      List<String> envFromHost,
+      String save) {
+    this(
+        image, name, mounts, workdir, writable, mountHome, remapRoot, env, envFromHost, save, null);
+  }
 }

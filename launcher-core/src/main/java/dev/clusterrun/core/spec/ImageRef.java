@@ -1,5 +1,7 @@
 package dev.clusterrun.core.spec;
 
+import java.util.regex.Pattern;
+
 /**
  * What a container is made from: an enroot URI ({@code docker://[USER@][REGISTRY#]IMAGE[:TAG]},
  * also {@code dockerd://} and {@code podman://}) or a path to a squashfs file.
@@ -20,29 +22,37 @@ public record ImageRef(Kind kind, String value) {
    */
   public static ImageRef parse(String text) {
     if (text == null || text.isBlank()) {
-      throw new IllegalArgumentException("empty image");
+      throw new IllegalArgumentException(
+          "argument required: an enroot URI ([USER@][REGISTRY#]IMAGE[:TAG]) or a squashfs file");
     }
     if (!text.equals(text.strip())) {
       throw new IllegalArgumentException("image '" + text + "' has leading or trailing spaces");
     }
-    if (text.startsWith("/")
+    if (text.equals(".")
+        || text.equals("..")
+        || text.startsWith("/")
         || text.startsWith("./")
         || text.startsWith("../")
         || text.endsWith(".sqsh")) {
+      if (text.endsWith("/") || text.equals(".") || text.equals("..") || text.endsWith("/.")) {
+        throw new IllegalArgumentException(
+            "image '" + text + "' is a directory; give a squashfs file (e.g. ./image.sqsh)");
+      }
       return new ImageRef(Kind.SQUASHFS, text);
     }
     String uri = text;
-    int scheme = text.indexOf("://");
-    if (scheme < 0) {
+    String scheme = "docker";
+    int sep = text.indexOf("://");
+    if (sep < 0) {
       uri = "docker://" + text;
     } else {
-      String s = text.substring(0, scheme);
-      if (!(s.equals("docker") || s.equals("dockerd") || s.equals("podman"))) {
+      scheme = text.substring(0, sep);
+      if (!(scheme.equals("docker") || scheme.equals("dockerd") || scheme.equals("podman"))) {
         throw new IllegalArgumentException(
             "image '"
                 + text
                 + "': unknown scheme '"
-                + s
+                + scheme
                 + "://' (enroot knows docker://, dockerd://, podman://)");
       }
     }
@@ -57,8 +67,32 @@ public record ImageRef(Kind kind, String value) {
         throw new IllegalArgumentException("image '" + text + "' contains an invalid character");
       }
     }
+    boolean valid =
+        scheme.equals("docker") ? DOCKER.matcher(rest).matches() : DAEMON.matcher(rest).matches();
+    if (!valid) {
+      throw new IllegalArgumentException(
+          "image '"
+              + (text.length() > 80 ? text.substring(0, 77) + "..." : text)
+              + "' is not an enroot URI: expected [USER@][REGISTRY#]IMAGE[:TAG], the image in"
+              + " lower case (letters, digits and / . _ -), e.g. nvcr.io#nvidia/pytorch:25.01-py3");
+    }
     return new ImageRef(Kind.URI, uri);
   }
+
+  /**
+   * The {@code docker://} forms enroot's {@code docker.sh} accepts: {@code [USER@]REGISTRY#IMAGE},
+   * {@code [USER@]HOST/IMAGE} and {@code [USER@]NAME}, each with an optional {@code :TAG} and
+   * {@code @sha256:DIGEST}; image paths are lower case.
+   */
+  private static final Pattern DOCKER =
+      Pattern.compile(
+          "([^@#/]+@)?(?:[^#/@]+#[a-z0-9/._-]+(?::[A-Za-z0-9._:-]+)?"
+              + "|[^/#@]+/[a-z0-9/._-]+(?::[A-Za-z0-9._-]+)?"
+              + "|[^/@#:]+(?::[A-Za-z0-9._-]+)?)"
+              + "(?:@sha256:[A-Za-z0-9]+)?");
+
+  /** {@code dockerd://} and {@code podman://}: a local image name. */
+  private static final Pattern DAEMON = Pattern.compile("[A-Za-z0-9/._:-]+");
 
   public boolean isUri() {
     return kind == Kind.URI;

@@ -24,10 +24,11 @@ import java.util.regex.Pattern;
  * docs/job-spec.md} for every field.
  *
  * <p>Absent keys, and keys given with no value ({@code name:} or {@code ~}), are null in the
- * result; an absent or empty section is the section's {@code EMPTY} value. Booleans are {@code
- * true} and {@code false} only: YAML 1.1's {@code yes}/{@code no}/{@code on}/{@code off} are
- * refused with a hint, since YAML readers disagree on them. Scalars keep their text as written
- * where a string is expected ({@code FOO: 010} is {@code "010"}, not 8).
+ * result; an absent or empty section is the section's {@code EMPTY} value. Booleans are YAML 1.2's
+ * {@code true} and {@code false} (also {@code True}, {@code TRUE}, {@code False}, {@code FALSE})
+ * only: YAML 1.1's {@code yes}/{@code no}/{@code on}/{@code off} are refused with a hint, since
+ * YAML readers disagree on them. Scalars keep their text as written where a string is expected
+ * ({@code FOO: 010} is {@code "010"}, not 8).
  *
  * <p>Only this class (and {@link YamlTree}) touches Jackson, and only its streaming YAML parser.
  */
@@ -45,7 +46,8 @@ public final class SpecLoader {
           "remap-root",
           "env",
           "env-from-host",
-          "save");
+          "save",
+          "entrypoint");
   static final List<String> WORKSPACE_KEYS = List.of("path", "mount");
   static final List<String> MPI_KEYS = List.of("np", "per-node", "mca", "env", "args", "hostfile");
   static final List<String> SSH_KEYS =
@@ -78,7 +80,6 @@ public final class SpecLoader {
   private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern MCA_NAME = Pattern.compile("[A-Za-z0-9_]+");
-  private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*\\$?");
   private static final Pattern WHOLE = Pattern.compile("[+-]?[0-9]+");
   private static final Pattern PLAIN_WORD =
       Pattern.compile("[A-Za-z0-9._/+^=-][A-Za-z0-9._/+^=~-]*");
@@ -98,7 +99,8 @@ public final class SpecLoader {
    */
   public static JobSpec load(Path file) {
     String name = file.toString();
-    String content = dev.clusterrun.core.InputFiles.read(file, "a job spec");
+    String content =
+        dev.clusterrun.core.InputFiles.read(file, name, "a job spec", YamlTree.MAX_CODE_POINTS);
     return parse(content, name);
   }
 
@@ -155,41 +157,18 @@ public final class SpecLoader {
       return ContainerSpec.EMPTY;
     }
     Map<String, Entry> k = m.entries();
-    ImageRef image = null;
-    String imageText = string(k.get("image"), "container.image");
-    if (imageText != null) {
-      try {
-        image = ImageRef.parse(imageText);
-      } catch (IllegalArgumentException ex) {
-        throw error(k.get("image").value(), "container.image", ex.getMessage());
-      }
-    }
-    String name = string(k.get("name"), "container.name");
-    if (name != null) {
-      try {
-        ContainerName.validate(name);
-      } catch (IllegalArgumentException ex) {
-        throw error(k.get("name").value(), "container.name", ex.getMessage());
-      }
-    }
-    String save = string(k.get("save"), "container.save");
-    if (save != null && (save.isEmpty() || save.endsWith("/"))) {
-      throw error(
-          k.get("save").value(),
-          "container.save",
-          "'" + save + "' must name a file (the squashfs image to write), not a directory");
-    }
     return new ContainerSpec(
-        image,
-        name,
+        checked(k.get("image"), "container.image", SettingRules::image),
+        checked(k.get("name"), "container.name", SettingRules::containerName),
         mounts(k.get("mounts")),
-        absolutePath(k.get("workdir"), "container.workdir", true),
+        checked(k.get("workdir"), "container.workdir", SettingRules::workdir),
         bool(k.get("writable"), "container.writable"),
         bool(k.get("mount-home"), "container.mount-home"),
         bool(k.get("remap-root"), "container.remap-root"),
         envMap(k.get("env"), "container.env"),
         envNames(k.get("env-from-host"), "container.env-from-host"),
-        save);
+        checked(k.get("save"), "container.save", SettingRules::savePath),
+        bool(k.get("entrypoint"), "container.entrypoint"));
   }
 
   private WorkspaceSpec workspace(Entry e) {
@@ -198,8 +177,8 @@ public final class SpecLoader {
       return WorkspaceSpec.EMPTY;
     }
     return new WorkspaceSpec(
-        absolutePath(m.entries().get("path"), "workspace.path", true),
-        absolutePath(m.entries().get("mount"), "workspace.mount", true));
+        checked(m.entries().get("path"), "workspace.path", SettingRules::workspacePath),
+        checked(m.entries().get("mount"), "workspace.mount", SettingRules::workspaceMount));
   }
 
   private MpiSpec mpi(Entry e) {
@@ -209,12 +188,12 @@ public final class SpecLoader {
     }
     Map<String, Entry> k = m.entries();
     return new MpiSpec(
-        integer(k.get("np"), "mpi.np", 1, 10_000_000),
-        integer(k.get("per-node"), "mpi.per-node", 1, 100_000),
+        integer(k.get("np"), "mpi.np", SettingRules::np),
+        integer(k.get("per-node"), "mpi.per-node", SettingRules::perNode),
         mca(k.get("mca")),
         mpiEnv(k.get("env")),
         words(k.get("args"), "mpi.args", false),
-        absolutePath(k.get("hostfile"), "mpi.hostfile", false));
+        absolutePath(k.get("hostfile"), "mpi.hostfile"));
   }
 
   private SshSpec ssh(Entry e) {
@@ -223,14 +202,8 @@ public final class SpecLoader {
       return SshSpec.EMPTY;
     }
     Map<String, Entry> k = m.entries();
-    String user = string(k.get("user"), "ssh.user");
-    if (user != null && !USER_NAME.matcher(user).matches()) {
-      throw error(k.get("user").value(), "ssh.user", "'" + user + "' is not a valid user name");
-    }
-    String identity = string(k.get("identity"), "ssh.identity");
-    if (identity != null && identity.isBlank()) {
-      throw error(k.get("identity").value(), "ssh.identity", "expected a key file, found ''");
-    }
+    String user = checked(k.get("user"), "ssh.user", SettingRules::sshUser);
+    String identity = checked(k.get("identity"), "ssh.identity", SettingRules::sshIdentity);
     SshSpec.KnownHostsPolicy policy = null;
     String kh = string(k.get("known-hosts"), "ssh.known-hosts");
     if (kh != null) {
@@ -248,11 +221,11 @@ public final class SpecLoader {
     }
     return new SshSpec(
         user,
-        integer(k.get("port"), "ssh.port", 1, 65535),
+        integer(k.get("port"), "ssh.port", SettingRules::sshPort),
         identity,
         policy,
         duration(k.get("connect-timeout"), "ssh.connect-timeout"),
-        integer(k.get("fanout"), "ssh.fanout", 1, 100_000));
+        integer(k.get("fanout"), "ssh.fanout", SettingRules::fanout));
   }
 
   // ---------------------------------------------------------------- fields
@@ -294,56 +267,90 @@ public final class SpecLoader {
     for (int i = 0; i < seq.items().size(); i++) {
       Node n = seq.items().get(i);
       String path = "container.mounts[" + i + "]";
-      String text;
       if (n instanceof MapNode m) {
-        checkKeys(m, path, MOUNT_KEYS);
-        String src = requiredString(m, "source", path);
-        String dst = requiredString(m, "target", path);
-        for (String key : List.of("source", "target")) {
-          String v = key.equals("source") ? src : dst;
-          if (v.indexOf(':') >= 0 || v.indexOf(',') >= 0) {
-            throw error(
-                m.entries().get(key).value(),
-                path + "." + key,
-                "'" + v + "' contains ':' or ',', which enroot and Pyxis mounts cannot carry");
-          }
-        }
-        String flags = mountFlags(m.entries().get("flags"), path + ".flags");
-        text = src + ":" + dst + (flags == null || flags.isEmpty() ? "" : ":" + flags);
+        out.add(mountMap(m, path));
       } else if (n instanceof Scalar s && !s.isNull()) {
-        text = s.text();
+        try {
+          out.add(Mount.parse(s.text()));
+        } catch (IllegalArgumentException ex) {
+          throw error(n, path, ex.getMessage());
+        }
       } else {
         throw error(
             n,
             path,
-            "expected a mount 'SRC:DST[:FLAGS]' or a map {source, target, flags}, found "
+            "expected a mount 'SRC[:DST[:FLAGS]]' or a map {source, target, flags}, found "
                 + describe(n));
-      }
-      try {
-        out.add(Mount.parse(text));
-      } catch (IllegalArgumentException ex) {
-        throw error(n, path, ex.getMessage());
       }
     }
     return List.copyOf(out);
   }
 
-  private String mountFlags(Entry e, String path) {
-    if (e == null || isNull(e.value())) {
-      return null;
+  /** {@code {source: SRC, target: DST, flags: FLAGS}}; errors name the key or the flag. */
+  private Mount mountMap(MapNode m, String path) {
+    checkKeys(m, path, MOUNT_KEYS);
+    Entry srcEntry = m.entries().get("source");
+    String src = string(srcEntry, path + ".source");
+    if (src == null || src.isEmpty()) {
+      throw error(
+          srcEntry == null ? m : srcEntry.value(),
+          path + (srcEntry == null ? "" : ".source"),
+          "a mount needs 'source:'");
     }
-    if (e.value() instanceof Seq seq) {
-      List<String> flags = new ArrayList<>();
-      for (int i = 0; i < seq.items().size(); i++) {
-        Node n = seq.items().get(i);
-        if (!(n instanceof Scalar s) || s.isNull() || s.text().isEmpty()) {
-          throw error(n, path + "[" + i + "]", "expected a flag such as ro, found " + describe(n));
+    Entry dstEntry = m.entries().get("target");
+    String dst = string(dstEntry, path + ".target");
+    if (dst != null && dst.isEmpty()) {
+      throw error(
+          dstEntry.value(), path + ".target", "expected a path inside the container, found ''");
+    }
+    try {
+      Mount.of(src, dst, List.of());
+    } catch (IllegalArgumentException ex) {
+      boolean aboutTarget = dstEntry != null && ex.getMessage().startsWith("mount destination");
+      Entry at = aboutTarget ? dstEntry : srcEntry;
+      throw error(at.value(), path + (aboutTarget ? ".target" : ".source"), ex.getMessage());
+    }
+    Entry flagsEntry = m.entries().get("flags");
+    List<String> flags = new ArrayList<>();
+    List<Node> flagNodes = new ArrayList<>();
+    String flagsPath = path + ".flags";
+    if (flagsEntry != null && !isNull(flagsEntry.value())) {
+      if (flagsEntry.value() instanceof Seq seq) {
+        for (int i = 0; i < seq.items().size(); i++) {
+          Node n = seq.items().get(i);
+          if (!(n instanceof Scalar s)
+              || s.token() != JsonToken.VALUE_STRING
+              || s.text().isEmpty()) {
+            throw error(
+                n, flagsPath + "[" + i + "]", "expected a flag such as ro, found " + describe(n));
+          }
+          flags.add(s.text());
+          flagNodes.add(n);
         }
-        flags.add(s.text());
+      } else if (flagsEntry.value() instanceof Scalar s && s.token() == JsonToken.VALUE_STRING) {
+        for (String f : s.text().split("[+,]", -1)) {
+          if (f.isEmpty()) {
+            throw error(s, flagsPath, "empty flag in '" + s.text() + "'");
+          }
+          flags.add(f);
+          flagNodes.add(s);
+        }
+      } else {
+        throw error(
+            flagsEntry.value(),
+            flagsPath,
+            "expected flags such as ro or [ro, rprivate], found " + describe(flagsEntry.value()));
       }
-      return String.join(",", flags);
     }
-    return string(e, path);
+    for (int i = 0; i < flags.size(); i++) {
+      try {
+        Mount.of(src, dst, List.of(flags.get(i)));
+      } catch (IllegalArgumentException ex) {
+        boolean list = flagsEntry.value() instanceof Seq;
+        throw error(flagNodes.get(i), flagsPath + (list ? "[" + i + "]" : ""), ex.getMessage());
+      }
+    }
+    return Mount.of(src, dst, flags);
   }
 
   private Map<String, String> envMap(Entry e, String path) {
@@ -429,16 +436,10 @@ public final class SpecLoader {
     }
     Seq seq = (Seq) e.value();
     for (int i = 0; i < items.size(); i++) {
-      if (!ENV_NAME.matcher(items.get(i)).matches()) {
-        throw error(
-            seq.items().get(i),
-            path + "[" + i + "]",
-            "expected a variable name, found '"
-                + items.get(i)
-                + "'"
-                + (items.get(i).indexOf('=') >= 0
-                    ? "; the value comes from the host, so give the name only"
-                    : ""));
+      try {
+        SettingRules.envName(items.get(i));
+      } catch (IllegalArgumentException ex) {
+        throw error(seq.items().get(i), path + "[" + i + "]", ex.getMessage());
       }
     }
     return items;
@@ -490,43 +491,29 @@ public final class SpecLoader {
     throw error(e.value(), path, "expected a single value, found " + describe(e.value()));
   }
 
-  private String requiredString(MapNode m, String key, String path) {
-    Entry e = m.entries().get(key);
-    String s = string(e, path + "." + key);
-    if (s == null || s.isEmpty()) {
+  private String absolutePath(Entry e, String path) {
+    String s = string(e, path);
+    if (s != null && !s.startsWith("/")) {
       throw error(
-          e == null ? m : e.value(),
-          path + (e == null ? "" : "." + key),
-          "a mount needs '" + key + ":'");
+          e.value(), path, "expected an absolute path (starting with '/'), found '" + s + "'");
     }
     return s;
   }
 
-  private String absolutePath(Entry e, String path, boolean carriedByLaunchAgent) {
+  /** A text value checked by its one rule ({@link SettingRules}); errors name file:line:column. */
+  private <T> T checked(Entry e, String path, java.util.function.Function<String, T> rule) {
     String s = string(e, path);
     if (s == null) {
       return null;
     }
-    if (!s.startsWith("/")) {
-      throw error(
-          e.value(), path, "expected an absolute path (starting with '/'), found '" + s + "'");
+    try {
+      return rule.apply(s);
+    } catch (IllegalArgumentException ex) {
+      throw error(e.value(), path, ex.getMessage());
     }
-    if (carriedByLaunchAgent && s.chars().anyMatch(Character::isWhitespace)) {
-      throw error(
-          e.value(),
-          path,
-          "'" + s + "' contains white space, which Open MPI's launch agent cannot carry");
-    }
-    if (path.startsWith("workspace.") && (s.indexOf(':') >= 0 || s.indexOf(',') >= 0)) {
-      throw error(
-          e.value(),
-          path,
-          "'" + s + "' contains ':' or ',', which enroot and Pyxis mounts cannot carry");
-    }
-    return s;
   }
 
-  private Integer integer(Entry e, String path, int min, int max) {
+  private Integer integer(Entry e, String path, java.util.function.LongToIntFunction rule) {
     if (e == null || isNull(e.value())) {
       return null;
     }
@@ -540,17 +527,19 @@ public final class SpecLoader {
         } catch (NumberFormatException tooLong) {
           v = t.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
-        if (v < min) {
-          throw error(n, path, "expected a whole number of at least " + min + ", found " + t);
+        try {
+          return rule.applyAsInt(v);
+        } catch (IllegalArgumentException ex) {
+          throw error(n, path, ex.getMessage().replace("found " + v, "found " + clip(t)));
         }
-        if (v > max) {
-          throw error(n, path, "expected a whole number of at most " + max + ", found " + t);
-        }
-        return (int) v;
       }
     }
     throw error(n, path, "expected a whole number, found " + describeNumeric(n));
   }
+
+  /** YAML 1.2's booleans, the only words Jackson turns into VALUE_TRUE/FALSE that are kept. */
+  private static final List<String> YAML12_BOOLEANS =
+      List.of("true", "True", "TRUE", "false", "False", "FALSE");
 
   private Boolean bool(Entry e, String path) {
     if (e == null || isNull(e.value())) {
@@ -559,8 +548,8 @@ public final class SpecLoader {
     Node n = e.value();
     if (n instanceof Scalar s) {
       String lower = s.text().toLowerCase(Locale.ROOT);
-      boolean literal = lower.equals("true") || lower.equals("false");
-      if ((s.token() == JsonToken.VALUE_TRUE || s.token() == JsonToken.VALUE_FALSE) && literal) {
+      boolean yaml12 = YAML12_BOOLEANS.contains(s.text());
+      if ((s.token() == JsonToken.VALUE_TRUE || s.token() == JsonToken.VALUE_FALSE) && yaml12) {
         return s.token() == JsonToken.VALUE_TRUE;
       }
       if (YAML11_BOOLEANS.contains(lower)) {
@@ -573,16 +562,27 @@ public final class SpecLoader {
                 + s.text()
                 + "'; write "
                 + meant
-                + " (YAML 1.1 words such as yes/no/on/off are refused: YAML readers disagree on"
-                + " them)");
+                + " (the job file follows YAML 1.2, where yes/no/on/off are text, not booleans;"
+                + " YAML readers disagree on them)");
       }
-      if (literal) {
+      if (yaml12) {
+        // A plain true/True/TRUE is read as a boolean, so this one was written in quotes.
         throw error(
             n,
             path,
             "expected true or false, found the quoted string '"
                 + s.text()
                 + "'; remove the quotes");
+      }
+      if (lower.equals("true") || lower.equals("false")) {
+        throw error(
+            n,
+            path,
+            "expected true or false, found '"
+                + s.text()
+                + "', which is not a boolean: write "
+                + lower
+                + " (YAML booleans are true and false, also True, TRUE, False and FALSE)");
       }
     }
     throw error(n, path, "expected true or false, found " + describe(n));
@@ -712,9 +712,17 @@ public final class SpecLoader {
     Scalar s = (Scalar) n;
     return switch (s.token()) {
       case VALUE_NULL -> "nothing";
-      case VALUE_STRING -> "'" + s.text() + "'";
-      default -> s.text();
+      case VALUE_STRING -> "'" + clip(s.text()) + "'";
+      default -> clip(s.text());
     };
+  }
+
+  /** Text as shown in a message: whole up to 80 characters, else its start and its length. */
+  static String clip(String text) {
+    if (text.length() <= 80) {
+      return text;
+    }
+    return text.substring(0, 40) + "… (" + text.length() + " characters)";
   }
 
   /** Like {@link #describe}, but says so when a number was put in quotes. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.spec.Golden;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -94,16 +95,39 @@ class HostfileParserTest {
     assertThat(HostfileParser.read(f).source()).isEqualTo(f.toString());
     assertThat(HostfileParser.read(f).totalSlots()).isEqualTo(2);
 
+    // A file that cannot be read at all is named with the flag that gave it.
     Path missing = dir.resolve("nope.txt");
     assertThatThrownBy(() -> HostfileParser.read(missing))
         .isInstanceOf(BadInputException.class)
-        .hasMessage(missing + ": no such file");
+        .hasMessage("--nodes " + missing + ": no such file");
     assertThatThrownBy(() -> HostfileParser.read(dir))
-        .hasMessage(dir + ": is a directory, not a hostfile");
+        .hasMessage("--nodes " + dir + ": is a directory, not a hostfile");
 
+    // Bytes that are not UTF-8 are named by line, column and byte offset.
     Path binary = dir.resolve("bin");
     Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
     assertThatThrownBy(() -> HostfileParser.read(binary))
-        .hasMessage(binary + ": not a text file (it is not valid UTF-8)");
+        .hasMessage(
+            binary
+                + ":1:1: byte 0xFF (at byte offset 0) is not valid UTF-8; the file must be UTF-8"
+                + " text (convert it, e.g. with iconv -t UTF-8)");
+    Path latin1 = dir.resolve("latin1.txt");
+    Files.write(latin1, "n1 slots=2\nn\u00e9 slots=2\n".getBytes(StandardCharsets.ISO_8859_1));
+    assertThatThrownBy(() -> HostfileParser.read(latin1))
+        .hasMessageStartingWith(latin1 + ":2:2: byte 0xE9 (at byte offset 12) is not valid UTF-8");
+  }
+
+  @Test
+  void aHostfileOverTheSizeLimitIsRefusedBeforeItIsRead(@TempDir Path dir) throws IOException {
+    Path big = dir.resolve("big.txt");
+    byte[] line =
+        "n1 slots=2 # padding padding padding padding padding padding padding\n".getBytes();
+    try (var out = Files.newOutputStream(big)) {
+      for (long n = 0; n <= HostfileParser.MAX_BYTES / line.length; n++) {
+        out.write(line);
+      }
+    }
+    assertThatThrownBy(() -> HostfileParser.read(big))
+        .hasMessage("--nodes " + big + ": larger than 16 MiB, the most a hostfile may hold");
   }
 }

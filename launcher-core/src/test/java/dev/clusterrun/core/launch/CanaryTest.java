@@ -134,7 +134,7 @@ class CanaryTest {
   void nodesThatGetNoRankAreNotMissingButEveryPlacedRankMustAnswer() {
     // 3 nodes x 2 slots, np 4: node1 2, node2 2, node3 none.
     Map<String, Integer> placed =
-        new Canary.Ranks(List.of("node1", "node2", "node3"), List.of(2, 2, 2), 4, null, null)
+        new Canary.Placement(List.of("node1", "node2", "node3"), List.of(2, 2, 2), 4, null, null)
             .placement("node1");
     assertThat(placed)
         .containsExactly(Map.entry("node1", 2), Map.entry("node2", 2), Map.entry("node3", 0));
@@ -156,7 +156,8 @@ class CanaryTest {
 
   @Test
   void theMappingIsOpenMpisHeadFirstThenHostfileOrderBySlotOrPerNode() {
-    Canary.Ranks bySlot = new Canary.Ranks(List.of("a", "b", "c"), List.of(2, 3, 2), 4, null, null);
+    Canary.Placement bySlot =
+        new Canary.Placement(List.of("a", "b", "c"), List.of(2, 3, 2), 4, null, null);
     assertThat(bySlot.placement("a"))
         .containsExactly(Map.entry("a", 2), Map.entry("b", 2), Map.entry("c", 0));
     assertThat(bySlot.placement("c"))
@@ -166,24 +167,33 @@ class CanaryTest {
         .as("a head outside the hostfile gets no rank")
         .containsExactly(Map.entry("a", 2), Map.entry("b", 2), Map.entry("c", 0));
     assertThat(
-            new Canary.Ranks(List.of("a", "b", "c"), List.of(2, 2, 2), 1, null, null)
+            new Canary.Placement(List.of("a", "b", "c"), List.of(2, 2, 2), 1, null, null)
                 .placement("a"))
         .containsExactly(Map.entry("a", 1), Map.entry("b", 0), Map.entry("c", 0));
     assertThat(
-            new Canary.Ranks(List.of("a", "b", "c"), List.of(8, 8, 8), 5, 2, null).placement("a"))
+            new Canary.Placement(List.of("a", "b", "c"), List.of(8, 8, 8), 5, 2, null)
+                .placement("a"))
         .containsExactly(Map.entry("a", 2), Map.entry("b", 2), Map.entry("c", 1));
-    assertThat(new Canary.Ranks(List.of("a"), List.of(2), 2, null, "x").placement("a")).isEmpty();
+    assertThat(new Canary.Placement(List.of("a"), List.of(2), 2, null, "x").placement("a"))
+        .isEmpty();
   }
 
   @Test
   void mappingOptionsOfTheJobMakeThePlacementUnknownAndOnlyTheTotalCounts() {
-    assertThat(Canary.Ranks.unpredictable(List.of("--bind-to", "core"), Map.of("btl", "tcp")))
+    assertThat(
+            Canary.Placement.unpredictable(
+                List.of("--bind-to", "core"), Map.of("btl", "tcp"), 4, 4))
         .isNull();
-    assertThat(Canary.Ranks.unpredictable(List.of("--map-by", "node"), Map.of()))
+    assertThat(Canary.Placement.unpredictable(List.of("--map-by", "node"), Map.of(), 1, 4))
         .contains("--map-by");
-    assertThat(Canary.Ranks.unpredictable(List.of("--host=a,b"), Map.of())).contains("--host=a,b");
-    assertThat(Canary.Ranks.unpredictable(List.of(), Map.of("rmaps_base_mapping_policy", "node")))
+    assertThat(Canary.Placement.unpredictable(List.of("--host=a,b"), Map.of(), 1, 4))
+        .contains("--host=a,b");
+    assertThat(
+            Canary.Placement.unpredictable(
+                List.of(), Map.of("rmaps_base_mapping_policy", "node"), 1, 4))
         .contains("rmaps_base_mapping_policy");
+    assertThat(Canary.Placement.unpredictable(List.of("--oversubscribe"), Map.of(), 9, 8))
+        .isEqualTo("9 ranks on 8 slots (oversubscribed)");
     // Unknown placement: any node may have ranks, but all np must answer, each one good.
     String out = rank("node2", "mnt:[22]") + "\n" + rank("node3", "mnt:[33]");
     Map<String, Canary.Expected> e = threeNodes(null, null, null);

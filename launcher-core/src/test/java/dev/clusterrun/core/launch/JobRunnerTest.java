@@ -88,4 +88,47 @@ class JobRunnerTest {
         .singleElement()
         .satisfies(o -> assertThat(o.error()).isNull());
   }
+
+  @Test
+  void aNamedContainerWithoutAnImageIsSaidToBeUsedAsItIs() throws Exception {
+    JobSpec f =
+        new JobSpec(
+            "j",
+            new ContainerSpec(null, "mine", null, null, null, null, null, null, null, null),
+            new WorkspaceSpec(ws.toString(), "/app"),
+            MpiSpec.EMPTY,
+            List.of("hostname"),
+            SshSpec.EMPTY,
+            "j.yaml");
+    ResolvedJob job =
+        new JobResolver()
+            .layer(f, Source.FILE, "j.yaml")
+            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
+    HeadCommands head =
+        (argv, env, out, err) -> {
+          throw new InterruptedException();
+        };
+    List<String> said = new java.util.ArrayList<>();
+    new JobRunner(head)
+        .run(
+            new JobRunner.Request(
+                d ->
+                    Planner.plan(
+                        job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
+                LaunchAgent.Daemon.ORTED,
+                ws.toString(),
+                Map.of(),
+                "gpu01",
+                JobRunner.CanaryMode.OFF,
+                null,
+                "test",
+                new ByteArrayOutputStream(),
+                new ByteArrayOutputStream(),
+                said::add));
+    Thread.interrupted();
+    assertThat(said)
+        .first()
+        .isEqualTo("container mine: using the existing container (no image given)");
+    assertThat(String.join("\n", said)).doesNotContain("null");
+  }
 }

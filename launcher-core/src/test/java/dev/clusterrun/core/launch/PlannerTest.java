@@ -119,7 +119,7 @@ class PlannerTest {
             "--mount",
             "/ws:/app",
             "--mount",
-            "/data:/data:ro,rprivate",
+            "/data:/data:none:x-create=auto,rbind,ro,rprivate",
             "--env",
             "OMP_NUM_THREADS=4");
     assertThat(p.agent())
@@ -250,9 +250,9 @@ class PlannerTest {
             "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
                 + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt sh -c ")
         .contains("/app/runs/RUN/canary.token");
-    assertThat(p.ranks().placement("gpu01"))
+    assertThat(p.placement().placement("gpu01"))
         .containsExactly(java.util.Map.entry("gpu01", 8), java.util.Map.entry("gpu02", 8));
-    assertThat(p.ranks().unpredictable()).isNull();
+    assertThat(p.placement().unpredictable()).isNull();
   }
 
   @Test
@@ -363,7 +363,9 @@ class PlannerTest {
     assertThatThrownBy(() -> plan(new JobResolver().layer(tooMany, Source.FILE, "t.yaml"), true))
         .isInstanceOf(BadInputException.class)
         .hasMessage(
-            "t.yaml: mpi.np: 17 ranks but hostfiles/2x8.txt has only 16 slots; raise slots= in the hostfile or lower np");
+            "t.yaml: mpi.np: 17 ranks but hostfiles/2x8.txt has only 16 slots; raise slots= in"
+                + " the hostfile or lower np (or allow oversubscription: --oversubscribe in"
+                + " mpi.args)");
 
     JobSpec outside =
         new JobSpec(
@@ -416,13 +418,15 @@ class PlannerTest {
 
   @Test
   void environmentLayerNamesTheVariable() {
-    assertThatThrownBy(() -> EnvironmentLayer.read(Map.of("CLUSTERRUN_CONTAINER_MOUNTS", "/a")))
+    assertThatThrownBy(() -> EnvironmentLayer.read(Map.of("CLUSTERRUN_CONTAINER_MOUNTS", "/a:")))
         .hasMessage(
-            "CLUSTERRUN_CONTAINER_MOUNTS: mount '/a' has no destination; expected SRC:DST[:FLAGS]");
+            "CLUSTERRUN_CONTAINER_MOUNTS: mount '/a:' has an empty destination; expected"
+                + " SRC[:DST[:FLAGS]]");
     assertThatThrownBy(
             () -> EnvironmentLayer.read(Map.of("CLUSTERRUN_CONTAINER_WRITABLE", "maybe")))
         .hasMessage(
-            "CLUSTERRUN_CONTAINER_WRITABLE: 'maybe' is not a boolean; use 1 or 0 (or true/false)");
+            "CLUSTERRUN_CONTAINER_WRITABLE: 'maybe' is not a boolean; use 1 or 0 (also"
+                + " true/false, yes/no, on/off)");
     assertThatThrownBy(
             () ->
                 EnvironmentLayer.read(

@@ -42,8 +42,10 @@ class JobSpecDocTest {
     assertThat(j.command()).containsExactly("./hpl.sh", "--dat", "/app/HPL.dat");
     assertThat(j.mpi().env()).containsExactly("HPL_USE_NVSHMEM", "UCX_TLS=rc,sm");
     assertThat(j.container().mounts())
-        .extracting(Mount::toEnrootArg)
-        .containsExactly("/data:/data:ro", "/scratch:/scratch:rw,rbind");
+        .extracting(dev.clusterrun.core.enroot.EnrootArgs::mount)
+        .containsExactly(
+            "/data:/data:none:x-create=auto,rbind,ro",
+            "/scratch:/scratch:none:x-create=auto,rbind,rw");
   }
 
   @Test

@@ -58,6 +58,7 @@ class SpecLoaderTest {
     put(b, "container.env", c.env());
     put(b, "container.env-from-host", c.envFromHost());
     put(b, "container.save", c.save());
+    put(b, "container.entrypoint", c.entrypoint());
     put(b, "workspace.path", j.workspace().path());
     put(b, "workspace.mount", j.workspace().mount());
     MpiSpec m = j.mpi();
@@ -100,7 +101,13 @@ class SpecLoaderTest {
       return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
     if (v instanceof Mount m) {
-      return "source=" + m.source() + " target=" + m.target() + " flags=" + m.flags();
+      return m.kind()
+          + " source="
+          + m.source()
+          + " target="
+          + m.target()
+          + " flags="
+          + String.join(",", m.flags());
     }
     return String.valueOf(v);
   }

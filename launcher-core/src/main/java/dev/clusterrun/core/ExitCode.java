@@ -1,0 +1,48 @@
+package dev.clusterrun.core;
+
+import java.util.OptionalInt;
+
+/**
+ * The one exit-code table of clusterrun, in the order people read it. The root {@code --help} and
+ * README.md's "Exit codes" show exactly these rows (a test compares them); each command's {@code
+ * --help} shows the rows that apply to it.
+ */
+public enum ExitCode {
+  OK(0, "success"),
+  JOB(-1, "the job ran and exited with code N; clusterrun passes it on"),
+  RESULT_FAILED(
+      1,
+      "a benchmark ran but its result failed: a FAILED residual or validation, output that could"
+          + " not be read, or a fall below the baseline by more than --max-regression"),
+  BAD_INPUT(
+      2,
+      "bad input: a flag, an environment variable, the hostfile or the job file (the message names"
+          + " it, with file:line:column where there is one)"),
+  CHECK_FAILED(3, "a check failed on a node, or the canary found a rank outside the container"),
+  SETUP_FAILED(4, "node setup failed, or the container could not be made ready"),
+  INTERNAL(70, "internal error in clusterrun (--verbose prints its stack trace)"),
+  INTERRUPTED(130, "interrupted (Ctrl-C or SIGTERM); a running job was stopped on every node");
+
+  private final int code;
+  private final String meaning;
+
+  ExitCode(int code, String meaning) {
+    this.code = code;
+    this.meaning = meaning;
+  }
+
+  /** The process exit code; empty for {@link #JOB}, which stands for the job's own code. */
+  public OptionalInt code() {
+    return code < 0 ? OptionalInt.empty() : OptionalInt.of(code);
+  }
+
+  /** The code as a table shows it: {@code 0}, {@code N}, … */
+  public String label() {
+    return code < 0 ? "N" : Integer.toString(code);
+  }
+
+  /** One line, lower case, no final period: the same words in {@code --help} and README.md. */
+  public String meaning() {
+    return meaning;
+  }
+}

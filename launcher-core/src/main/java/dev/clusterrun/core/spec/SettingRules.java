@@ -1,0 +1,205 @@
+package dev.clusterrun.core.spec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * One rule per setting, whatever layer gives it: the job file ({@link SpecLoader}), the {@code
+ * CLUSTERRUN_*} and {@code PYXIS_*} variables and the flags all call these. Each returns the value
+ * it accepts or throws {@link IllegalArgumentException} with a message fit to follow the layer's
+ * own subject (the flag, the variable, or {@code file:line:column: field}).
+ */
+public final class SettingRules {
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*\\$?");
+
+  public static final int MAX_NP = 10_000_000;
+  public static final int MAX_PER_NODE = 100_000;
+  public static final int MAX_FANOUT = 100_000;
+
+  private SettingRules() {}
+
+  /** {@code container.image}: see {@link ImageRef#parse}. */
+  public static ImageRef image(String text) {
+    return ImageRef.parse(text);
+  }
+
+  /** {@code container.name}: see {@link ContainerName#validate}. */
+  public static String containerName(String text) {
+    return ContainerName.validate(text);
+  }
+
+  /** {@code container.mounts}, Pyxis's list form: {@code SRC[:DST[:FLAGS]][,SRC...]}. */
+  public static List<Mount> mountList(String text) {
+    if (text == null || text.isEmpty()) {
+      throw new IllegalArgumentException("argument required: SRC[:DST[:FLAGS]][,SRC:DST...]");
+    }
+    List<Mount> out = new ArrayList<>();
+    for (String part : text.split(",", -1)) {
+      if (part.isEmpty()) {
+        throw new IllegalArgumentException(
+            "empty mount in '" + text + "' (a ',' too many?); expected SRC[:DST[:FLAGS]][,...]");
+      }
+      out.add(Mount.parse(part));
+    }
+    return out;
+  }
+
+  /** {@code container.workdir}: an absolute path in the container, carried by the agent. */
+  public static String workdir(String path) {
+    return absolute(path, "an absolute path inside the container", false);
+  }
+
+  /**
+   * {@code container.save}: a squashfs file to write (relative paths are resolved against the
+   * current directory later), never a directory.
+   */
+  public static String savePath(String path) {
+    if (path == null || path.isEmpty()) {
+      throw new IllegalArgumentException("argument required: a squashfs file path");
+    }
+    if (path.endsWith("/")
+        || path.equals(".")
+        || path.equals("..")
+        || path.endsWith("/.")
+        || path.endsWith("/..")) {
+      throw new IllegalArgumentException(
+          "'"
+              + path
+              + "' is a directory; give the squashfs file to write, e.g. "
+              + suggestFile(path));
+    }
+    return path;
+  }
+
+  /** {@code container.env-from-host}, one name. */
+  public static String envName(String name) {
+    if (name == null || !ENV_NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "expected a variable name (letters, digits and _, not first a digit), found '"
+              + name
+              + "'"
+              + (name != null && name.indexOf('=') >= 0
+                  ? "; the value comes from the host, so give the name only"
+                  : ""));
+    }
+    return name;
+  }
+
+  /** {@code container.env-from-host}, Pyxis's list form {@code NAME[,NAME...]}. */
+  public static List<String> envNameList(String text) {
+    if (text == null || text.isEmpty()) {
+      throw new IllegalArgumentException("argument required: NAME[,NAME...]");
+    }
+    List<String> out = new ArrayList<>();
+    for (String part : text.split(",", -1)) {
+      if (part.isEmpty()) {
+        throw new IllegalArgumentException(
+            "empty name in '" + text + "' (a ',' too many?); expected NAME[,NAME...]");
+      }
+      out.add(envName(part));
+    }
+    return out;
+  }
+
+  /** {@code workspace.path}: absolute, on the shared filesystem, mounted into the container. */
+  public static String workspacePath(String path) {
+    return absolute(path, "an absolute path on the shared filesystem", true);
+  }
+
+  /** {@code workspace.mount}: where the workspace appears in the container, not {@code /}. */
+  public static String workspaceMount(String path) {
+    String p = absolute(path, "an absolute path inside the container", true);
+    if (p.replaceAll("/+$", "").isEmpty()) {
+      throw new IllegalArgumentException(
+          "'/' would hide the container's root filesystem; mount the workspace at e.g. /workspace");
+    }
+    return p;
+  }
+
+  /** {@code mpi.np}. */
+  public static int np(long n) {
+    return range(n, 1, MAX_NP);
+  }
+
+  /** {@code mpi.per-node}. */
+  public static int perNode(long n) {
+    return range(n, 1, MAX_PER_NODE);
+  }
+
+  /** {@code ssh.user}. */
+  public static String sshUser(String user) {
+    if (user == null || !USER_NAME.matcher(user).matches()) {
+      throw new IllegalArgumentException("'" + user + "' is not a valid user name");
+    }
+    return user;
+  }
+
+  /** {@code ssh.port}. */
+  public static int sshPort(long port) {
+    return range(port, 1, 65535);
+  }
+
+  /** {@code ssh.identity}: a key file, {@code ~} allowed. */
+  public static String sshIdentity(String file) {
+    if (file == null || file.isBlank()) {
+      throw new IllegalArgumentException("expected a key file, found '" + file + "'");
+    }
+    return file;
+  }
+
+  /** {@code ssh.fanout}. */
+  public static int fanout(long n) {
+    return range(n, 1, MAX_FANOUT);
+  }
+
+  /**
+   * A whole number in {@code [min, max]}.
+   *
+   * @throws IllegalArgumentException "expected a whole number of at least/most …, found N"
+   */
+  public static int range(long n, int min, int max) {
+    if (n < min) {
+      throw new IllegalArgumentException(
+          "expected a whole number of at least " + min + ", found " + n);
+    }
+    if (n > max) {
+      throw new IllegalArgumentException(
+          "expected a whole number of at most " + max + ", found " + n);
+    }
+    return (int) n;
+  }
+
+  private static String absolute(String path, String what, boolean becomesAMount) {
+    if (path == null || path.isEmpty()) {
+      throw new IllegalArgumentException("argument required: " + what);
+    }
+    if (!path.startsWith("/")) {
+      throw new IllegalArgumentException(
+          "expected " + what + " (starting with '/'), found '" + path + "'");
+    }
+    for (int i = 0; i < path.length(); i++) {
+      char c = path.charAt(i);
+      if (Character.isWhitespace(c)) {
+        throw new IllegalArgumentException(
+            "'" + path + "' contains white space, which Open MPI's launch agent cannot carry");
+      }
+      if (becomesAMount && (c == ':' || c == ',')) {
+        throw new IllegalArgumentException(
+            "'"
+                + path
+                + "' contains '"
+                + c
+                + "', which enroot's --mount cannot carry (it separates "
+                + (c == ':' ? "the fields of a mount" : "mount options")
+                + ")");
+      }
+    }
+    return path;
+  }
+
+  private static String suggestFile(String path) {
+    return (path.endsWith("/") ? path : path + "/") + "container.sqsh";
+  }
+}
