@@ -252,7 +252,14 @@ class CheckIT {
                   + ":"
                   + dropInLine("ENROOT_RUNTIME_PATH")
                   + "\n")
-          .contains("1 failed");
+          // enroot makes its directories before any command, `enroot version` included.
+          .contains(
+              "✗ enroot on node2: `enroot version` failed: exit 1: mkdir: cannot create directory '"
+                  + runtimePath()
+                  + "': Permission denied\n"
+                  + "    fix: make enroot's paths writable for the job user: run `clusterrun setup`"
+                  + " (see runtime-path)\n")
+          .contains("2 failed");
     } finally {
       c.exec("node2", true, "rm", "-rf", parent);
     }
