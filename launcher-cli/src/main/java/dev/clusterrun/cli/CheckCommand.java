@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.check.CheckId;
 import dev.clusterrun.core.check.CheckJob;
 import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.CheckSelection;
@@ -7,18 +8,26 @@ import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.SpecLoader;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 @Command(
     mixinStandardHelpOptions = true,
     name = "check",
     sortOptions = false,
+    customSynopsis = {
+      "clusterrun check --nodes=HOSTFILE [--only=CHECK[,CHECK...]]",
+      "                        [--skip=CHECK[,CHECK...]] [--json] [SSH options]",
+      "                        [-hvV] [JOB.yaml]"
+    },
     description = {
       "Check, node by node, that the cluster can run a containerized MPI job.",
       "In one parallel round trip per node: that the cluster can run a containerized"
@@ -37,17 +46,32 @@ final class CheckCommand implements Callable<Integer> {
 
   @Option(
       names = "--only",
-      paramLabel = "CHECK[,CHECK...]",
+      paramLabel = "CHECK",
       split = ",",
-      description = "Run only these checks.")
+      splitSynopsisLabel = ",",
+      description = "Run only these checks (names below; comma-separated, or repeat the option).")
   List<String> only;
 
   @Option(
       names = "--skip",
-      paramLabel = "CHECK[,CHECK...]",
+      paramLabel = "CHECK",
       split = ",",
-      description = "Skip these checks.")
+      splitSynopsisLabel = ",",
+      description = "Skip these checks. A selection that leaves no check is bad input (exit 2).")
   List<String> skip;
+
+  /** Lists every check with its one-line description under the options, from {@link CheckId}. */
+  @Spec
+  void listChecks(CommandSpec spec) {
+    int w = CheckId.ids().stream().mapToInt(String::length).max().orElse(0);
+    List<String> lines = new ArrayList<>();
+    for (CheckId c : CheckId.values()) {
+      lines.add("  " + c.id() + " ".repeat(w - c.id().length() + 2) + c.description());
+    }
+    spec.usageMessage()
+        .footerHeading("%nChecks (for --only and --skip):%n")
+        .footer(lines.toArray(String[]::new));
+  }
 
   @Mixin SshOptions ssh;
 
@@ -59,8 +83,8 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    Hostfile hostfile = JobInput.hostfile(nodes.path);
     CheckSelection selection = CheckSelection.parse(only, skip);
+    Hostfile hostfile = JobInput.hostfile(nodes.path);
     JobSpec job = jobFile == null ? null : SpecLoader.load(jobFile);
     CheckJob checkJob = job == null ? CheckJob.NONE : CheckJob.of(job.container());
     ClusterSession.Progress progress = ClusterSession.Progress.forTerminal(root.err);

@@ -132,6 +132,7 @@ final class JobLaunch {
               fixed,
               job.workspacePath().value(),
               session.shells,
+              session.head,
               canary,
               jobFileText,
               new VersionProvider().getVersion()[0],

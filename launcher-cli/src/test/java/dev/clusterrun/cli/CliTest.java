@@ -50,7 +50,8 @@ class CliTest {
             "\nenroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16"
                 + " --hostfile /app/hosts.txt hostname\n")
         .contains(
-            "env ENROOT_MOUNT_HOME=y enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=")
+            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n enroot start --rw --mount"
+                + " /shared/ws:/app --env CLUSTERRUN_RUN_ID=")
         .contains("gpu01 slots=8\ngpu02 slots=8\n");
 
     Run j = run("plan", path("examples/seed.yaml"), "--nodes", path("hostfiles/2x8.txt"), "--json");

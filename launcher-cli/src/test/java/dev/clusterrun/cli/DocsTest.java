@@ -122,7 +122,10 @@ class DocsTest {
           "--nx",
           "-b",
           // Maven
-          "-DskipITs");
+          "-DskipITs",
+          // java (the launcher's JVM options)
+          "-XX:TieredStopAtLevel",
+          "-XX:ArchiveClassesAtExit");
 
   // ---------------------------------------------------------------- the docs, read
 

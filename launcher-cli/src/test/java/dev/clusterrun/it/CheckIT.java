@@ -43,6 +43,7 @@ class CheckIT {
           "data-path-shared",
           "mount-home",
           "hook",
+          "launch-agent",
           "dropin",
           "container",
           "hostname-unique",
@@ -123,6 +124,22 @@ class CheckIT {
     throw new AssertionError("no " + id + " for " + node + " in " + report);
   }
 
+  /** The line of {@code name} in clusterrun's drop-in on node2, as setup wrote it. */
+  static int dropInLine(String name) {
+    try {
+      List<String> lines =
+          Files.readAllLines(c.nodeEnrootDir("node2").resolve("enroot.conf.d/50-clusterrun.conf"));
+      for (int i = 0; i < lines.size(); i++) {
+        if (lines.get(i).startsWith(name + " ")) {
+          return i + 1;
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    throw new AssertionError(name + " not in the drop-in");
+  }
+
   static String runtimePath() {
     return "/tmp/enroot-runtime-" + c.jobUid() + "/enroot";
   }
@@ -136,7 +153,7 @@ class CheckIT {
     assertThat(table.stdout())
         .contains("node1 (head)")
         .contains("✓ pass  ✗ fail  ! warning  – skipped")
-        .contains("3 nodes, 16 checks: 41 passed, 0 failed, 0 warnings, 7 skipped")
+        .contains("3 nodes, 17 checks: 44 passed, 0 failed, 0 warnings, 7 skipped")
         .doesNotContain("\n✗ ")
         .doesNotContain("?");
     assertThat(table.stdout().lines().filter(l -> l.matches("node[23] +( +✓| +–)+"))).hasSize(2);
@@ -183,6 +200,7 @@ class CheckIT {
       JsonNode x = result(report, "node3", "data-path-shared");
       assertThat(x.get("reason").asText())
           .startsWith("not shared: node3 does not see the head's probe " + dataPath + "/")
+          .contains("(ENROOT_DATA_PATH from " + DROP_IN + ":")
           .endsWith("[tmpfs on " + dataPath + "]");
       assertThat(x.get("fix").asText()).contains("ENROOT_DATA_PATH").contains("clusterrun setup");
 
@@ -220,6 +238,8 @@ class CheckIT {
                   + runtimePath()
                   + " (from "
                   + DROP_IN
+                  + ":"
+                  + dropInLine("ENROOT_RUNTIME_PATH")
                   + ") is not writable: mkdir: cannot create directory '"
                   + runtimePath()
                   + "': Permission denied\n"
@@ -229,8 +249,17 @@ class CheckIT {
                   + c.jobUser()
                   + " on node2, or set another ENROOT_RUNTIME_PATH in "
                   + DROP_IN
+                  + ":"
+                  + dropInLine("ENROOT_RUNTIME_PATH")
                   + "\n")
-          .contains("1 failed");
+          // enroot makes its directories before any command, `enroot version` included.
+          .contains(
+              "✗ enroot on node2: `enroot version` failed: exit 1: mkdir: cannot create directory '"
+                  + runtimePath()
+                  + "': Permission denied\n"
+                  + "    fix: make enroot's paths writable for the job user: run `clusterrun setup`"
+                  + " (see runtime-path)\n")
+          .contains("2 failed");
     } finally {
       c.exec("node2", true, "rm", "-rf", parent);
     }
@@ -393,7 +422,7 @@ class CheckIT {
 
     Result skip = check("--skip", "ssh-from-head", "--skip", "data-path-shared,gpu-slots");
     assertThat(skip.exitCode()).as("%s", skip).isZero();
-    assertThat(skip.stdout()).contains("3 nodes, 13 checks:").doesNotContain("ssh-from-head");
+    assertThat(skip.stdout()).contains("3 nodes, 14 checks:").doesNotContain("ssh-from-head");
 
     // A skipped check that would fail does not fail the run.
     c.isolate("node3", dataPath);
@@ -413,5 +442,13 @@ class CheckIT {
     assertThat(skipTypo.stderr())
         .startsWith(
             "clusterrun: --skip: unknown check 'ssh-form-head'; did you mean 'ssh-from-head'?");
+
+    // Nothing left to check is bad input, never a pass.
+    Result none = check("--only=hook", "--skip=hook");
+    assertThat(none.exitCode()).as("%s", none).isEqualTo(2);
+    assertThat(none.stdout()).isEmpty();
+    assertThat(none.stderr())
+        .isEqualTo(
+            "clusterrun: --skip: skips every check --only selects (hook); no check would run\n");
   }
 }

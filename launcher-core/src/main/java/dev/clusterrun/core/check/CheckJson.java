@@ -84,6 +84,9 @@ final class CheckJson {
         ObjectNode s = e.putObject(v.name());
         s.put("value", v.value());
         s.put("source", v.source());
+        if (v.line() != null) {
+          s.put("line", v.line());
+        }
         if (v.error() != null) {
           s.put("error", v.error());
         }
@@ -103,6 +106,17 @@ final class CheckJson {
       ho.put("executable", h.executable());
       ho.put("sha256", h.sha256());
       putInt(ho, "version", h.version());
+    }
+    ArrayNode agents = o.putArray("agentSettings");
+    for (Facts.AgentMention m : f.agents()) {
+      ObjectNode ao = agents.addObject();
+      ao.put("kind", m.kind().name().toLowerCase(java.util.Locale.ROOT));
+      ao.put("scope", m.scope());
+      ao.put("path", m.path());
+      putInt(ao, "line", m.line());
+      ao.put("variable", m.variable());
+      ao.put("comment", m.comment());
+      ao.put("active", m.active());
     }
     ObjectNode cs = o.putObject("containers");
     f.containers().forEach(cs::put);

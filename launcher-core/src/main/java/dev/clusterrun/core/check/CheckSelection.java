@@ -28,8 +28,20 @@ public record CheckSelection(Set<CheckId> selected) {
         only == null || only.isEmpty()
             ? EnumSet.allOf(CheckId.class)
             : EnumSet.copyOf(ids("--only", only));
+    EnumSet<CheckId> before = EnumSet.copyOf(chosen);
     if (skip != null && !skip.isEmpty()) {
       chosen.removeAll(ids("--skip", skip));
+    }
+    if (chosen.isEmpty()) {
+      // An empty selection would pass without looking at anything: never a pass.
+      throw new BadInputException(
+          "--skip",
+          (only == null || only.isEmpty()
+                  ? "skips every check"
+                  : "skips every check --only selects ("
+                      + String.join(", ", before.stream().map(CheckId::id).toList())
+                      + ")")
+              + "; no check would run");
     }
     return new CheckSelection(chosen);
   }

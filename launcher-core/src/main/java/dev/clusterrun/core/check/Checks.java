@@ -81,6 +81,7 @@ public final class Checks {
       case DATA_PATH_SHARED -> dataPathShared(in, f);
       case MOUNT_HOME -> mountHome(in, f);
       case HOOK -> hook(in.expected(), f);
+      case LAUNCH_AGENT -> launchAgent(f);
       case DROPIN -> dropIn(in.expected(), f);
       case UID_GID -> uidGid(in, f);
       case SSH_FROM_HEAD -> sshFromHead(in, f);
@@ -139,6 +140,9 @@ public final class Checks {
     EnrootConfigValue v = f.enroot().runtimePath();
     String n = f.node();
     String fix = "run `clusterrun setup` (sets ENROOT_RUNTIME_PATH to a per-user path)";
+    if (unexpanded(v) != null) {
+      return fail(n, CheckId.RUNTIME_PATH, unexpanded(v), "fix that line");
+    }
     if (!v.isSet()) {
       return fail(n, CheckId.RUNTIME_PATH, unsetReason(v), fix);
     }
@@ -162,7 +166,7 @@ public final class Checks {
               + " on "
               + n
               + ", or set another ENROOT_RUNTIME_PATH in "
-              + v.source();
+              + v.describeSource();
     }
     boolean fallback =
         EnrootConfigValue.DEFAULT.equals(v.source())
@@ -202,6 +206,9 @@ public final class Checks {
         "run `clusterrun setup` (sets ENROOT_CACHE_PATH to a per-user path), or make it writable"
             + " for "
             + f.user();
+    if (unexpanded(v) != null) {
+      return fail(n, CheckId.CACHE_PATH, unexpanded(v), "fix that line");
+    }
     if (!v.isSet()) {
       return fail(n, CheckId.CACHE_PATH, unsetReason(v), fix);
     }
@@ -218,6 +225,9 @@ public final class Checks {
   static CheckResult dataPath(CheckInput in, Facts f) {
     EnrootConfigValue v = f.enroot().dataPath();
     String n = f.node();
+    if (unexpanded(v) != null) {
+      return fail(n, CheckId.DATA_PATH, unexpanded(v), "fix that line");
+    }
     if (!v.isSet()) {
       return fail(
           n,
@@ -242,6 +252,8 @@ public final class Checks {
           n,
           CheckId.DATA_PATH,
           v.value()
+              + " "
+              + from(v)
               + fs
               + " lies inside "
               + f.home()
@@ -279,9 +291,13 @@ public final class Checks {
               CheckId.DATA_PATH_SHARED,
               "shared, but as "
                   + f.dataPath()
+                  + " "
+                  + from(f.enroot().dataPath())
                   + fs
                   + " here and "
                   + headPath
+                  + " "
+                  + from(head.enroot().dataPath())
                   + " on the head "
                   + in.head(),
               "use the same ENROOT_DATA_PATH on every node (clusterrun setup)");
@@ -292,7 +308,17 @@ public final class Checks {
             (n.equals(in.head()) ? "head: " : "shared with the head: ") + oc.dataPath() + fs);
       }
       case NOT_SHARED -> {
-        return fail(n, CheckId.DATA_PATH_SHARED, "not shared: " + n + " " + oc.detail() + fs, fix);
+        return fail(
+            n,
+            CheckId.DATA_PATH_SHARED,
+            "not shared: "
+                + n
+                + " "
+                + oc.detail()
+                + " (ENROOT_DATA_PATH "
+                + from(f.enroot().dataPath()).substring(1)
+                + fs,
+            fix);
       }
       default -> {
         return fail(
@@ -310,12 +336,31 @@ public final class Checks {
       return skip(n, CheckId.MOUNT_HOME, "one node: mpirun starts no SSH");
     }
     String via = null;
+    EnrootConfigValue mh = f.enroot().mountHome();
+    String why;
+    String fix;
     if (in.job().mountHome() != null) {
       if (in.job().mountHome()) {
         via = "the job mounts the home directory";
       }
-    } else if (f.enroot().mountHomeOn()) {
-      via = "ENROOT_MOUNT_HOME " + from(f.enroot().mountHome());
+      why = "the job does not mount the home directory";
+      fix = "mount the home directory (--container-mount-home, container.mount-home: true)";
+    } else {
+      if (mh.isSet()) {
+        via = "ENROOT_MOUNT_HOME " + mh.value() + " " + from(mh);
+      }
+      why =
+          mh.fromFile() || EnrootConfigValue.ENVIRONMENT.equals(mh.source())
+              ? "ENROOT_MOUNT_HOME " + mh.raw() + " " + from(mh)
+              : "ENROOT_MOUNT_HOME is unset " + from(mh);
+      fix =
+          mh.fromFile()
+              ? "set ENROOT_MOUNT_HOME yes in " + mh.describeSource()
+              : EnrootConfigValue.ENVIRONMENT.equals(mh.source())
+                  ? "unset ENROOT_MOUNT_HOME in the environment of "
+                      + (f.user() != null ? f.user() : "the job user")
+                  : "run `clusterrun setup` (ENROOT_MOUNT_HOME yes)";
+      fix += ", or give --container-mount-home (container.mount-home: true)";
     }
     if (via == null && f.home() != null) {
       String ssh = f.home() + "/.ssh";
@@ -331,10 +376,12 @@ public final class Checks {
       return fail(
           n,
           CheckId.MOUNT_HOME,
-          "no ~/.ssh inside the container (home not mounted, no mount of "
+          "no ~/.ssh inside the container: "
+              + why
+              + ", and no mount of "
               + (f.home() == null ? "~" : f.home())
-              + "/.ssh): SSH from mpirun fails with `Host key verification failed.`",
-          "set `mountHome: true` in the job (or ENROOT_MOUNT_HOME yes), or mount ~/.ssh");
+              + "/.ssh; SSH from mpirun fails with `Host key verification failed.`",
+          fix + ", or mount ~/.ssh");
     }
     if (Boolean.FALSE.equals(f.sshDir())) {
       return warn(
@@ -411,6 +458,137 @@ public final class Checks {
     return fail(n, CheckId.HOOK, path + " " + String.join("; ", problems), fix);
   }
 
+  /**
+   * Nothing but clusterrun's own hook may set Open MPI's launch agent (or its rsh/ssh agent): hooks
+   * run in name order and each appends to {@code $ENROOT_ENVIRON}, so a later one replaces the
+   * agent clusterrun gives each job, and the remote daemons start in some container without the
+   * job's mounts. A hook is a program: a file that names the variables is flagged; a mention in a
+   * comment only warns.
+   */
+  static CheckResult launchAgent(Facts f) {
+    String n = f.node();
+    List<String> failures = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
+    List<String> fixes = new ArrayList<>();
+    Map<String, List<Facts.AgentMention>> byPlace = new LinkedHashMap<>();
+    for (Facts.AgentMention m : f.agents()) {
+      byPlace.computeIfAbsent(m.path() == null ? "" : m.path(), k -> new ArrayList<>()).add(m);
+    }
+    for (List<Facts.AgentMention> ms : byPlace.values()) {
+      Facts.AgentMention first = ms.get(0);
+      List<Facts.AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
+      String sudo = "user".equals(first.scope()) ? "" : "sudo ";
+      switch (first.kind()) {
+        case HOOK -> {
+          if (!code.isEmpty() && first.active()) {
+            failures.add(
+                "the hook "
+                    + setsText(code)
+                    + ": "
+                    + consequence(code)
+                    + " (hooks run in name order)");
+            fixes.add(
+                "disable it: "
+                    + sudo
+                    + "mv "
+                    + first.path()
+                    + " "
+                    + first.path()
+                    + ".off (enroot runs only *.sh hooks; clusterrun's hook gives each job its agent)");
+          } else if (!code.isEmpty()) {
+            warnings.add(
+                "the hook "
+                    + setsText(code)
+                    + " but enroot does not run it now (not an executable *.sh); enabled, it would"
+                    + " replace the job's launch agent");
+            fixes.add(sudo + "rm " + first.path());
+          } else if (first.active()) {
+            warnings.add(
+                "the hook "
+                    + first.path()
+                    + " names "
+                    + ms.stream()
+                        .map(m -> m.variable() + " (line " + m.line() + ")")
+                        .distinct()
+                        .collect(java.util.stream.Collectors.joining(", "))
+                    + " in a comment; a hook that sets it replaces the job's launch agent");
+            fixes.add("read " + first.path() + " and make sure it sets no agent of Open MPI");
+          }
+        }
+        case ENVIRON -> {
+          if (!code.isEmpty()) {
+            failures.add(setsText(code) + " in every container: " + consequence(code));
+            fixes.add(
+                "remove "
+                    + code.stream()
+                        .map(Facts.AgentMention::variable)
+                        .distinct()
+                        .collect(java.util.stream.Collectors.joining(", "))
+                    + " from "
+                    + first.path());
+          }
+        }
+        case CONFIG -> {
+          if (!code.isEmpty()) {
+            warnings.add(
+                setsText(code)
+                    + ", which enroot ignores (it reads only ENROOT_* and a few other settings"
+                    + " from its configuration)");
+            fixes.add("remove the line from " + first.path());
+          }
+        }
+        case ENVIRONMENT -> {
+          for (Facts.AgentMention m : ms) {
+            warnings.add(
+                m.variable()
+                    + " is set in the environment of "
+                    + (f.user() != null ? f.user() : "the job user")
+                    + " (non-interactive SSH): enroot clears it in containers, but hooks see it");
+            fixes.add(
+                "unset "
+                    + m.variable()
+                    + " in the shell startup files of "
+                    + (f.user() != null ? f.user() : "the job user")
+                    + " on "
+                    + n);
+          }
+        }
+        default -> {}
+      }
+    }
+    String fix = String.join("; ", fixes.stream().distinct().toList());
+    if (!failures.isEmpty()) {
+      List<String> all = new ArrayList<>(failures);
+      all.addAll(warnings);
+      return fail(n, CheckId.LAUNCH_AGENT, String.join("; ", all), fix);
+    }
+    if (!warnings.isEmpty()) {
+      return warn(n, CheckId.LAUNCH_AGENT, String.join("; ", warnings), fix);
+    }
+    return pass(
+        n,
+        CheckId.LAUNCH_AGENT,
+        "no hook, environ.d file or setting but clusterrun's sets Open MPI's agents");
+  }
+
+  /** {@code /etc/enroot/hooks.d/ompi.sh:2 sets OMPI_MCA_orte_launch_agent} (and more lines). */
+  private static String setsText(List<Facts.AgentMention> code) {
+    Facts.AgentMention first = code.get(0);
+    StringBuilder b = new StringBuilder(first.place()).append(" sets ").append(first.variable());
+    for (Facts.AgentMention m : code.subList(1, code.size())) {
+      b.append(", line ").append(m.line()).append(' ').append(m.variable());
+    }
+    return b.toString();
+  }
+
+  private static String consequence(List<Facts.AgentMention> code) {
+    boolean launch = code.stream().anyMatch(m -> m.variable().endsWith("launch_agent"));
+    return launch
+        ? "it replaces the launch agent clusterrun gives each job, so remote daemons start without"
+            + " the job's mounts and run id"
+        : "it changes how mpirun reaches the other nodes, around the SSH that clusterrun checked";
+  }
+
   static CheckResult dropIn(ExpectedSetup exp, Facts f) {
     String n = f.node();
     String path = exp.dropInPath();
@@ -434,6 +612,44 @@ public final class Checks {
           CheckId.DROPIN,
           path + " differs from what `clusterrun setup` writes",
           "run `clusterrun setup` again (it rewrites the drop-in)");
+    }
+    // enroot keeps the first value it reads (enroot.conf, then the drop-ins in name order), and the
+    // environment over all: a setting of the drop-in can be silently overridden.
+    List<String> shadowed = new ArrayList<>();
+    List<String> fixes = new ArrayList<>();
+    for (var e : c.get().sets().entrySet()) {
+      EnrootConfigValue v =
+          f.enroot().all().stream()
+              .filter(x -> x.name().equals(e.getKey()))
+              .findFirst()
+              .orElse(null);
+      if (v == null || v.source() == null || v.source().equals(c.get().path())) {
+        continue;
+      }
+      if (v.fromFile()) {
+        shadowed.add(
+            e.getKey()
+                + " (line "
+                + e.getValue()
+                + ") is overridden by "
+                + v.describeSource()
+                + ", which enroot reads first (the first value wins)");
+        fixes.add("remove " + e.getKey() + " from " + v.describeSource());
+      } else if (EnrootConfigValue.ENVIRONMENT.equals(v.source())) {
+        shadowed.add(e.getKey() + " (line " + e.getValue() + ") is overridden by the environment");
+        fixes.add(
+            "unset "
+                + e.getKey()
+                + " in the environment of "
+                + (f.user() != null ? f.user() : "the job user"));
+      }
+    }
+    if (!shadowed.isEmpty()) {
+      return warn(
+          n,
+          CheckId.DROPIN,
+          path + ": " + String.join("; ", shadowed),
+          String.join("; ", fixes) + " (or keep it, on purpose)");
     }
     return pass(n, CheckId.DROPIN, path);
   }
@@ -792,6 +1008,8 @@ public final class Checks {
                 name
                     + " is not in "
                     + f.dataPath()
+                    + " "
+                    + from(f.enroot().dataPath())
                     + " here, but exists on "
                     + names(have)
                     + ": the data path is not shared",
@@ -820,22 +1038,44 @@ public final class Checks {
         + "]";
   }
 
-  private static String from(EnrootConfigValue v) {
+  /**
+   * Where an effective value comes from, for every message that judges one: {@code (from
+   * /etc/enroot/enroot.conf.d/90-site.conf:1)}, {@code (from ENROOT_DATA_PATH in the environment)}
+   * or {@code (enroot's default)}.
+   */
+  static String from(EnrootConfigValue v) {
     String s = v.source();
     if (EnrootConfigValue.DEFAULT.equals(s)) {
       return "(enroot's default)";
     }
     if (EnrootConfigValue.ENVIRONMENT.equals(s)) {
-      return "(from the environment)";
+      return "(from " + v.name() + " in the environment)";
     }
     return "(from " + v.describeSource() + ")";
   }
 
   private static String unsetReason(EnrootConfigValue v) {
-    if (v.error() != null) {
-      return v.name() + " " + from(v) + " cannot be expanded: " + oneLine(v.error());
+    if ((v.fromFile() || EnrootConfigValue.ENVIRONMENT.equals(v.source()))
+        && v.raw() != null
+        && !v.raw().isBlank()) {
+      return v.name() + " " + v.raw() + " " + from(v) + " unsets it";
     }
     return v.name() + " is unset " + from(v);
+  }
+
+  /**
+   * A configuration line enroot could not expand: enroot carries on as if it were not there, so the
+   * value silently became its default. {@code null} when there is none.
+   */
+  private static String unexpanded(EnrootConfigValue v) {
+    if (v.error() == null) {
+      return null;
+    }
+    return v.name()
+        + " cannot be expanded at "
+        + oneLine(v.error())
+        + "; enroot ignores that line and uses "
+        + (v.isSet() ? v.value() + " " + from(v) : "no value");
   }
 
   private static String names(List<String> nodes) {

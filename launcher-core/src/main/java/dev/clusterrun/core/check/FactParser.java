@@ -49,16 +49,27 @@ public final class FactParser {
               value == null || value.isEmpty() ? null : value,
               v.getOrDefault(k + ".source", ""),
               v.getOrDefault(k + ".raw", ""),
-              v.get(k + ".error")));
+              v.get(k + ".error"),
+              toInt(v.get(k + ".line"))));
     }
     EnrootConfig enroot = EnrootConfig.of(cfg);
 
+    List<Facts.AgentMention> agents = new ArrayList<>();
     List<Facts.ConfFile> confs = new ArrayList<>();
     for (int i = 0; v.containsKey("conf." + i + ".path"); i++) {
       String pre = "conf." + i + ".";
+      Map<String, Integer> sets = new LinkedHashMap<>();
+      for (String w : v.getOrDefault(pre + "sets", "").split(" ")) {
+        int colon = w.lastIndexOf(':');
+        Integer line = colon > 0 ? toInt(w.substring(colon + 1)) : null;
+        if (line != null) {
+          sets.putIfAbsent(w.substring(0, colon), line);
+        }
+      }
+      String path = v.get(pre + "path");
       confs.add(
-          new Facts.ConfFile(
-              v.get(pre + "path"), emptyToNull(v.get(pre + "sha256")), v.get(pre + "error")));
+          new Facts.ConfFile(path, emptyToNull(v.get(pre + "sha256")), v.get(pre + "error"), sets));
+      mentions(agents, Facts.AgentMention.Kind.CONFIG, "system", path, v.get(pre + "agent"), true);
     }
 
     List<Facts.HookFile> hooks = new ArrayList<>();
@@ -76,6 +87,33 @@ public final class FactParser {
               "yes".equals(v.get(pre + "executable")),
               emptyToNull(v.get(pre + "sha256")),
               toInt(v.get(pre + "version"))));
+      Facts.HookFile h = hooks.get(hooks.size() - 1);
+      // clusterrun's own hook (its header says so) passes the job's agent: not a foreign one.
+      if (h.version() == null) {
+        boolean runs =
+            h.executable()
+                && h.fileName().endsWith(".sh")
+                && (h.type() == null || h.type().startsWith("regular"));
+        mentions(
+            agents, Facts.AgentMention.Kind.HOOK, h.scope(), h.path(), v.get(pre + "agent"), runs);
+      }
+    }
+    for (int i = 0; v.containsKey("environ." + i + ".path"); i++) {
+      String pre = "environ." + i + ".";
+      mentions(
+          agents,
+          Facts.AgentMention.Kind.ENVIRON,
+          v.getOrDefault(pre + "scope", "system"),
+          v.get(pre + "path"),
+          v.get(pre + "agent"),
+          true);
+    }
+    for (String name : v.getOrDefault("env.agent", "").split("\n")) {
+      if (!name.isBlank()) {
+        agents.add(
+            new Facts.AgentMention(
+                Facts.AgentMention.Kind.ENVIRONMENT, null, null, null, false, name.strip(), true));
+      }
     }
 
     Map<String, Boolean> containers = new LinkedHashMap<>();
@@ -143,7 +181,29 @@ public final class FactParser {
         emptyToNull(v.get("mntns")),
         emptyToNull(v.get("mpi.version")),
         v.get("fuse"),
+        agents,
         v);
+  }
+
+  /** Adds the fact script's {@code LINE KIND NAME} lines about one file. */
+  private static void mentions(
+      List<Facts.AgentMention> out,
+      Facts.AgentMention.Kind kind,
+      String scope,
+      String path,
+      String lines,
+      boolean active) {
+    if (lines == null || lines.isBlank()) {
+      return;
+    }
+    for (String l : lines.split("\n")) {
+      String[] f = l.strip().split(" ", 3);
+      if (f.length == 3 && toInt(f[0]) != null) {
+        out.add(
+            new Facts.AgentMention(
+                kind, scope, path, toInt(f[0]), f[1].equals("comment"), f[2], active));
+      }
+    }
   }
 
   private static Facts.PathProbe probe(

@@ -2,6 +2,8 @@ package dev.clusterrun.core.check;
 
 import dev.clusterrun.core.enroot.EnrootConfig;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +28,8 @@ import java.util.Optional;
  * @param mountNamespace {@code readlink /proc/self/ns/mnt}
  * @param mpiVersion first line of {@code mpirun --version}, or {@code null}
  * @param fuse {@code rw}, {@code no-access} or {@code missing} for /dev/fuse
+ * @param agents every place but clusterrun's own hook that names one of Open MPI's launch or
+ *     rsh/ssh agent variables (hooks, environ.d files, enroot's configuration, the environment)
  * @param raw every key the script printed, for the JSON report and for debugging
  */
 public record Facts(
@@ -60,10 +64,12 @@ public record Facts(
     String mountNamespace,
     String mpiVersion,
     String fuse,
+    List<AgentMention> agents,
     Map<String, String> raw) {
 
   public Facts {
     confFiles = confFiles == null ? List.of() : List.copyOf(confFiles);
+    agents = agents == null ? List.of() : List.copyOf(agents);
     hooks = hooks == null ? List.of() : List.copyOf(hooks);
     containers = containers == null ? Map.of() : Map.copyOf(containers);
     raw = raw == null ? Map.of() : Map.copyOf(raw);
@@ -72,8 +78,21 @@ public record Facts(
   /** Whether a path is creatable and writable by the job user, and the exact error if not. */
   public record PathProbe(String path, boolean writable, String error) {}
 
-  /** {@code enroot.conf} or one drop-in, with its checksum (or why it could not be read). */
-  public record ConfFile(String path, String sha256, String error) {
+  /**
+   * {@code enroot.conf} or one drop-in, with its checksum (or why it could not be read).
+   *
+   * @param sets the settings clusterrun follows that the file sets (whether or not its line won),
+   *     with the line of each
+   */
+  public record ConfFile(String path, String sha256, String error, Map<String, Integer> sets) {
+    public ConfFile {
+      sets = sets == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(sets));
+    }
+
+    public ConfFile(String path, String sha256, String error) {
+      this(path, sha256, error, Map.of());
+    }
+
     /** The file name without its directory, e.g. {@code 50-clusterrun.conf}. */
     public String fileName() {
       int slash = path.lastIndexOf('/');
@@ -118,12 +137,51 @@ public record Facts(
     }
   }
 
+  /**
+   * One line (or variable) that names an agent variable of Open MPI, e.g. {@code
+   * OMPI_MCA_orte_launch_agent}, {@code PRTE_MCA_prte_launch_agent} or {@code
+   * OMPI_MCA_plm_rsh_agent}.
+   *
+   * @param kind where it was found
+   * @param scope {@code system} (enroot's sysconf directory) or {@code user} (ENROOT_CONFIG_PATH);
+   *     {@code null} for the environment
+   * @param path the file, or {@code null} for the environment
+   * @param line the line in the file, or {@code null}
+   * @param comment whether the line is a comment ({@code #})
+   * @param variable the variable named
+   * @param active whether enroot uses the file: an executable {@code *.sh} hook, an {@code *.env}
+   *     file; always true for configuration lines and the environment
+   */
+  public record AgentMention(
+      Kind kind,
+      String scope,
+      String path,
+      Integer line,
+      boolean comment,
+      String variable,
+      boolean active) {
+    public enum Kind {
+      HOOK,
+      ENVIRON,
+      CONFIG,
+      ENVIRONMENT
+    }
+
+    /** {@code path:line}, or {@code the environment}. */
+    public String place() {
+      if (path == null) {
+        return "the environment";
+      }
+      return line == null ? path : path + ":" + line;
+    }
+  }
+
   /** A node that gave no usable answer. */
   public static Facts unanswered(String node, String problem, Duration elapsed) {
     return new Facts(
         node, problem, elapsed, null, null, null, null, null, null, null, null, null, null, null,
         null, null, null, null, null, null, null, null, List.of(), List.of(), Map.of(), null, null,
-        null, null, null, null, Map.of());
+        null, null, null, null, List.of(), Map.of());
   }
 
   public boolean answered() {

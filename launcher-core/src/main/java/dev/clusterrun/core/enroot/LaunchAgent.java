@@ -3,7 +3,9 @@ package dev.clusterrun.core.enroot;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.remote.ShellQuote;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The per-job launch agent: how mpirun (inside the head container) starts its daemon on every other
@@ -47,18 +49,39 @@ public final class LaunchAgent {
   private LaunchAgent() {}
 
   /**
-   * The agent's words: {@code env ENROOT_MOUNT_HOME=y|n enroot start FLAGS --env
-   * CLUSTERRUN_RUN_ID=ID NAME DAEMON}. The mount-home setting rides along explicitly because enroot
-   * reads it from the environment (and a remote node's configuration may say otherwise).
+   * The enroot settings every container of a job gets in the environment of its {@code enroot
+   * start} (the head's and, through the agent, every other node's), as Pyxis sets them: the
+   * environment overrides enroot's configuration, so a site's {@code ENROOT_ROOTFS_WRITABLE yes}
+   * cannot make a read-only job writable. {@code ENROOT_ROOTFS_WRITABLE} and {@code
+   * ENROOT_REMAP_ROOT} are always given, both ways ({@code y}/{@code n}); {@code ENROOT_MOUNT_HOME}
+   * only when the user or the job says so ({@code mountHome} not null), else each node's enroot
+   * configuration decides, as with Pyxis.
+   */
+  public static Map<String, String> enrootEnvironment(
+      EnrootArgs.ContainerFlags flags, Boolean mountHome) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("ENROOT_ROOTFS_WRITABLE", flags.writable() ? "y" : "n");
+    env.put("ENROOT_REMAP_ROOT", flags.remapRoot() ? "y" : "n");
+    if (mountHome != null) {
+      env.put("ENROOT_MOUNT_HOME", mountHome ? "y" : "n");
+    }
+    return env;
+  }
+
+  /**
+   * The agent's words: {@code env ENROOT_ROOTFS_WRITABLE=y|n ENROOT_REMAP_ROOT=y|n
+   * [ENROOT_MOUNT_HOME=y|n] enroot start FLAGS --env CLUSTERRUN_RUN_ID=ID NAME DAEMON}. The enroot
+   * settings ride along explicitly ({@link #enrootEnvironment}) because enroot reads them from the
+   * environment, and a remote node's configuration may say otherwise.
    */
   public static List<String> words(
       EnrootArgs.ContainerFlags flags,
-      boolean mountHome,
+      Boolean mountHome,
       String name,
       Daemon daemon,
       String runId) {
-    List<String> w =
-        new ArrayList<>(List.of("env", "ENROOT_MOUNT_HOME=" + (mountHome ? "y" : "n")));
+    List<String> w = new ArrayList<>(List.of("env"));
+    enrootEnvironment(flags, mountHome).forEach((k, v) -> w.add(k + "=" + v));
     w.addAll(
         EnrootArgs.start(
             flags, List.of(RUN_ID_VAR + "=" + runId), name, List.of(daemon.command())));

@@ -149,7 +149,8 @@ public final class JobResolver {
         mounts,
         pick(s -> s.container().workdir(), "container.workdir", null),
         writable,
-        pick(s -> s.container().mountHome(), "container.mount-home", true),
+        // Unset unless said: each node's enroot configuration decides, as with Pyxis.
+        pick(s -> s.container().mountHome(), "container.mount-home", null),
         pick(s -> s.container().remapRoot(), "container.remap-root", false),
         pick(s -> s.container().env(), "container.env", Map.of()),
         pick(s -> s.container().envFromHost(), "container.env-from-host", List.of()),

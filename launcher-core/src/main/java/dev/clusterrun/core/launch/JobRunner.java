@@ -48,6 +48,7 @@ public final class JobRunner {
    *     container
    * @param shells every node's shell (the head's local one included), for the canary and the search
    *     for leftovers
+   * @param head the node clusterrun (and so mpirun) runs on: Open MPI maps ranks to it first
    * @param jobFile the job file's text, kept in the run directory (null when given by flags)
    */
   public record Request(
@@ -55,6 +56,7 @@ public final class JobRunner {
       LaunchAgent.Daemon daemon,
       String workspace,
       Map<String, NodeShell> shells,
+      String head,
       CanaryMode canary,
       String jobFile,
       String clusterrunVersion,
@@ -206,23 +208,12 @@ public final class JobRunner {
     // 4. The canary: every rank in the container?
     if (rq.canary() != CanaryMode.OFF && !interrupted) {
       t = System.nanoTime();
-      rq.listener().step("canary: checking that every rank runs inside the container");
+      rq.listener().step("canary: checking that every rank runs inside this run's container");
       r.canary = runCanary(rq, plan, r.runDir);
       r.durations.put("canary", secs(t));
       // The proof, per node, before the job's own output.
       for (Canary.NodeVerdict v : r.canary.nodes()) {
-        rq.listener()
-            .step(
-                "canary: "
-                    + v.hostname()
-                    + ": "
-                    + v.inside()
-                    + "/"
-                    + v.ranks()
-                    + " ranks inside the container");
-      }
-      for (String m : r.canary.missing()) {
-        rq.listener().step("canary: " + m + ": no rank answered");
+        rq.listener().step("canary: " + verdictLine(v, plan.np()));
       }
       if (interrupted) {
         return new Ending("interrupted", 130);
@@ -304,8 +295,7 @@ public final class JobRunner {
 
   private Canary.Result runCanary(Request rq, Plan plan, Path runDir)
       throws IOException, InterruptedException {
-    // Each node's own mount namespace, read in a plain session on that node.
-    Map<String, String> nodeNs = new LinkedHashMap<>();
+    // Each node's hostname and own mount namespace, read in a plain session on that node.
     Map<String, ExecResult> answers =
         parallel(
             rq.shells(),
@@ -313,20 +303,71 @@ public final class JobRunner {
                 s.run(
                     "printf '%s %s\\n' \"$(hostname)\" \"$(readlink /proc/self/ns/mnt)\"",
                     Duration.ofSeconds(30)));
-    answers.forEach(
-        (node, r) -> {
-          String[] f = r.stdout().strip().split("\\s+");
-          if (r.ok() && f.length == 2 && plan.nodes().contains(node)) {
-            nodeNs.put(f[0], f[1]);
-          }
-        });
-    List<String> canaryLaunch = plan.canaryLaunch();
+    Map<String, Integer> placement = plan.placement().placement(rq.head());
+    Map<String, Canary.Expected> expected = new LinkedHashMap<>();
+    for (String node : plan.nodes()) {
+      ExecResult r = answers.get(node);
+      String[] f = r == null ? new String[0] : r.stdout().strip().split("\\s+");
+      boolean known = r != null && r.ok() && f.length == 2;
+      expected.put(
+          node,
+          new Canary.Expected(
+              known ? f[0] : null,
+              known ? f[1] : null,
+              placement.get(node),
+              !node.equals(rq.head())));
+    }
+    // A token only this run's head writes, read by every rank through the workspace mount.
+    byte[] random = new byte[16];
+    new java.security.SecureRandom().nextBytes(random);
+    String token = java.util.HexFormat.of().formatHex(random);
+    Path tokenFile = runDir.resolve(Canary.TOKEN_FILE);
+    AtomicFiles.write(tokenFile, token + "\n");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     int code;
     try (OutputStream log = Files.newOutputStream(runDir.resolve("canary.log"))) {
-      code = launch(canaryLaunch, plan.launchEnv(), new Tee(buf, log), new Tee(rq.err(), log));
+      code =
+          launch(plan.canaryLaunch(), plan.launchEnv(), new Tee(buf, log), new Tee(rq.err(), log));
+    } finally {
+      Files.deleteIfExists(tokenFile);
     }
-    return Canary.judge(Canary.parse(buf.toString(StandardCharsets.UTF_8)), nodeNs, code);
+    return Canary.judge(
+        Canary.parse(buf.toString(StandardCharsets.UTF_8)),
+        expected,
+        plan.runId(),
+        token,
+        plan.np(),
+        code);
+  }
+
+  /** One node's line of the canary's proof, for people. */
+  static String verdictLine(Canary.NodeVerdict v, int np) {
+    if (v.node() == null) {
+      return v.hostname()
+          + ": "
+          + v.ranks()
+          + " ranks answered from a host clusterrun does not know";
+    }
+    if (v.ranks() == 0) {
+      return v.expected() != null && v.expected() == 0
+          ? v.node() + ": no rank placed here (" + np + (np == 1 ? " rank" : " ranks") + " in all)"
+          : v.node() + ": no rank answered" + expectedText(v);
+    }
+    String line = v.node() + ": " + v.inside() + "/" + v.ranks() + " ranks inside the container";
+    if (v.outside() > 0) {
+      line += "; " + v.outside() + " OUTSIDE";
+    }
+    if (v.foreign() > 0) {
+      line += "; " + v.foreign() + " without this run's launch agent (" + v.foreignDetail() + ")";
+    }
+    if (v.expected() != null && v.expected() != v.ranks()) {
+      line += expectedText(v);
+    }
+    return line;
+  }
+
+  private static String expectedText(Canary.NodeVerdict v) {
+    return v.expected() == null ? "" : " (" + v.expected() + " expected by the mapping)";
   }
 
   private List<RemoteReaper.NodeOutcome> reap(Request rq, Plan plan) throws InterruptedException {
@@ -395,20 +436,50 @@ public final class JobRunner {
   static String describe(Canary.Result c) {
     List<String> parts = new ArrayList<>();
     for (Canary.NodeVerdict v : c.nodes()) {
+      String who = v.node() != null ? v.node() : v.hostname();
+      if (v.ranks() == 0) {
+        continue;
+      }
+      if (v.node() == null) {
+        parts.add(who + ": ranks answered from a host clusterrun does not know");
+        continue;
+      }
       if (v.nodeNamespace() == null) {
-        parts.add(v.hostname() + ": ranks answered from a host clusterrun does not know");
-      } else if (v.outside() > 0) {
+        parts.add(who + ": its own mount namespace is unknown (the node did not answer over SSH)");
+      }
+      if (v.outside() > 0) {
         parts.add(
-            v.hostname()
+            who
                 + ": "
                 + v.outside()
                 + " of "
                 + v.ranks()
-                + " ranks ran OUTSIDE the container (is the clusterrun hook executable? run `clusterrun check`)");
+                + " ranks ran OUTSIDE the container (is the clusterrun hook executable? run"
+                + " `clusterrun check`)");
+      }
+      if (v.foreign() > 0) {
+        parts.add(
+            who
+                + ": "
+                + v.foreign()
+                + " of "
+                + v.ranks()
+                + " ranks ran in a container without this run's launch agent ("
+                + v.foreignDetail()
+                + "): another hook or setting replaces clusterrun's agent (run `clusterrun"
+                + " check`, see launch-agent)");
+      }
+      if (v.expected() != null && v.expected() != v.ranks()) {
+        parts.add(who + ": " + v.ranks() + " ranks answered, " + v.expected() + " expected");
       }
     }
     for (String m : c.missing()) {
-      parts.add(m + ": no rank answered");
+      Canary.NodeVerdict v =
+          c.nodes().stream().filter(x -> m.equals(x.node())).findFirst().orElse(null);
+      parts.add(m + ": no rank answered" + (v == null ? "" : expectedText(v)));
+    }
+    if (parts.isEmpty() && c.answered() != c.expectedTotal()) {
+      parts.add(c.answered() + " of " + c.expectedTotal() + " ranks answered");
     }
     if (c.exitCode() != 0) {
       parts.add("the canary's mpirun exited " + c.exitCode());

@@ -28,6 +28,7 @@ import java.util.Map;
  *     a missing named container, and an existing one is used as it is, as Pyxis does
  * @param containerHolds what the named container holds as far as the head knows (its image record),
  *     for people; null when not looked up (see {@link ContainerPreparer#lookUp})
+ * @param placement how many ranks mpirun places on each node, for the canary
  */
 public record Plan(
     String jobName,
@@ -53,7 +54,8 @@ public record Plan(
     List<SettingView> settings,
     Map<String, String> runFiles,
     boolean imageOnlyIfMissing,
-    String containerHolds) {
+    String containerHolds,
+    Canary.Placement placement) {
 
   /** The same plan, saying what the named container holds. */
   public Plan withContainerHolds(String holds) {
@@ -81,7 +83,8 @@ public record Plan(
         settings,
         runFiles,
         imageOnlyIfMissing,
-        holds);
+        holds,
+        placement);
   }
 
   /**

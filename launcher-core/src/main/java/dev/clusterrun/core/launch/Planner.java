@@ -151,8 +151,10 @@ public final class Planner {
     ContainerFlags flags =
         new ContainerFlags(job.writable().value(), job.remapRoot().value(), mounts, env);
 
+    // Mount-home only when the user or job says so (null: each node's enroot configuration).
+    Boolean mountHome = job.mountHome().value();
     List<String> agent =
-        LaunchAgent.words(flags, job.mountHome().value(), name, options.daemon(), options.runId());
+        LaunchAgent.words(flags, mountHome, name, options.daemon(), options.runId());
     String agentString = LaunchAgent.string(agent);
 
     List<String> forward = new ArrayList<>(job.mpiEnv().value());
@@ -181,12 +183,14 @@ public final class Planner {
                 job.mpiArgs().value(),
                 cmd);
     List<String> mpirun = mpirunOf.apply(job.command().value());
-    List<String> canaryMpirun = mpirunOf.apply(Canary.command());
+    List<String> canaryMpirun =
+        mpirunOf.apply(
+            Canary.command(wsMount + "/runs/" + options.runId() + "/" + Canary.TOKEN_FILE));
     List<String> launch = EnrootArgs.start(flags, headEnvFlags, name, mpirun);
     List<String> canaryLaunch = EnrootArgs.start(flags, headEnvFlags, name, canaryMpirun);
 
-    Map<String, String> launchEnv = new LinkedHashMap<>();
-    launchEnv.put("ENROOT_MOUNT_HOME", job.mountHome().value() ? "y" : "n");
+    Map<String, String> launchEnv =
+        new LinkedHashMap<>(LaunchAgent.enrootEnvironment(flags, mountHome));
     if (options.hook()) {
       launchEnv.put(LaunchAgent.ENV_VAR, agentString);
     }
@@ -201,7 +205,13 @@ public final class Planner {
                     k.equals("mpi.hostfile") && perRunHostfile
                         ? new Plan.SettingView(
                             k, hostfilePath, Source.DEFAULT.label(), "the run directory")
-                        : view(k, s)));
+                        : k.equals("container.mount-home") && s.value() == null
+                            ? new Plan.SettingView(
+                                k,
+                                "(each node's enroot configuration)",
+                                s.source().label(),
+                                s.origin())
+                            : view(k, s)));
     settings.add(
         options.daemonDetected()
             ? new Plan.SettingView(
@@ -237,7 +247,14 @@ public final class Planner {
         settings,
         runFiles,
         onlyIfMissing,
-        null);
+        null,
+        new Canary.Placement(
+            hostfile.names(),
+            hostfile.hosts().stream().map(dev.clusterrun.core.cluster.Host::slots).toList(),
+            np,
+            job.perNode().value(),
+            Canary.Placement.unpredictable(
+                job.mpiArgs().value(), job.mca().value(), np, hostfile.totalSlots())));
   }
 
   private static Plan.SettingView view(String key, Setting<?> s) {

@@ -49,33 +49,67 @@ if [ -n "$cr_e" ]; then
 fi
 cr_kv enroot.sysconf "$CR_SYSCONF"
 
-# Configuration files, in the order enroot reads them, with their checksums.
+# Open MPI's launch and rsh/ssh agents, by MCA variable name: OMPI_MCA_orte_launch_agent,
+# PRTE_MCA_prte_launch_agent, OMPI_MCA_plm_rsh_agent, PRTE_MCA_plm_ssh_agent and their synonyms.
+CR_AGENT_RE='(OMPI|PRTE)_MCA_[A-Za-z0-9_]*(launch|rsh|ssh)_agent'
+# cr_agent FILE: one line per line of FILE that names an agent variable: LINE KIND NAME, KIND being
+# `comment` (the line starts with #) or `code`.
+cr_agent() {
+  awk -v re="$CR_AGENT_RE" '{
+    if (match($0, re)) {
+      k = ($0 ~ /^[ \t]*#/) ? "comment" : "code"
+      print NR " " k " " substr($0, RSTART, RLENGTH)
+    }
+  }' "$1" 2>/dev/null | head -n 20
+}
+
+# Configuration files, in the order enroot reads them (enroot.in, config::init and config::load):
+# enroot.conf, then enroot.conf.d/*.conf in glob order. A line is `NAME VALUE` (or NAME=VALUE),
+# the value expanded with `eval echo` as this user; a setting already set, by the environment or by
+# an earlier line, is kept: the FIRST non-empty value wins, the environment over every file.
 cr_names='RUNTIME_PATH CONFIG_PATH CACHE_PATH DATA_PATH TEMP_PATH MOUNT_HOME'
 for cr_n in $cr_names; do
-  eval "cr_env_$cr_n=\${ENROOT_$cr_n-}; cr_raw_$cr_n=; cr_src_$cr_n="
+  eval "cr_env_$cr_n=\${ENROOT_$cr_n-}; cr_raw_$cr_n=; cr_src_$cr_n=; cr_line_$cr_n=; cr_val_$cr_n=; cr_err_$cr_n="
 done
 cr_conf=0
 cr_read_conf() {
   cr_kv "conf.$cr_conf.path" "$1"
   cr_s=$(sha256sum -- "$1" 2>&1)
   if [ $? -eq 0 ]; then cr_kv "conf.$cr_conf.sha256" "${cr_s%% *}"; else cr_kv "conf.$cr_conf.error" "$cr_s"; fi
-  cr_conf=$((cr_conf + 1))
-  while read -r cr_k cr_val || [ -n "$cr_k" ]; do
+  cr_ln=0
+  cr_sets=
+  while IFS=' 	=' read -r cr_k cr_val || [ -n "$cr_k" ]; do
+    cr_ln=$((cr_ln + 1))
     case $cr_k in
       ENROOT_RUNTIME_PATH | ENROOT_CONFIG_PATH | ENROOT_CACHE_PATH | ENROOT_DATA_PATH | ENROOT_TEMP_PATH | ENROOT_MOUNT_HOME)
+        cr_sets="$cr_sets $cr_k:$cr_ln"
         cr_k=${cr_k#ENROOT_}
-        eval "cr_raw_$cr_k=\$cr_val; cr_src_$cr_k=\$1"
+        eval "cr_have=\$cr_env_$cr_k\$cr_val_$cr_k"
+        [ -z "$cr_have" ] || continue
+        cr_x=$( (eval "echo $cr_val") 2>/dev/null)
+        cr_e=
+        [ -n "$cr_x" ] || cr_e=$( (eval "echo $cr_val") 2>&1 >/dev/null)
+        if [ -n "$cr_x" ]; then
+          eval "cr_raw_$cr_k=\$cr_val; cr_src_$cr_k=\$1; cr_line_$cr_k=\$cr_ln; cr_val_$cr_k=\$cr_x; cr_err_$cr_k="
+          eval "ENROOT_$cr_k=\$cr_x; export ENROOT_$cr_k"
+        elif [ -n "$cr_e" ]; then
+          # enroot carries on with an empty value: a later line, or the default, applies.
+          eval "cr_err_$cr_k=\"\$1:\$cr_ln: \$cr_e\""
+        fi
         ;;
     esac
   done <"$1"
+  cr_kv "conf.$cr_conf.sets" "${cr_sets# }"
+  cr_kv "conf.$cr_conf.agent" "$(cr_agent "$1")"
+  cr_conf=$((cr_conf + 1))
 }
 if [ -f "$CR_SYSCONF/enroot.conf" ]; then cr_read_conf "$CR_SYSCONF/enroot.conf"; fi
 for cr_f in "$CR_SYSCONF"/enroot.conf.d/*.conf; do
   if [ -f "$cr_f" ]; then cr_read_conf "$cr_f"; fi
 done
 
-# Effective values: environment > files (later wins) > defaults; file values and defaults are
-# expanded by the shell as this user; no/false/n unset a setting.
+# Effective values: the environment, else the first file value, else enroot's default (expanded as
+# this user); then, as enroot's config::fini, n/no/N/NO/No/f/false/F/False/FALSE unset a setting.
 cr_def_RUNTIME_PATH='${XDG_RUNTIME_DIR:-/run}/enroot'
 cr_def_CONFIG_PATH='${XDG_CONFIG_HOME:-$HOME/.config}/enroot'
 cr_def_CACHE_PATH='${XDG_CACHE_HOME:-$HOME/.cache}/enroot'
@@ -83,27 +117,21 @@ cr_def_DATA_PATH='${XDG_DATA_HOME:-$HOME/.local/share}/enroot'
 cr_def_TEMP_PATH='${TMPDIR:-/tmp}'
 cr_def_MOUNT_HOME=
 for cr_n in $cr_names; do
-  eval "cr_envv=\$cr_env_$cr_n; cr_raw=\$cr_raw_$cr_n; cr_src=\$cr_src_$cr_n; cr_def=\$cr_def_$cr_n"
-  cr_err=
+  eval "cr_envv=\$cr_env_$cr_n; cr_raw=\$cr_raw_$cr_n; cr_src=\$cr_src_$cr_n; cr_line=\$cr_line_$cr_n; cr_val=\$cr_val_$cr_n; cr_err=\$cr_err_$cr_n; cr_def=\$cr_def_$cr_n"
   if [ -n "$cr_envv" ]; then
     cr_src=environment
     cr_raw=$cr_envv
     cr_val=$cr_envv
-  else
-    if [ -z "$cr_src" ]; then
-      cr_src=default
-      cr_raw=$cr_def
-    fi
-    if cr_val=$(eval "printf '%s' \"$cr_raw\"" 2>/dev/null); then
-      :
-    else
-      cr_err=$(eval "printf '%s' \"$cr_raw\"" 2>&1 >/dev/null)
-      [ -n "$cr_err" ] || cr_err="cannot expand"
-      cr_val=
-    fi
+    cr_line=
+    cr_err=
+  elif [ -z "$cr_src" ]; then
+    cr_src=default
+    cr_raw=$cr_def
+    cr_line=
+    cr_val=$(eval "printf '%s' \"$cr_def\"" 2>/dev/null)
   fi
   case $cr_val in
-    [Nn] | [Nn][Oo] | [Ff][Aa][Ll][Ss][Ee]) cr_val= ;;
+    n | no | N | NO | No | f | false | F | False | FALSE) cr_val= ;;
   esac
   if [ -n "$cr_val" ]; then
     eval "ENROOT_$cr_n=\$cr_val; export ENROOT_$cr_n"
@@ -112,6 +140,7 @@ for cr_n in $cr_names; do
   fi
   cr_kv "enroot.ENROOT_$cr_n" "$cr_val"
   cr_kv "enroot.ENROOT_$cr_n.source" "$cr_src"
+  if [ -n "$cr_line" ]; then cr_kv "enroot.ENROOT_$cr_n.line" "$cr_line"; fi
   cr_kv "enroot.ENROOT_$cr_n.raw" "$cr_raw"
   if [ -n "$cr_err" ]; then cr_kv "enroot.ENROOT_$cr_n.error" "$cr_err"; fi
 done
@@ -200,11 +229,30 @@ cr_hooks() {
     cr_kv "hook.$cr_hook.sha256" "${cr_s%% *}"
     cr_s=$(head -n 5 -- "$cr_f" 2>/dev/null | sed -n 's/^# clusterrun-launch-agent-hook version \([0-9][0-9]*\).*/\1/p' | head -n 1)
     if [ -n "$cr_s" ]; then cr_kv "hook.$cr_hook.version" "$cr_s"; fi
+    if [ -f "$cr_f" ]; then cr_kv "hook.$cr_hook.agent" "$(cr_agent "$cr_f")"; fi
     cr_hook=$((cr_hook + 1))
   done
 }
 cr_hooks system "$CR_SYSCONF/hooks.d"
 if [ -n "${ENROOT_CONFIG_PATH-}" ]; then cr_hooks user "$ENROOT_CONFIG_PATH/hooks.d"; fi
+
+# --- environ.d: *.env files enroot reads into every container (runtime::_do_environ) ------------
+cr_env=0
+cr_environ() {
+  for cr_f in "$2"/*.env; do
+    [ -f "$cr_f" ] || continue
+    cr_a=$(cr_agent "$cr_f")
+    [ -n "$cr_a" ] || continue
+    cr_kv "environ.$cr_env.scope" "$1"
+    cr_kv "environ.$cr_env.path" "$cr_f"
+    cr_kv "environ.$cr_env.agent" "$cr_a"
+    cr_env=$((cr_env + 1))
+  done
+}
+cr_environ system "$CR_SYSCONF/environ.d"
+if [ -n "${ENROOT_CONFIG_PATH-}" ]; then cr_environ user "$ENROOT_CONFIG_PATH/environ.d"; fi
+# Agent variables in this session's environment (hooks see it; enroot clears it for the container).
+cr_kv env.agent "$(env 2>/dev/null | awk -F= -v re="^$CR_AGENT_RE\$" '$1 ~ re { print $1 }' | head -n 20)"
 
 # --- named containers ------------------------------------------------------------------------------
 cr_c=0

@@ -47,6 +47,7 @@ class CheckSelectionTest {
             "data-path-shared",
             "mount-home",
             "hook",
+            "launch-agent",
             "dropin",
             "container",
             "hostname-unique",
@@ -54,5 +55,15 @@ class CheckSelectionTest {
             "ssh-from-head",
             "config-identical",
             "gpu-slots");
+  }
+
+  @Test
+  void aSelectionThatLeavesNoCheckIsBadInputNotAPass() {
+    assertThatThrownBy(() -> CheckSelection.parse(List.of("hook"), List.of("hook")))
+        .isInstanceOf(BadInputException.class)
+        .hasMessage("--skip: skips every check --only selects (hook); no check would run");
+    assertThatThrownBy(() -> CheckSelection.parse(List.of(), CheckId.ids()))
+        .isInstanceOf(BadInputException.class)
+        .hasMessage("--skip: skips every check; no check would run");
   }
 }

@@ -127,8 +127,8 @@ class ChecksTest {
         of(input(allShared(), sshOk(), CheckJob.NONE), CheckId.DATA_PATH_SHARED, "node3");
     assertThat(r.status()).isEqualTo(CheckStatus.WARN);
     assertThat(r.reason())
-        .contains("/mnt/shared/enroot/data-1000")
-        .contains("/shared/enroot/data-1000 on the head node1");
+        .contains("/mnt/shared/enroot/data-1000 (from " + TestFacts.DROPIN + ":6)")
+        .contains("/shared/enroot/data-1000 (from " + TestFacts.DROPIN + ":6) on the head node1");
   }
 
   @Test
@@ -247,7 +247,7 @@ class ChecksTest {
     assertThat(file.fix())
         .isEqualTo(
             "make /tmp/enroot-runtime-4242/enroot creatable by alice on node2, or set another"
-                + " ENROOT_RUNTIME_PATH in /etc/enroot/enroot.conf.d/50-clusterrun.conf");
+                + " ENROOT_RUNTIME_PATH in /etc/enroot/enroot.conf.d/50-clusterrun.conf:17");
     CheckResult env = of(in, CheckId.RUNTIME_PATH, "node3");
     assertThat(env.status()).isEqualTo(CheckStatus.FAIL);
     assertThat(env.fix())
@@ -274,15 +274,19 @@ class ChecksTest {
         .contains(
             "/tmp/enroot-cache-1000 (from "
                 + TestFacts.DROPIN
-                + ") is not writable: touch: Permission denied");
+                + ":20) is not writable: touch: Permission denied");
   }
 
   @Test
   void unsetRuntimePathFails() {
-    nodes.get("node2").setting("ENROOT_RUNTIME_PATH", "", "/etc/enroot/enroot.conf");
+    nodes
+        .get("node2")
+        .setting("ENROOT_RUNTIME_PATH", "", "/etc/enroot/enroot.conf", "3")
+        .set("enroot.ENROOT_RUNTIME_PATH.raw", "no");
     CheckResult r = of(healthy(), CheckId.RUNTIME_PATH, "node2");
     assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
-    assertThat(r.reason()).isEqualTo("ENROOT_RUNTIME_PATH is unset (from /etc/enroot/enroot.conf)");
+    assertThat(r.reason())
+        .isEqualTo("ENROOT_RUNTIME_PATH no (from /etc/enroot/enroot.conf:3) unsets it");
   }
 
   @Test
@@ -361,7 +365,9 @@ class ChecksTest {
     assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
     assertThat(r.reason())
         .isEqualTo(
-            "pytorch is not in /shared/enroot/data-1000 here, but exists on node1, node2: the data path is not shared");
+            "pytorch is not in /shared/enroot/data-1000 (from "
+                + TestFacts.DROPIN
+                + ":6) here, but exists on node1, node2: the data path is not shared");
     assertThat(of(in, CheckId.CONTAINER, "node1").status()).isEqualTo(CheckStatus.PASS);
   }
 
@@ -458,5 +464,172 @@ class ChecksTest {
         Checks.evaluate(healthy(), CheckSelection.parse(List.of("hook,uid-gid"), List.of()));
     assertThat(r).extracting(CheckResult::checkId).containsOnly("hook", "uid-gid");
     assertThat(r).hasSize(6);
+  }
+
+  // --- where an effective value comes from
+  // --------------------------------------------------------
+
+  @Test
+  void mountHomeOffNamesTheFileAndLineThatTurnedItOff() {
+    // A site drop-in that enroot reads before clusterrun's: its `no` wins.
+    nodes
+        .get("node2")
+        .setting("ENROOT_MOUNT_HOME", "", "/etc/enroot/enroot.conf.d/10-site.conf", "3")
+        .set("enroot.ENROOT_MOUNT_HOME.raw", "no");
+    CheckResult r = of(healthy(), CheckId.MOUNT_HOME, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason())
+        .startsWith(
+            "no ~/.ssh inside the container: ENROOT_MOUNT_HOME no (from"
+                + " /etc/enroot/enroot.conf.d/10-site.conf:3), and no mount of /home/alice/.ssh");
+    assertThat(r.fix())
+        .startsWith("set ENROOT_MOUNT_HOME yes in /etc/enroot/enroot.conf.d/10-site.conf:3");
+
+    nodes
+        .get("node3")
+        .setting("ENROOT_MOUNT_HOME", "", "environment")
+        .set("enroot.ENROOT_MOUNT_HOME.raw", "false");
+    CheckResult env = of(healthy(), CheckId.MOUNT_HOME, "node3");
+    assertThat(env.reason())
+        .contains("ENROOT_MOUNT_HOME false (from ENROOT_MOUNT_HOME in the environment)");
+    assertThat(env.fix()).startsWith("unset ENROOT_MOUNT_HOME in the environment of alice");
+    assertThat(of(healthy(), CheckId.MOUNT_HOME, "node1").reason())
+        .isEqualTo("ENROOT_MOUNT_HOME yes (from " + TestFacts.DROPIN + ":9)");
+  }
+
+  @Test
+  void aLineEnrootCannotExpandIsNamedWithTheDefaultItFellBackTo() {
+    nodes
+        .get("node2")
+        .setting("ENROOT_DATA_PATH", "/home/alice/.local/share/enroot", "default")
+        .set(
+            "enroot.ENROOT_DATA_PATH.error",
+            "/etc/enroot/enroot.conf:4: sh: 1: Syntax error: Missing '}'");
+    CheckResult r = of(healthy(), CheckId.DATA_PATH, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason())
+        .isEqualTo(
+            "ENROOT_DATA_PATH cannot be expanded at /etc/enroot/enroot.conf:4: sh: 1: Syntax"
+                + " error: Missing '}'; enroot ignores that line and uses"
+                + " /home/alice/.local/share/enroot (enroot's default)");
+  }
+
+  @Test
+  void aSettingOfTheDropInThatAnotherFileOverridesWarnsNamingBoth() {
+    nodes
+        .get("node2")
+        .set("conf.1.sets", "ENROOT_DATA_PATH:6 ENROOT_MOUNT_HOME:9")
+        .setting("ENROOT_DATA_PATH", "/raid/enroot", "/etc/enroot/enroot.conf", "12");
+    CheckResult r = of(healthy(), CheckId.DROPIN, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.WARN);
+    assertThat(r.reason())
+        .isEqualTo(
+            TestFacts.DROPIN
+                + ": ENROOT_DATA_PATH (line 6) is overridden by /etc/enroot/enroot.conf:12, which"
+                + " enroot reads first (the first value wins)");
+    assertThat(r.fix()).startsWith("remove ENROOT_DATA_PATH from /etc/enroot/enroot.conf:12");
+    nodes.get("node3").set("conf.1.sets", "ENROOT_DATA_PATH:6 ENROOT_MOUNT_HOME:9");
+    assertThat(of(healthy(), CheckId.DROPIN, "node3").status()).isEqualTo(CheckStatus.PASS);
+  }
+
+  // --- foreign launch agents --------------------------------------------------------------------
+
+  private TestFacts hook(String node, int i, String path, String mode, String agentLines) {
+    return nodes
+        .get(node)
+        .set("hook." + i + ".scope", path.startsWith("/etc/") ? "system" : "user")
+        .set("hook." + i + ".path", path)
+        .set("hook." + i + ".stat", mode + " 0 root regular file")
+        .set("hook." + i + ".executable", mode.equals("755") ? "yes" : "no")
+        .set("hook." + i + ".sha256", "d".repeat(64))
+        .set("hook." + i + ".agent", agentLines);
+  }
+
+  @Test
+  void aForeignHookThatSetsTheLaunchAgentFailsNamingNodeFileAndLine() {
+    hook("node2", 1, "/etc/enroot/hooks.d/ompi.sh", "755", "2 code OMPI_MCA_orte_launch_agent");
+    CheckInput in = healthy();
+    CheckResult r = of(in, CheckId.LAUNCH_AGENT, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.node()).isEqualTo("node2");
+    assertThat(r.reason())
+        .startsWith(
+            "the hook /etc/enroot/hooks.d/ompi.sh:2 sets OMPI_MCA_orte_launch_agent: it replaces"
+                + " the launch agent clusterrun gives each job");
+    assertThat(r.fix())
+        .startsWith(
+            "disable it: sudo mv /etc/enroot/hooks.d/ompi.sh /etc/enroot/hooks.d/ompi.sh.off");
+    assertThat(of(in, CheckId.LAUNCH_AGENT, "node1").status()).isEqualTo(CheckStatus.PASS);
+  }
+
+  @Test
+  void userHooksEnvironFilesAndRshAgentsCountToo() {
+    hook(
+        "node1",
+        1,
+        "/home/alice/.config/enroot/hooks.d/99-mine.sh",
+        "755",
+        "4 code PRTE_MCA_prte_launch_agent\n7 code PRTE_MCA_prte_launch_agent");
+    nodes
+        .get("node2")
+        .set("environ.0.scope", "system")
+        .set("environ.0.path", "/etc/enroot/environ.d/50-mpi.env")
+        .set("environ.0.agent", "1 code OMPI_MCA_plm_rsh_agent");
+    CheckInput in = healthy();
+    CheckResult user = of(in, CheckId.LAUNCH_AGENT, "node1");
+    assertThat(user.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(user.reason())
+        .startsWith(
+            "the hook /home/alice/.config/enroot/hooks.d/99-mine.sh:4 sets"
+                + " PRTE_MCA_prte_launch_agent, line 7 PRTE_MCA_prte_launch_agent:");
+    assertThat(user.fix())
+        .startsWith("disable it: mv /home/alice/.config/enroot/hooks.d/99-mine.sh");
+    CheckResult environ = of(in, CheckId.LAUNCH_AGENT, "node2");
+    assertThat(environ.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(environ.reason())
+        .isEqualTo(
+            "/etc/enroot/environ.d/50-mpi.env:1 sets OMPI_MCA_plm_rsh_agent in every container: it"
+                + " changes how mpirun reaches the other nodes, around the SSH that clusterrun"
+                + " checked");
+    assertThat(environ.fix())
+        .isEqualTo("remove OMPI_MCA_plm_rsh_agent from /etc/enroot/environ.d/50-mpi.env");
+  }
+
+  @Test
+  void mentionsThatCannotReplaceTheAgentOnlyWarn() {
+    // A comment in a running hook; a disabled hook; enroot.conf (enroot ignores such keys); the
+    // session's environment (enroot clears it).
+    hook(
+        "node1",
+        1,
+        "/etc/enroot/hooks.d/20-notes.sh",
+        "755",
+        "3 comment OMPI_MCA_orte_launch_agent");
+    hook("node2", 1, "/etc/enroot/hooks.d/ompi.sh", "644", "2 code OMPI_MCA_orte_launch_agent");
+    nodes
+        .get("node3")
+        .set("conf.0.agent", "9 code OMPI_MCA_orte_launch_agent")
+        .set("env.agent", "OMPI_MCA_plm_rsh_agent");
+    CheckInput in = healthy();
+    CheckResult comment = of(in, CheckId.LAUNCH_AGENT, "node1");
+    assertThat(comment.status()).isEqualTo(CheckStatus.WARN);
+    assertThat(comment.reason())
+        .startsWith(
+            "the hook /etc/enroot/hooks.d/20-notes.sh names OMPI_MCA_orte_launch_agent (line 3) in"
+                + " a comment");
+    CheckResult disabled = of(in, CheckId.LAUNCH_AGENT, "node2");
+    assertThat(disabled.status()).isEqualTo(CheckStatus.WARN);
+    assertThat(disabled.reason()).contains("enroot does not run it now");
+    CheckResult other = of(in, CheckId.LAUNCH_AGENT, "node3");
+    assertThat(other.status()).isEqualTo(CheckStatus.WARN);
+    assertThat(other.reason())
+        .contains("/etc/enroot/enroot.conf:9 sets OMPI_MCA_orte_launch_agent, which enroot ignores")
+        .contains("OMPI_MCA_plm_rsh_agent is set in the environment of alice");
+  }
+
+  @Test
+  void clusterrunsOwnHookIsNotAForeignAgent() {
+    nodes.get("node2").set("hook.0.agent", "31 code OMPI_MCA_orte_launch_agent");
+    assertThat(of(healthy(), CheckId.LAUNCH_AGENT, "node2").status()).isEqualTo(CheckStatus.PASS);
   }
 }

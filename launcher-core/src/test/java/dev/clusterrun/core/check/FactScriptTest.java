@@ -83,43 +83,76 @@ class FactScriptTest {
   }
 
   @Test
-  void confThenDropInsInOrderThenEnvironmentWithPerUserExpansion() throws Exception {
+  void theFirstValueEnrootReadsWinsThenTheEnvironmentOverAllWithPerUserExpansion()
+      throws Exception {
+    // enroot.in: config::load exports NAME=${NAME:-value}, enroot.conf first, then the drop-ins in
+    // glob order: a value set by the environment or by an earlier line is kept.
     write(
         sysconf.resolve("enroot.conf"),
         "# comment line\n"
             + "#ENROOT_DATA_PATH /commented/out\n"
-            + "ENROOT_RUNTIME_PATH   /from/main\n"
             + "ENROOT_DATA_PATH ${HOME}/data-$(id -u)\n"
-            + "ENROOT_MOUNT_HOME yes\n"
             + "ENROOT_SQUASH_OPTIONS -noI -noD\n");
     write(
         sysconf.resolve("enroot.conf.d/10-site.conf"),
-        "ENROOT_RUNTIME_PATH /from/10\nENROOT_CACHE_PATH /cache/group-$(id -g)\n");
+        "ENROOT_MOUNT_HOME no\nENROOT_CACHE_PATH=/cache/group-$(id -g)\n"
+            + "ENROOT_DATA_PATH /from/10\n");
     write(
         sysconf.resolve("enroot.conf.d/50-clusterrun.conf"),
-        "ENROOT_RUNTIME_PATH " + tmp + "/enroot-runtime-$(id -u)\nENROOT_MOUNT_HOME no"); // no \n
+        "ENROOT_DATA_PATH /from/50\n"
+            + "ENROOT_MOUNT_HOME yes\n"
+            + "ENROOT_RUNTIME_PATH "
+            + tmp
+            + "/enroot-runtime-$(id -u)"); // no \n
     write(sysconf.resolve("enroot.conf.d/99-ignored.txt"), "ENROOT_RUNTIME_PATH /not/a/conf\n");
 
     Facts f = facts(shell().withEnv("ENROOT_CACHE_PATH", "/env/cache"));
     assertThat(f.enroot().runtimePath().value()).isEqualTo(tmp + "/enroot-runtime-0");
     assertThat(f.enroot().runtimePath().source())
         .isEqualTo(sysconf + "/enroot.conf.d/50-clusterrun.conf");
+    assertThat(f.enroot().runtimePath().line()).isEqualTo(3);
     assertThat(f.enroot().runtimePath().raw()).isEqualTo(tmp + "/enroot-runtime-$(id -u)");
-    assertThat(f.enroot().dataPath().value()).isEqualTo(home + "/data-0");
+    assertThat(f.enroot().dataPath().value())
+        .as("enroot.conf comes first")
+        .isEqualTo(home + "/data-0");
     assertThat(f.enroot().dataPath().source()).isEqualTo(sysconf + "/enroot.conf");
+    assertThat(f.enroot().dataPath().line()).isEqualTo(3);
+    assertThat(f.enroot().dataPath().describeSource()).isEqualTo(sysconf + "/enroot.conf:3");
     assertThat(f.enroot().cachePath().value()).isEqualTo("/env/cache");
     assertThat(f.enroot().cachePath().source()).isEqualTo("environment");
-    assertThat(f.enroot().mountHomeOn()).as("'no' in the last file unsets it").isFalse();
-    assertThat(f.enroot().mountHome().source())
-        .isEqualTo(sysconf + "/enroot.conf.d/50-clusterrun.conf");
+    assertThat(f.enroot().cachePath().line()).isNull();
+    assertThat(f.enroot().mountHomeOn()).as("'no' in the first file wins, then unsets").isFalse();
+    assertThat(f.enroot().mountHome().source()).isEqualTo(sysconf + "/enroot.conf.d/10-site.conf");
+    assertThat(f.enroot().mountHome().line()).isEqualTo(1);
+    assertThat(f.enroot().mountHome().raw()).isEqualTo("no");
     assertThat(f.confFiles())
         .extracting(Facts.ConfFile::fileName)
         .containsExactly("enroot.conf", "10-site.conf", "50-clusterrun.conf");
+    assertThat(f.confFiles().get(2).sets())
+        .containsExactly(
+            java.util.Map.entry("ENROOT_DATA_PATH", 1),
+            java.util.Map.entry("ENROOT_MOUNT_HOME", 2),
+            java.util.Map.entry("ENROOT_RUNTIME_PATH", 3));
     assertThat(f.confFiles().get(1).sha256())
         .isEqualTo(sha256(sysconf.resolve("enroot.conf.d/10-site.conf")));
     assertThat(f.configFingerprint())
         .startsWith("enroot.conf " + sha256(sysconf.resolve("enroot.conf")) + "\n");
     assertThat(f.dataInHome()).isTrue();
+  }
+
+  @Test
+  void enrootsOwnFalseWordsUnsetASettingAndAnEmptyExpansionLetsTheNextLineWin() throws Exception {
+    write(
+        sysconf.resolve("enroot.conf"),
+        "ENROOT_DATA_PATH $NOT_SET_ANYWHERE\nENROOT_MOUNT_HOME F\n");
+    write(sysconf.resolve("enroot.conf.d/50-x.conf"), "ENROOT_DATA_PATH /second\n");
+    Facts f = facts(shell());
+    assertThat(f.enroot().dataPath().value()).isEqualTo("/second");
+    assertThat(f.enroot().mountHomeOn()).isFalse();
+    for (String on : List.of("yes", "nO", "0", "fALSE")) {
+      write(sysconf.resolve("enroot.conf"), "ENROOT_MOUNT_HOME " + on + "\n");
+      assertThat(facts(shell()).enroot().mountHomeOn()).as(on).isTrue();
+    }
   }
 
   @Test
@@ -144,10 +177,12 @@ class FactScriptTest {
 
   @Test
   void unexpandableValueIsReportedNotFatal() throws Exception {
-    write(sysconf.resolve("enroot.conf"), "ENROOT_DATA_PATH /data/${HOME\n");
+    write(sysconf.resolve("enroot.conf"), "\nENROOT_DATA_PATH /data/${HOME\n");
     Facts f = facts(shell());
-    assertThat(f.enroot().dataPath().value()).isNull();
-    assertThat(f.enroot().dataPath().error()).isNotBlank();
+    // enroot carries on with an empty value, so its default applies; the error names the line.
+    assertThat(f.enroot().dataPath().value()).isEqualTo(home + "/.local/share/enroot");
+    assertThat(f.enroot().dataPath().source()).isEqualTo("default");
+    assertThat(f.enroot().dataPath().error()).startsWith(sysconf + "/enroot.conf:2: ");
     assertThat(f.enroot().runtimePath().value()).isNotNull();
   }
 
@@ -289,6 +324,57 @@ class FactScriptTest {
     assertThat(o.modeBits() & 0022).isNotZero();
     assertThat(o.executable()).isTrue();
     assertThat(o.version()).isNull();
+  }
+
+  @Test
+  void everyFileThatNamesAnAgentVariableIsReportedWithItsLine() throws Exception {
+    Path hooks = sysconf.resolve("hooks.d");
+    Path ours = hooks.resolve("50-clusterrun-launch-agent.sh");
+    write(
+        ours,
+        "#!/bin/sh\n# clusterrun-launch-agent-hook version 1\n"
+            + "printf '%s=%s\\n' OMPI_MCA_orte_launch_agent x >> \"$ENROOT_ENVIRON\"\n");
+    Path ompi = hooks.resolve("ompi.sh");
+    write(
+        ompi,
+        "#!/bin/bash\n"
+            + "# writes OMPI_MCA_orte_launch_agent\n"
+            + "echo \"OMPI_MCA_orte_launch_agent=enroot start x orted\" >> \"$ENROOT_ENVIRON\"\n");
+    Files.setPosixFilePermissions(ompi, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path userHooks = Files.createDirectories(tmp.resolve("cfg/enroot/hooks.d"));
+    write(userHooks.resolve("9-prte.sh"), "export X=1\n  PRTE_MCA_prte_launch_agent=y\n");
+    Path environ = Files.createDirectories(sysconf.resolve("environ.d"));
+    write(environ.resolve("50-mpi.env"), "A=1\nOMPI_MCA_plm_rsh_agent=ssh -p 2222\n");
+    write(environ.resolve("60-other.env"), "B=2\n");
+    write(environ.resolve("notes.txt"), "OMPI_MCA_plm_rsh_agent=ignored, not *.env\n");
+    write(sysconf.resolve("enroot.conf"), "ENROOT_DATA_PATH /d\nOMPI_MCA_orte_launch_agent x\n");
+
+    Facts f =
+        facts(
+            shell()
+                .withEnv("ENROOT_CONFIG_PATH", tmp.resolve("cfg/enroot").toString())
+                .withEnv("PRTE_MCA_plm_ssh_agent", "ssh")
+                .withEnv("OMPI_MCA_btl", "tcp,self"));
+    assertThat(f.agents())
+        .extracting(
+            m ->
+                m.kind()
+                    + " "
+                    + m.place()
+                    + " "
+                    + m.variable()
+                    + " "
+                    + m.comment()
+                    + " "
+                    + m.active())
+        .containsExactly(
+            "CONFIG " + sysconf + "/enroot.conf:2 OMPI_MCA_orte_launch_agent false true",
+            "HOOK " + hooks + "/ompi.sh:2 OMPI_MCA_orte_launch_agent true true",
+            "HOOK " + hooks + "/ompi.sh:3 OMPI_MCA_orte_launch_agent false true",
+            "HOOK " + userHooks + "/9-prte.sh:2 PRTE_MCA_prte_launch_agent false false",
+            "ENVIRON " + environ + "/50-mpi.env:2 OMPI_MCA_plm_rsh_agent false true",
+            "ENVIRONMENT the environment PRTE_MCA_plm_ssh_agent false true");
+    assertThat(f.agents().get(3).scope()).isEqualTo("user");
   }
 
   @Test

@@ -64,10 +64,27 @@ final class TestFacts {
     return this;
   }
 
+  /** Lines of the settings in clusterrun's drop-in, as setup writes it. */
+  static final Map<String, String> DROPIN_LINES =
+      Map.of(
+          "ENROOT_DATA_PATH", "6",
+          "ENROOT_MOUNT_HOME", "9",
+          "ENROOT_RUNTIME_PATH", "17",
+          "ENROOT_CACHE_PATH", "20");
+
   TestFacts setting(String name, String value, String source) {
+    return setting(name, value, source, source.startsWith("/") ? DROPIN_LINES.get(name) : null);
+  }
+
+  TestFacts setting(String name, String value, String source, String line) {
     kv.put("enroot." + name, value);
     kv.put("enroot." + name + ".source", source);
     kv.put("enroot." + name + ".raw", value);
+    if (line == null) {
+      kv.remove("enroot." + name + ".line");
+    } else {
+      kv.put("enroot." + name + ".line", line);
+    }
     return this;
   }
 

@@ -70,12 +70,13 @@ class PlannerTest {
     assertThat(p.hostfileContent()).isEqualTo("gpu01 slots=8\ngpu02 slots=8\n");
     assertThat(p.agentString())
         .isEqualTo(
-            "env ENROOT_MOUNT_HOME=y enroot start --rw --mount /shared/ws:/app"
-                + " --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks orted");
+            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n enroot start --rw --mount"
+                + " /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks orted");
     assertThat(p.launchEnv()).containsEntry(LaunchAgent.ENV_VAR, p.agentString());
     assertThat(PlanRenderer.text(p))
         .contains(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname\n")
+            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
+                + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname\n")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
         .contains("mpi.np ")
         .contains("hostfile (hostfiles/2x8.txt: total slots)");
@@ -108,7 +109,7 @@ class PlannerTest {
     List<String> launch = p.launch();
     int mpirun = launch.indexOf("mpirun");
     List<String> headFlags = launch.subList(2, mpirun - 1);
-    List<String> agentFlags = p.agent().subList(4, p.agent().size() - 4);
+    List<String> agentFlags = p.agent().subList(6, p.agent().size() - 4);
     assertThat(agentFlags).isEqualTo(headFlags);
     assertThat(p.agent().subList(p.agent().size() - 4, p.agent().size()))
         .containsExactly("--env", "CLUSTERRUN_RUN_ID=RUN", "x", "orted");
@@ -121,7 +122,15 @@ class PlannerTest {
             "/data:/data:none:x-create=auto,rbind,ro,rprivate",
             "--env",
             "OMP_NUM_THREADS=4");
-    assertThat(p.agent()).startsWith("env", "ENROOT_MOUNT_HOME=n").endsWith("x", "orted");
+    assertThat(p.agent())
+        .startsWith(
+            "env",
+            "ENROOT_ROOTFS_WRITABLE=n",
+            "ENROOT_REMAP_ROOT=y",
+            "ENROOT_MOUNT_HOME=n",
+            "enroot",
+            "start")
+        .endsWith("x", "orted");
     assertThat(launch).contains("--allow-run-as-root", "--wdir", "/app");
   }
 
@@ -152,9 +161,98 @@ class PlannerTest {
     assertThat(job.workdir().value()).isEqualTo("/env");
     assertThat(job.workdir().source()).isEqualTo(Source.ENVIRONMENT);
     assertThat(job.writable().source()).isEqualTo(Source.FILE);
-    assertThat(job.mountHome()).isEqualTo(Setting.of(true, Source.DEFAULT, "built-in"));
+    assertThat(job.mountHome().value()).as("unless said, enroot's configuration decides").isNull();
+    assertThat(job.mountHome().source()).isEqualTo(Source.DEFAULT);
     assertThat(job.np())
         .isEqualTo(Setting.of(16, Source.HOSTFILE, "hostfiles/2x8.txt: total slots"));
+  }
+
+  @Test
+  void enrootSettingsArePassedExplicitlyAsPyxisDoesAndMountHomeOnlyWhenSaid() {
+    // Nothing said: read-only and not remapped, both enforced against a site's configuration;
+    // mount-home left to each node's enroot configuration.
+    JobSpec f =
+        new JobSpec(
+            null,
+            new ContainerSpec(
+                ImageRef.parse("/i.sqsh"), null, null, null, null, null, null, null, null, null),
+            new WorkspaceSpec("/ws", "/app"),
+            MpiSpec.EMPTY,
+            List.of("a.out"),
+            SshSpec.EMPTY,
+            "j.yaml");
+    Plan p = plan(new JobResolver().layer(f, Source.FILE, "j.yaml"), true);
+    assertThat(p.launchEnv())
+        .containsEntry("ENROOT_ROOTFS_WRITABLE", "n")
+        .containsEntry("ENROOT_REMAP_ROOT", "n")
+        .doesNotContainKey("ENROOT_MOUNT_HOME");
+    assertThat(p.agent())
+        .startsWith("env", "ENROOT_ROOTFS_WRITABLE=n", "ENROOT_REMAP_ROOT=n", "enroot", "start");
+    assertThat(p.launch()).doesNotContain("--rw", "--root");
+    assertThat(PlanRenderer.text(p))
+        .contains("# environment of enroot start: ENROOT_ROOTFS_WRITABLE=n ENROOT_REMAP_ROOT=n ")
+        .containsPattern("container.mount-home +\\(each node's enroot configuration\\) +default");
+
+    // Said, by flags: writable, root, home; each both on the head and in the agent.
+    JobSpec flags =
+        new JobSpec(
+            null,
+            new ContainerSpec(null, null, null, null, true, true, true, null, null, null),
+            WorkspaceSpec.EMPTY,
+            MpiSpec.EMPTY,
+            null,
+            SshSpec.EMPTY,
+            "flags");
+    Plan on =
+        plan(
+            new JobResolver()
+                .layer(flags, Source.FLAG, "--container-writable")
+                .layer(f, Source.FILE, "j.yaml"),
+            true);
+    assertThat(on.launchEnv())
+        .containsEntry("ENROOT_ROOTFS_WRITABLE", "y")
+        .containsEntry("ENROOT_REMAP_ROOT", "y")
+        .containsEntry("ENROOT_MOUNT_HOME", "y");
+    assertThat(on.agent())
+        .startsWith(
+            "env",
+            "ENROOT_ROOTFS_WRITABLE=y",
+            "ENROOT_REMAP_ROOT=y",
+            "ENROOT_MOUNT_HOME=y",
+            "enroot",
+            "start",
+            "--rw",
+            "--root");
+    JobSpec noHome =
+        new JobSpec(
+            null,
+            new ContainerSpec(null, null, null, null, null, false, null, null, null, null),
+            WorkspaceSpec.EMPTY,
+            MpiSpec.EMPTY,
+            null,
+            SshSpec.EMPTY,
+            "flags");
+    Plan off =
+        plan(
+            new JobResolver()
+                .layer(noHome, Source.FLAG, "--no-container-mount-home")
+                .layer(f, Source.FILE, "j.yaml"),
+            true);
+    assertThat(off.launchEnv()).containsEntry("ENROOT_MOUNT_HOME", "n");
+    assertThat(off.agent()).contains("ENROOT_MOUNT_HOME=n");
+  }
+
+  @Test
+  void theCanaryReadsThisRunsTokenAndKnowsWhereMpirunPlacesRanks() {
+    Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml"), true);
+    assertThat(ShellQuote.join(p.canaryLaunch()))
+        .startsWith(
+            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
+                + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt sh -c ")
+        .contains("/app/runs/RUN/canary.token");
+    assertThat(p.placement().placement("gpu01"))
+        .containsExactly(java.util.Map.entry("gpu01", 8), java.util.Map.entry("gpu02", 8));
+    assertThat(p.placement().unpredictable()).isNull();
   }
 
   @Test

@@ -1,0 +1,303 @@
+package dev.clusterrun.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.it.LocalCluster.Result;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What {@code check} and the canary prove, and how a job's enroot settings hold against a site's
+ * configuration, on a 3-node local cluster with 2 slots a node that {@code clusterrun setup}
+ * configured: fewer ranks than slots, a foreign launch-agent hook left on the nodes, a site drop-in
+ * that turns the home mount off, and one that makes every container writable.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ChecksMoreIT {
+  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+
+  static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  static LocalCluster c;
+  static String shared;
+  static String launcher;
+  static String hosts;
+  static String ws;
+
+  /** Extra flags pointing the job at CLUSTERRUN_IT_IMAGE when given (else the yaml's image). */
+  static List<String> imageFlags = List.of();
+
+  @BeforeAll
+  static void setUpTheClusterWithTwoSlotsANode() throws IOException {
+    c = CLUSTER.cluster();
+    shared = c.sharedDir().toString();
+    launcher = c.installClusterrun(Paths.get("target")).toString();
+    hosts = shared + "/hosts-3x2";
+    ws = shared + "/ws";
+    writeAsJobUser(hosts, c.hostfile(2));
+    ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
+    Path repo = LocalCluster.script().getParent().getParent().getParent();
+    writeAsJobUser(
+        shared + "/examples/hello-mpi.yaml",
+        Files.readString(repo.resolve("examples/hello-mpi.yaml")));
+    // Keep Open MPI on the cluster's network (read from the home directory every container mounts).
+    ok(c.exec("node1", "mkdir", "-p", c.jobHome() + "/.openmpi"));
+    writeAsJobUser(
+        c.jobHome() + "/.openmpi/mca-params.conf",
+        "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
+    String image = System.getenv("CLUSTERRUN_IT_IMAGE");
+    if (image != null && !image.isBlank()) {
+      Path copy = Paths.get(shared, "it-image.sqsh");
+      Files.copy(Paths.get(image), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      imageFlags = List.of("--container-image", copy.toString());
+    } else {
+      assertThat(LocalClusterExtension.realEnrootRequested())
+          .as("CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (from build-image.sh)")
+          .isFalse();
+    }
+    ok(
+        c.exec(
+            "node1",
+            false,
+            null,
+            RUN_TIMEOUT,
+            List.of(launcher, "setup", "--nodes", hosts, "--data-path", shared + "/enroot-data")));
+  }
+
+  // ----------------------------------------------------------------------------------------------
+
+  @Test
+  @Order(1)
+  void fewerRanksThanSlotsPassTheCanaryWhereverMpirunPlacesThem() throws IOException {
+    // 3 nodes x 2 slots; Open MPI fills node1 (mpirun's own), then node2, then node3.
+    Result one = run("--np", "1", "--", "hostname");
+    ok(one);
+    assertThat(one.stdout().lines().filter(l -> l.startsWith("node"))).containsExactly("node1");
+    assertThat(one.stderr())
+        .contains("clusterrun: canary: node1: 1/1 ranks inside the container\n")
+        .contains("clusterrun: canary: node2: no rank placed here (1 rank in all)\n")
+        .contains("clusterrun: canary: node3: no rank placed here (1 rank in all)\n");
+
+    Result four = run("--np", "4", "--", "hostname");
+    ok(four);
+    assertThat(four.stdout().lines().filter(l -> l.startsWith("node")).sorted())
+        .containsExactly("node1", "node1", "node2", "node2");
+    assertThat(four.stderr())
+        .contains("clusterrun: canary: node1: 2/2 ranks inside the container\n")
+        .contains("clusterrun: canary: node2: 2/2 ranks inside the container\n")
+        .contains("clusterrun: canary: node3: no rank placed here (4 ranks in all)\n");
+    JsonNode canary = summary(four).path("canary");
+    assertThat(canary.path("missing")).isEmpty();
+    List<String> perNode = new ArrayList<>();
+    for (JsonNode v : canary.path("nodes")) {
+      perNode.add(
+          v.path("node").asText()
+              + " "
+              + v.path("expected").asInt()
+              + " "
+              + v.path("ranks").asInt());
+    }
+    assertThat(perNode).containsExactly("node1 2 2", "node2 2 2", "node3 0 0");
+  }
+
+  @Test
+  @Order(2)
+  void aForeignLaunchAgentHookIsNamedByCheckAndStopsTheRunAtTheCanary() throws IOException {
+    // The seed's own hook, left on every node: it sorts after 50-clusterrun-launch-agent.sh and
+    // writes a fixed agent (same container, none of the job's mounts, no run id).
+    ok(c.exec("node1", "mkdir", "-p", shared + "/seed-app"));
+    String hook =
+        "#!/bin/bash\n"
+            + "echo \"OMPI_MCA_orte_launch_agent=enroot start --rw --mount "
+            + shared
+            + "/seed-app:/app ${ENROOT_ROOTFS##*/} orted\" >> \"$ENROOT_ENVIRON\"\n";
+    c.writeEnrootFile("hooks.d/ompi.sh", hook, "rwxr-xr-x");
+    try {
+      Result check = exec(launcher, "check", "--nodes", hosts);
+      assertThat(check.exitCode()).as("%s", check).isEqualTo(3);
+      // Every node named, the file and line, the fix.
+      assertThat(check.stdout())
+          .contains(
+              "✗ launch-agent on node1, node2, node3: the hook /etc/enroot/hooks.d/ompi.sh:2 sets"
+                  + " OMPI_MCA_orte_launch_agent: it replaces the launch agent clusterrun gives"
+                  + " each job")
+          .contains(
+              "    fix: disable it: sudo mv /etc/enroot/hooks.d/ompi.sh"
+                  + " /etc/enroot/hooks.d/ompi.sh.off");
+      // run's own checks stop it the same way, before anything starts.
+      Result checked = run("--", "hostname");
+      assertThat(checked.exitCode()).as("%s", checked).isEqualTo(3);
+      assertThat(checked.stderr()).contains("launch-agent").contains("nothing was started");
+
+      // Past the checks, the canary sees the remote ranks in a container that is not this run's.
+      Result r = run("--skip-checks", "--", "hostname");
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
+      assertThat(r.stdout()).doesNotContain("node2\n");
+      for (String node : List.of("node2", "node3")) {
+        assertThat(r.stderr())
+            .contains(
+                node
+                    + ": 2 of 2 ranks ran in a container without this run's launch agent"
+                    + " (CLUSTERRUN_RUN_ID unset; the run directory not mounted): another hook or"
+                    + " setting replaces clusterrun's agent");
+      }
+      assertThat(r.stderr()).contains("clusterrun: canary: node1: 2/2 ranks inside the container");
+      assertThat(summary(r).path("outcome").asText()).isEqualTo("canary-failed");
+    } finally {
+      c.removeEnrootFile("hooks.d/ompi.sh");
+    }
+    ok(exec(launcher, "check", "--nodes", hosts, "--only", "launch-agent"));
+  }
+
+  @Test
+  @Order(3)
+  void aSiteDropInThatTurnsTheHomeMountOffIsNamedWithItsFileAndLine() throws IOException {
+    // enroot keeps the first value it reads: a site drop-in that sorts before clusterrun's wins.
+    c.writeEnrootFile("node2", "enroot.conf.d/10-site.conf", "ENROOT_MOUNT_HOME no\n", "rw-r--r--");
+    try {
+      Result r = exec(launcher, "check", "--nodes", hosts, "--json");
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
+      JsonNode report = JSON.readTree(r.stdout());
+      JsonNode mountHome = result(report, "node2", "mount-home");
+      assertThat(mountHome.path("status").asText()).isEqualTo("FAIL");
+      assertThat(mountHome.path("reason").asText())
+          .startsWith(
+              "no ~/.ssh inside the container: ENROOT_MOUNT_HOME no (from"
+                  + " /etc/enroot/enroot.conf.d/10-site.conf:1)");
+      assertThat(mountHome.path("fix").asText())
+          .startsWith("set ENROOT_MOUNT_HOME yes in /etc/enroot/enroot.conf.d/10-site.conf:1");
+      int line = dropInLine("node2", "ENROOT_MOUNT_HOME");
+      JsonNode dropIn = result(report, "node2", "dropin");
+      assertThat(dropIn.path("status").asText()).isEqualTo("WARN");
+      assertThat(dropIn.path("reason").asText())
+          .contains(
+              "ENROOT_MOUNT_HOME (line "
+                  + line
+                  + ") is overridden by /etc/enroot/enroot.conf.d/10-site.conf:1");
+      assertThat(result(report, "node1", "mount-home").path("reason").asText())
+          .isEqualTo(
+              "ENROOT_MOUNT_HOME yes (from /etc/enroot/enroot.conf.d/50-clusterrun.conf:"
+                  + line
+                  + ")");
+    } finally {
+      c.removeEnrootFile("enroot.conf.d/10-site.conf");
+    }
+  }
+
+  @Test
+  @Order(4)
+  void aSiteThatMakesContainersWritableCannotMakeADefaultRunWritable() {
+    c.writeEnrootFile("enroot.conf.d/90-site.conf", "ENROOT_ROOTFS_WRITABLE yes\n", "rw-r--r--");
+    String probe =
+        "if touch /clusterrun-ro-probe 2>/dev/null; then echo \"wrote / on $(hostname)\";"
+            + " else echo \"read-only / on $(hostname)\"; fi";
+    try {
+      Result ro = run("--", "sh", "-c", probe);
+      ok(ro);
+      assertThat(ro.stdout().lines().filter(l -> l.contains(" / on ")).sorted())
+          .containsExactly(
+              "read-only / on node1",
+              "read-only / on node1",
+              "read-only / on node2",
+              "read-only / on node2",
+              "read-only / on node3",
+              "read-only / on node3");
+      // Asked for, writable it is, on every node (through the agent too).
+      Result rw = run("--container-writable", "--", "sh", "-c", probe);
+      ok(rw);
+      assertThat(rw.stdout().lines().filter(l -> l.contains(" / on ")).distinct().sorted())
+          .containsExactly("wrote / on node1", "wrote / on node2", "wrote / on node3");
+    } finally {
+      c.removeEnrootFile("enroot.conf.d/90-site.conf");
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------
+
+  /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] ARGS}. */
+  static Result run(String... args) {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                launcher, "run", "examples/hello-mpi.yaml", "--nodes", hosts, "--workspace", ws));
+    cmd.addAll(imageFlags);
+    cmd.addAll(List.of(args));
+    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
+    Result r = c.exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
+    System.err.println("--- clusterrun run " + String.join(" ", args) + "\n" + r);
+    return r;
+  }
+
+  static Result exec(String... cmd) {
+    Result r = c.exec("node1", false, null, RUN_TIMEOUT, List.of(cmd));
+    System.err.println("--- " + String.join(" ", cmd) + "\n" + r);
+    return r;
+  }
+
+  static void writeAsJobUser(String path, String content) {
+    ok(
+        c.exec(
+            "node1",
+            false,
+            content,
+            Duration.ofSeconds(30),
+            List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
+  }
+
+  static Result ok(Result r) {
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    return r;
+  }
+
+  /** The line of {@code name} in clusterrun's drop-in on {@code node}, as setup wrote it. */
+  static int dropInLine(String node, String name) throws IOException {
+    List<String> lines =
+        Files.readAllLines(c.nodeEnrootDir(node).resolve("enroot.conf.d/50-clusterrun.conf"));
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).startsWith(name + " ")) {
+        return i + 1;
+      }
+    }
+    throw new AssertionError(name + " not in the drop-in: " + lines);
+  }
+
+  static JsonNode result(JsonNode report, String node, String id) {
+    for (JsonNode n : report.get("nodes")) {
+      if (n.get("node").asText().equals(node)) {
+        for (JsonNode x : n.get("checks")) {
+          if (x.get("id").asText().equals(id)) {
+            return x;
+          }
+        }
+      }
+    }
+    throw new AssertionError("no " + id + " for " + node + " in " + report);
+  }
+
+  static final Pattern RUN_LINE =
+      Pattern.compile(
+          "clusterrun: run (\\S+) (\\S+) \\(exit (-?\\d+)\\) in .* run directory (\\S+)");
+
+  static JsonNode summary(Result r) throws IOException {
+    Matcher m = RUN_LINE.matcher(r.stderr());
+    assertThat(m.find()).as("the run's last line in %s", r).isTrue();
+    return JSON.readTree(Paths.get(m.group(4)).resolve("summary.json").toFile());
+  }
+}
