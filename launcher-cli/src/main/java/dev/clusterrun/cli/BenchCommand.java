@@ -62,9 +62,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    BenchPreset p = BenchPreset.byId(preset);
     bench.hpcc = hpcc;
-    return BenchFlow.run(
-        root, p, nodes.path, job, run, ssh, bench, args == null ? null : args.command);
+    return HplCommand.run(root, BenchPreset.byId(preset), nodes, bench, job, run, ssh, args);
   }
 }

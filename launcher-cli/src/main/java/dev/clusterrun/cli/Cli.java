@@ -1,6 +1,7 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.ExitException;
 import java.io.PrintWriter;
 import java.util.Map;
 import picocli.CommandLine;
@@ -63,9 +64,9 @@ final class Cli {
             err.println("clusterrun: " + bad.subject() + ": " + bad.problem());
             return ExitCodes.BAD_INPUT;
           }
-          if (ex instanceof UserFacingException uf) {
-            err.println("clusterrun: " + uf.getMessage());
-            return uf.exitCode();
+          if (ex instanceof ExitException stop) {
+            err.println("clusterrun: " + stop.getMessage());
+            return stop.code().value();
           }
           err.println(
               "clusterrun: internal error: "

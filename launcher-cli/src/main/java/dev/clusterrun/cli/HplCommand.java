@@ -1,6 +1,9 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.bench.BenchFlow;
+import dev.clusterrun.core.bench.BenchOutcome;
 import dev.clusterrun.core.bench.BenchPreset;
+import dev.clusterrun.core.bench.BenchRequest;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -55,14 +58,38 @@ final class HplCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    return BenchFlow.run(
-        root,
-        BenchPreset.HPL,
-        nodes.path,
-        job,
-        run,
-        ssh,
-        bench,
-        args == null ? null : args.command);
+    return run(root, BenchPreset.HPL, nodes, bench, job, run, ssh, args);
+  }
+
+  /**
+   * {@code hpl} and {@code bench PRESET}: the request from the flags, one core call, its output.
+   */
+  static int run(
+      RootCommand root,
+      BenchPreset preset,
+      NodesOption nodes,
+      BenchOptions bench,
+      JobOptions job,
+      RunOptions run,
+      SshOptions ssh,
+      CommandWords args)
+      throws Exception {
+    BenchRequest rq =
+        new BenchRequest(
+            preset,
+            job.input(nodes.path, new CommandWords(), ssh, root.env),
+            run.options(job),
+            bench.toSettings(),
+            args == null ? null : args.command,
+            VersionProvider.version());
+    BenchOutcome outcome = BenchFlow.run(rq, root.console());
+    if (outcome.launch() != null) {
+      RunCommand.render(outcome.launch(), root.err);
+    }
+    for (String text : outcome.stdout()) {
+      root.out.print(text.endsWith("\n") ? text : text + "\n");
+    }
+    root.out.flush();
+    return outcome.exitCode();
   }
 }

@@ -67,6 +67,6 @@ final class ResultsCompareCommand implements Callable<Integer> {
       }
     }
     root.out.flush();
-    return rows.stream().anyMatch(Comparison.Row::bad) ? BenchFlow.BENCH_FAILED : ExitCodes.OK;
+    return rows.stream().anyMatch(Comparison.Row::bad) ? ExitCodes.RESULT_FAILED : ExitCodes.OK;
   }
 }

@@ -2,6 +2,7 @@ package dev.clusterrun.cli;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.bench.BenchResult;
+import dev.clusterrun.core.bench.BenchSettings;
 import dev.clusterrun.core.bench.Comparison;
 import dev.clusterrun.core.bench.References;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ final class ResultsSelection {
       description =
           "How far a metric may get worse from the first run to the last before it is"
               + " `regressed` (without a reference). Default: ${DEFAULT-VALUE}.")
-  double maxRegression = BenchFlow.DEFAULT_MAX_REGRESSION;
+  double maxRegression = BenchSettings.DEFAULT_MAX_REGRESSION;
 
   Comparison.Options options() {
     if (!(maxRegression >= 0) || Double.isInfinite(maxRegression)) {

@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.session.Console;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -59,6 +60,11 @@ final class RootCommand implements Callable<Integer> {
     this.out = out;
     this.err = err;
     this.env = env;
+  }
+
+  /** Where a command speaks: progress and notes on stderr, the job's output passed through. */
+  Console console() {
+    return new Console(TerminalProgress.forTerminal(err), rawOut, rawErr, new InterruptSignals());
   }
 
   @Override

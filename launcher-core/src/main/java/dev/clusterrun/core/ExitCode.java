@@ -37,6 +37,14 @@ public enum ExitCode {
     return code < 0 ? OptionalInt.empty() : OptionalInt.of(code);
   }
 
+  /** The process exit code of every row but {@link #JOB} (which has none of its own). */
+  public int value() {
+    if (code < 0) {
+      throw new IllegalStateException(name() + " stands for the job's own exit code");
+    }
+    return code;
+  }
+
   /** The code as a table shows it: {@code 0}, {@code N}, … */
   public String label() {
     return code < 0 ? "N" : Integer.toString(code);

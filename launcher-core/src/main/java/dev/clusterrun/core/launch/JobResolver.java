@@ -165,6 +165,15 @@ public final class JobResolver {
         pick(s -> s.mpi().args(), "mpi.args", List.of()),
         hostfileIn,
         command,
+        resolveSsh());
+  }
+
+  /**
+   * The SSH settings alone, layer over layer like every other setting: what {@code check} and
+   * {@code setup} need, and a part of every resolved job.
+   */
+  public ResolvedSsh resolveSsh() {
+    return new ResolvedSsh(
         pick(s -> s.ssh().user(), "ssh.user", null),
         pick(s -> s.ssh().port(), "ssh.port", null),
         pick(s -> s.ssh().identity(), "ssh.identity", null),
