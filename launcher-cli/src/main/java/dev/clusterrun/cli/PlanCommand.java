@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.launch.LaunchFlow;
 import dev.clusterrun.core.launch.LaunchRequest;
 import dev.clusterrun.core.launch.Plan;
@@ -59,6 +60,6 @@ final class PlanCommand implements Callable<Integer> {
                 VersionProvider.version()));
     root.out.print(json ? PlanRenderer.json(plan) : PlanRenderer.text(plan));
     root.out.flush();
-    return ExitCodes.OK;
+    return ExitCode.OK.value();
   }
 }

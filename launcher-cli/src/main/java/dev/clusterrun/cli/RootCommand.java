@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.session.Console;
 import java.io.PrintWriter;
 import java.util.Map;
@@ -70,6 +71,6 @@ final class RootCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     spec.commandLine().usage(out);
-    return ExitCodes.BAD_INPUT;
+    return ExitCode.BAD_INPUT.value();
   }
 }

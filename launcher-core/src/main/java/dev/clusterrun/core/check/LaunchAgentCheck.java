@@ -28,105 +28,132 @@ final class LaunchAgentCheck extends NodeCheck {
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();
-    List<String> failures = new ArrayList<>();
-    List<String> warnings = new ArrayList<>();
-    List<String> fixes = new ArrayList<>();
+    Findings found = new Findings();
     Map<String, List<Facts.AgentMention>> byPlace = new LinkedHashMap<>();
     for (Facts.AgentMention m : f.agents()) {
       byPlace.computeIfAbsent(m.path() == null ? "" : m.path(), k -> new ArrayList<>()).add(m);
     }
     for (List<Facts.AgentMention> ms : byPlace.values()) {
-      Facts.AgentMention first = ms.get(0);
-      List<Facts.AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
-      String sudo = "user".equals(first.scope()) ? "" : "sudo ";
-      switch (first.kind()) {
-        case HOOK -> {
-          if (!code.isEmpty() && first.active()) {
-            failures.add(
-                "the hook "
-                    + setsText(code)
-                    + ": "
-                    + consequence(code)
-                    + " (hooks run in name order)");
-            fixes.add(
-                "disable it: "
-                    + sudo
-                    + "mv "
-                    + first.path()
-                    + " "
-                    + first.path()
-                    + ".off (enroot runs only *.sh hooks; clusterrun's hook gives each job its agent)");
-          } else if (!code.isEmpty()) {
-            warnings.add(
-                "the hook "
-                    + setsText(code)
-                    + " but enroot does not run it now (not an executable *.sh); enabled, it would"
-                    + " replace the job's launch agent");
-            fixes.add(sudo + "rm " + first.path());
-          } else if (first.active()) {
-            warnings.add(
-                "the hook "
-                    + first.path()
-                    + " names "
-                    + ms.stream()
-                        .map(m -> m.variable() + " (line " + m.line() + ")")
-                        .distinct()
-                        .collect(java.util.stream.Collectors.joining(", "))
-                    + " in a comment; a hook that sets it replaces the job's launch agent");
-            fixes.add("read " + first.path() + " and make sure it sets no agent of Open MPI");
-          }
-        }
-        case ENVIRON -> {
-          if (!code.isEmpty()) {
-            failures.add(setsText(code) + " in every container: " + consequence(code));
-            fixes.add(
-                "remove "
-                    + code.stream()
-                        .map(Facts.AgentMention::variable)
-                        .distinct()
-                        .collect(java.util.stream.Collectors.joining(", "))
-                    + " from "
-                    + first.path());
-          }
-        }
-        case CONFIG -> {
-          if (!code.isEmpty()) {
-            warnings.add(
-                setsText(code)
-                    + ", which enroot ignores (it reads only ENROOT_* and a few other settings"
-                    + " from its configuration)");
-            fixes.add("remove the line from " + first.path());
-          }
-        }
-        case ENVIRONMENT -> {
-          for (Facts.AgentMention m : ms) {
-            warnings.add(
-                m.variable()
-                    + " is set in the environment of "
-                    + (f.user() != null ? f.user() : "the job user")
-                    + " (non-interactive SSH): enroot clears it in containers, but hooks see it");
-            fixes.add(
-                "unset "
-                    + m.variable()
-                    + " in the shell startup files of "
-                    + (f.user() != null ? f.user() : "the job user")
-                    + " on "
-                    + n);
-          }
-        }
+      switch (ms.get(0).kind()) {
+        case HOOK -> hook(ms, found);
+        case ENVIRON -> environ(ms, found);
+        case CONFIG -> config(ms, found);
+        case ENVIRONMENT -> environment(ms, f, found);
         default -> {}
       }
     }
-    String fix = String.join("; ", fixes.stream().distinct().toList());
-    if (!failures.isEmpty()) {
-      List<String> all = new ArrayList<>(failures);
-      all.addAll(warnings);
+    String fix = String.join("; ", found.fixes.stream().distinct().toList());
+    if (!found.failures.isEmpty()) {
+      List<String> all = new ArrayList<>(found.failures);
+      all.addAll(found.warnings);
       return fail(n, String.join("; ", all), fix);
     }
-    if (!warnings.isEmpty()) {
-      return warn(n, String.join("; ", warnings), fix);
+    if (!found.warnings.isEmpty()) {
+      return warn(n, String.join("; ", found.warnings), fix);
     }
     return pass(n, "no hook, environ.d file or setting but clusterrun's sets Open MPI's agents");
+  }
+
+  /** What the places that name an agent variable come to: failures, warnings, fixes. */
+  private static final class Findings {
+    final List<String> failures = new ArrayList<>();
+    final List<String> warnings = new ArrayList<>();
+    final List<String> fixes = new ArrayList<>();
+  }
+
+  /** A hook that sets an agent (or names one in a comment). */
+  private static void hook(List<Facts.AgentMention> ms, Findings found) {
+    Facts.AgentMention first = ms.get(0);
+    List<Facts.AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
+    String sudo = "user".equals(first.scope()) ? "" : "sudo ";
+    List<String> failures = found.failures;
+    List<String> warnings = found.warnings;
+    List<String> fixes = found.fixes;
+    if (!code.isEmpty() && first.active()) {
+      failures.add(
+          "the hook " + setsText(code) + ": " + consequence(code) + " (hooks run in name order)");
+      fixes.add(
+          "disable it: "
+              + sudo
+              + "mv "
+              + first.path()
+              + " "
+              + first.path()
+              + ".off (enroot runs only *.sh hooks; clusterrun's hook gives each job its agent)");
+    } else if (!code.isEmpty()) {
+      warnings.add(
+          "the hook "
+              + setsText(code)
+              + " but enroot does not run it now (not an executable *.sh); enabled, it would"
+              + " replace the job's launch agent");
+      fixes.add(sudo + "rm " + first.path());
+    } else if (first.active()) {
+      warnings.add(
+          "the hook "
+              + first.path()
+              + " names "
+              + ms.stream()
+                  .map(m -> m.variable() + " (line " + m.line() + ")")
+                  .distinct()
+                  .collect(java.util.stream.Collectors.joining(", "))
+              + " in a comment; a hook that sets it replaces the job's launch agent");
+      fixes.add("read " + first.path() + " and make sure it sets no agent of Open MPI");
+    }
+  }
+
+  /** An environ.d file that sets an agent in every container. */
+  private static void environ(List<Facts.AgentMention> ms, Findings found) {
+    Facts.AgentMention first = ms.get(0);
+    List<Facts.AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
+    List<String> failures = found.failures;
+    List<String> fixes = found.fixes;
+    if (!code.isEmpty()) {
+      failures.add(setsText(code) + " in every container: " + consequence(code));
+      fixes.add(
+          "remove "
+              + code.stream()
+                  .map(Facts.AgentMention::variable)
+                  .distinct()
+                  .collect(java.util.stream.Collectors.joining(", "))
+              + " from "
+              + first.path());
+    }
+  }
+
+  /** enroot's configuration names an agent: enroot ignores it. */
+  private static void config(List<Facts.AgentMention> ms, Findings found) {
+    Facts.AgentMention first = ms.get(0);
+    List<Facts.AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
+    List<String> warnings = found.warnings;
+    List<String> fixes = found.fixes;
+    if (!code.isEmpty()) {
+      warnings.add(
+          setsText(code)
+              + ", which enroot ignores (it reads only ENROOT_* and a few other settings"
+              + " from its configuration)");
+      fixes.add("remove the line from " + first.path());
+    }
+  }
+
+  /** The job user's environment sets an agent: hooks see it. */
+  private static void environment(List<Facts.AgentMention> ms, Facts f, Findings found) {
+    String n = f.node();
+    List<String> warnings = found.warnings;
+    List<String> fixes = found.fixes;
+    for (Facts.AgentMention m : ms) {
+      warnings.add(
+          m.variable()
+              + " is set in the environment of "
+              + (f.user() != null ? f.user() : "the job user")
+              + " (non-interactive SSH): enroot clears it in containers, but hooks see it");
+      fixes.add(
+          "unset "
+              + m.variable()
+              + " in the shell startup files of "
+              + (f.user() != null ? f.user() : "the job user")
+              + " on "
+              + n);
+    }
   }
 
   /** {@code /etc/enroot/hooks.d/ompi.sh:2 sets OMPI_MCA_orte_launch_agent} (and more lines). */
