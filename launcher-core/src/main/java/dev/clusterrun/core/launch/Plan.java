@@ -12,6 +12,8 @@ import java.util.Map;
  * @param nodes host names in hostfile order
  * @param containerName the container the job runs in (generated when the job names none)
  * @param namedContainer whether it is kept after the job (Pyxis's named containers)
+ * @param squashfs the squashfs file the container is made from (an image imported into the
+ *     workspace, or the file given), or null when no image is given
  * @param prepare steps run once on the head before the job, each with its condition
  * @param hostfilePath the hostfile mpirun reads, path inside the container
  * @param hostfileHostPath the same file on the shared filesystem
@@ -39,6 +41,7 @@ public record Plan(
     String containerName,
     boolean namedContainer,
     String image,
+    String squashfs,
     List<Step> prepare,
     String hostfilePath,
     String hostfileHostPath,
@@ -77,6 +80,7 @@ public record Plan(
     b.containerName = containerName;
     b.namedContainer = namedContainer;
     b.image = image;
+    b.squashfs = squashfs;
     b.prepare = prepare;
     b.hostfilePath = hostfilePath;
     b.hostfileHostPath = hostfileHostPath;
@@ -107,6 +111,7 @@ public record Plan(
     private String containerName;
     private boolean namedContainer;
     private String image;
+    private String squashfs;
     private List<Step> prepare;
     private String hostfilePath;
     private String hostfileHostPath;
@@ -164,6 +169,11 @@ public record Plan(
 
     public Builder image(String v) {
       image = v;
+      return this;
+    }
+
+    public Builder squashfs(String v) {
+      squashfs = v;
       return this;
     }
 
@@ -262,6 +272,7 @@ public record Plan(
           containerName,
           namedContainer,
           image,
+          squashfs,
           prepare,
           hostfilePath,
           hostfileHostPath,
@@ -285,10 +296,25 @@ public record Plan(
   /**
    * A command to run on the head.
    *
+   * @param action what kind of step it is, so no one reads it back from the words
    * @param when the condition under which it runs, in words ("always", "if the container is missing
    *     or was made from another image")
    */
-  public record Step(String what, List<String> argv, String when) {}
+  public record Step(Action action, String what, List<String> argv, String when) {
+    /** The kinds of steps around a job. */
+    public enum Action {
+      /** {@code enroot import} of the image into the shared workspace ({@link #squashfs}). */
+      IMPORT,
+      /** {@code enroot create} of the container from {@link #squashfs}. */
+      CREATE,
+      /** No command: the container given by name must exist. */
+      USE_EXISTING,
+      /** {@code enroot export} of the container after the job. */
+      SAVE,
+      /** {@code enroot remove} of the run's container after the job. */
+      REMOVE
+    }
+  }
 
   /** A setting for display: its key, its value as text (secrets masked), and its source. */
   public record SettingView(String key, String value, String source, String origin) {}

@@ -132,28 +132,41 @@ public final class Planner {
         sqsh = ws + "/images/" + EnrootArgs.squashfsName(image);
         prepare.add(
             new Plan.Step(
+                Plan.Step.Action.IMPORT,
                 "import the image once into the shared workspace",
                 EnrootArgs.importImage(image, sqsh),
                 "if the container must be made and " + sqsh + " does not hold this image yet"));
       }
+      plan.squashfs(sqsh);
       prepare.add(
           new Plan.Step(
+              Plan.Step.Action.CREATE,
               "create the container in the shared data path",
               EnrootArgs.create(name, sqsh),
               createWhen));
     } else {
       prepare.add(
           new Plan.Step(
-              "use the existing container " + name, List.of(), "it must exist on every node"));
+              Plan.Step.Action.USE_EXISTING,
+              "use the existing container " + name,
+              List.of(),
+              "it must exist on every node"));
     }
     if (job.save().value() != null) {
       cleanup.add(
           new Plan.Step(
-              "save the container", EnrootArgs.export(name, job.save().value()), "after the job"));
+              Plan.Step.Action.SAVE,
+              "save the container",
+              EnrootArgs.export(name, job.save().value()),
+              "after the job"));
     }
     if (!named) {
       cleanup.add(
-          new Plan.Step("remove the run's container", EnrootArgs.remove(name), "after the job"));
+          new Plan.Step(
+              Plan.Step.Action.REMOVE,
+              "remove the run's container",
+              EnrootArgs.remove(name),
+              "after the job"));
     }
     plan.containerName(name)
         .namedContainer(named)
