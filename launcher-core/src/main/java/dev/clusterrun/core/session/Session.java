@@ -60,7 +60,8 @@ public final class Session implements AutoCloseable {
   public static Session open(Hostfile hostfile, SshSpec ssh, Progress progress)
       throws InterruptedException {
     int fanout = ssh.fanout() == null ? FanOut.DEFAULT_PARALLELISM : ssh.fanout();
-    FanOut fan = new FanOut(Math.min(fanout, hostfile.hosts().size() + 1));
+    // At most one task per node, the head (when the hostfile does not list it) and one beside.
+    FanOut fan = new FanOut(Math.min(fanout, hostfile.hosts().size() + 2));
     SshConfigResolver resolver = SshConfigResolver.system(ssh);
     try {
       return open(hostfile, HeadDetector.forThisMachine(), resolver::resolve, fan, progress);
