@@ -1,6 +1,8 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.bench.BenchFlow;
 import dev.clusterrun.core.bench.BenchPreset;
+import dev.clusterrun.core.bench.BenchRequest;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -63,6 +65,14 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     bench.hpcc = hpcc;
-    return HplCommand.run(root, BenchPreset.byId(preset), nodes, bench, job, run, ssh, args);
+    BenchRequest rq =
+        new BenchRequest(
+            BenchPreset.byId(preset),
+            job.input(nodes.path, new CommandWords(), ssh, root.env),
+            run.options(job),
+            bench.toSettings(),
+            args == null ? null : args.command,
+            VersionProvider.version());
+    return HplCommand.render(BenchFlow.run(rq, root.console()), root);
   }
 }

@@ -58,31 +58,19 @@ final class HplCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    return run(root, BenchPreset.HPL, nodes, bench, job, run, ssh, args);
-  }
-
-  /**
-   * {@code hpl} and {@code bench PRESET}: the request from the flags, one core call, its output.
-   */
-  static int run(
-      RootCommand root,
-      BenchPreset preset,
-      NodesOption nodes,
-      BenchOptions bench,
-      JobOptions job,
-      RunOptions run,
-      SshOptions ssh,
-      CommandWords args)
-      throws Exception {
     BenchRequest rq =
         new BenchRequest(
-            preset,
+            BenchPreset.HPL,
             job.input(nodes.path, new CommandWords(), ssh, root.env),
             run.options(job),
             bench.toSettings(),
             args == null ? null : args.command,
             VersionProvider.version());
-    BenchOutcome outcome = BenchFlow.run(rq, root.console());
+    return render(BenchFlow.run(rq, root.console()), root);
+  }
+
+  /** What {@code hpl} and {@code bench} print: why the job did not run, else the summary. */
+  static int render(BenchOutcome outcome, RootCommand root) {
     if (outcome.launch() != null) {
       RunCommand.render(outcome.launch(), root.err);
     }
