@@ -411,9 +411,12 @@ make_user() {
     die "user $user already exists but was not made by this script; remove it first"
   fi
   if getent passwd "$uid" >/dev/null; then die "uid $uid is taken by $(getent passwd "$uid" | cut -d: -f1)"; fi
+  if [[ ! -e $(dirname "$home") ]]; then
+    record emptydir "$(dirname "$home")"
+    mkdir -p "$(dirname "$home")"
+  fi
   record user "$user"
   getent group "$uid" >/dev/null || groupadd -g "$uid" "$user"
-  mkdir -p "$(dirname "$home")"
   useradd -u "$uid" -g "$uid" -m -d "$home" -s /bin/bash "$user"
   # UsePAM is off in the nodes' sshd: a locked ('!') password field would refuse key logins.
   usermod -p '*' "$user"
