@@ -121,6 +121,10 @@ class DocsTest {
           // NVIDIA's hpcg.sh, nccl-tests
           "--nx",
           "-b",
+          // the local cluster's cluster.sh (up --docker-bridge, cut --arp) and bench/run-vs-raw.sh
+          "--docker-bridge",
+          "--arp",
+          "--with-64",
           // Maven
           "-DskipITs",
           // java (the launcher's JVM options)
