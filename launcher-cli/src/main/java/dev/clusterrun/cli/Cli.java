@@ -50,7 +50,7 @@ final class Cli {
     cl.setParameterExceptionHandler(
         (ex, args) -> {
           CommandLine c = ex.getCommandLine();
-          err.println("clusterrun: " + ex.getMessage());
+          err.println("clusterrun: " + BadInputException.visible(ex.getMessage()));
           if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
             err.println("Try 'clusterrun " + commandPath(c) + "--help' for more information.");
           }
@@ -64,7 +64,7 @@ final class Cli {
             return ExitCodes.BAD_INPUT;
           }
           if (ex instanceof UserFacingException uf) {
-            err.println("clusterrun: " + uf.getMessage());
+            err.println("clusterrun: " + BadInputException.visible(uf.getMessage()));
             return uf.exitCode();
           }
           err.println(

@@ -31,7 +31,8 @@ public final class EnrootDropIn {
     StringBuilder b = new StringBuilder();
     b.append(HEADER_PREFIX).append(VERSION).append(HEADER_SUFFIX).append('\n');
     b.append("# enroot keeps the first value it reads for a setting: its environment, then\n");
-    b.append("# enroot.conf, then enroot.conf.d/*.conf in name order; `clusterrun check` names any\n");
+    b.append(
+        "# enroot.conf, then enroot.conf.d/*.conf in name order; `clusterrun check` names any\n");
     b.append("# file that sets one of these before this one does.\n");
     b.append("# enroot expands each value with the shell, for each user, when it starts.\n");
     b.append('\n');
