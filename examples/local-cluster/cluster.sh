@@ -10,6 +10,12 @@
 # /home and the shared directory are the host's and so are shared by all nodes, like NFS.
 # Everything made is recorded under the state directory; `down` removes exactly that.
 #
+# One local cluster per machine, owned by one process at a time: the owner holds a POSIX record lock
+# on /run/clusterrun-lc.owner.lock (the lock LocalCluster.java takes in the test JVMs) from `up` to
+# `down`. Commands that change the cluster act only for the owner (the process holding the lock, or
+# one of its ancestors); a plain `up` from a shell starts a small process that holds the lock for
+# the cluster until `down`, so integration tests started meanwhile wait instead of tearing it down.
+#
 # Needs root, network/UTS/mount namespaces, iproute2, util-linux, OpenSSH (see install-deps.sh).
 set -euo pipefail
 
@@ -23,6 +29,11 @@ readonly REGISTRY_DIR=$SHARED_ROOT/registry
 readonly JOB_USER=crjob
 readonly JOB_UID=4242
 readonly JOB_HOME=/home/$JOB_USER
+# A second job user (same uid on every node, own key and known_hosts), for jobs of two users at
+# once. Its home is shared too, under the shared root.
+readonly JOB2_USER=crjob2
+readonly JOB2_UID=4243
+readonly JOB2_HOME=$SHARED_ROOT/home/$JOB2_USER
 readonly SUBNET_PREFIX=10.213.77
 readonly SUBNET=$SUBNET_PREFIX.0/24
 readonly HOST_ADDR=$SUBNET_PREFIX.1
@@ -30,7 +41,12 @@ readonly BRIDGE=crlc0
 readonly NETNS_PREFIX=crlc-
 readonly HOSTS_BEGIN="# BEGIN clusterrun-local-cluster (managed by examples/local-cluster/cluster.sh)"
 readonly HOSTS_END="# END clusterrun-local-cluster"
-readonly MAX_NODES=50
+# Addresses 10.213.77.11 .. .254 on the /24.
+readonly MAX_NODES=244
+readonly OWNER_LOCK=/run/clusterrun-lc.owner.lock
+# The cluster's own (Docker-like) bridge on every node with `up N --docker-bridge`.
+readonly DOCKER_BRIDGE=docker0
+readonly DOCKER_ADDR=172.17.0.1/16
 
 usage() {
   cat <<EOF
@@ -39,16 +55,25 @@ Usage: cluster.sh COMMAND [ARGS]
 A multi-node cluster on this machine: nodes node1..nodeN as namespaces with their own sshd.
 
 Commands:
-  up N                      bring nodes node1..nodeN up (tears down any earlier cluster first)
+  up N [--docker-bridge]    bring nodes node1..nodeN up (N up to $MAX_NODES; tears down a cluster
+                            left without owner first, waits while another process owns one);
+                            --docker-bridge gives every node a docker0 bridge with $DOCKER_ADDR
   down                      remove everything 'up' made (idempotent)
-  status                    show nodes, holder and sshd PIDs
-  env                       print KEY=VALUE facts (job user, key file, shared dir, nodes, ...)
+  status                    show nodes, holder and sshd PIDs, cut nodes
+  env                       print KEY=VALUE facts (job users, key files, shared dir, nodes, ...)
   hostfile [SLOTS]          print an Open MPI hostfile for the nodes that are up (default 1 slot)
-  exec NODE [--root] -- CMD...
-                            run CMD on NODE as the job user (or root) with a clean environment
-                            like a non-interactive SSH session; its exit code is passed through
+  exec NODE [--root|--user USER] -- CMD...
+                            run CMD on NODE as the job user ($JOB_USER, or USER: $JOB_USER or
+                            $JOB2_USER) or root, with a clean environment like a non-interactive
+                            SSH session; its exit code is passed through
   isolate NODE PATH         hide PATH on NODE only (an empty tmpfs over it): PATH is not shared
   unisolate NODE PATH       undo 'isolate'
+  cut NODE [--arp]          drop NODE off the network without a reset (no RST, no ICMP; its
+                            processes keep running); --arp lets ARP fail as on one Ethernet segment
+  uncut NODE                undo 'cut'
+  own -- CMD...             run CMD holding the machine-wide owner lock of the local cluster
+                            (waiting for another owner first): what benchmarks and scripts use
+  owner                     print the PID and command line of the owner lock's holder, if any
   check                     say whether this machine can run the cluster (exit 0 when it can)
 
 Environment:
@@ -78,7 +103,7 @@ check_prereqs() {
     echo "not root (uid $(id -u)): the local cluster needs root"
     missing=1
   fi
-  for c in ip unshare nsenter setpriv sshd ssh ssh-keygen mksquashfs unsquashfs mpirun mpicc \
+  for c in ip bridge unshare nsenter setpriv sshd ssh ssh-keygen mksquashfs unsquashfs mpirun mpicc \
     findmnt mountpoint useradd userdel flock perl; do
     if ! command -v "$c" >/dev/null 2>&1 && [[ ! -x /usr/sbin/$c ]]; then
       echo "missing command: $c (run examples/local-cluster/install-deps.sh)"
@@ -114,42 +139,160 @@ node_addr() { echo "$SUBNET_PREFIX.$((10 + $1))"; }
 
 # The holder PID of a node, checked to still be our holder (PIDs may be reused).
 holder_pid() {
-  local node=$1 pid
-  pid=$(cat "$STATE_DIR/nodes/$node/holder.pid" 2>/dev/null) || return 1
-  [[ -n $pid && -r /proc/$pid/cmdline ]] || return 1
-  [[ $(tr '\0' ' ' <"/proc/$pid/cmdline") == "crlc-holder-$node "* ]] || return 1
+  local node=$1 pid arg0
+  { read -r pid <"$STATE_DIR/nodes/$node/holder.pid"; } 2>/dev/null || return 1
+  [[ -n $pid ]] || return 1
+  { IFS= read -r -d '' arg0 <"/proc/$pid/cmdline"; } 2>/dev/null
+  [[ $arg0 == "crlc-holder-$node" ]] || return 1
   echo "$pid"
 }
-
 # True when PID runs in the network namespace of our node NODE.
 in_node_netns() {
   local pid=$1 node=$2
-  [[ -e /run/netns/$NETNS_PREFIX$node ]] || return 1
-  [[ $(stat -L -c %i "/proc/$pid/ns/net" 2>/dev/null) == $(stat -L -c %i "/run/netns/$NETNS_PREFIX$node") ]]
+  [[ -e /run/netns/$NETNS_PREFIX$node && /proc/$pid/ns/net -ef /run/netns/$NETNS_PREFIX$node ]]
+}
+record() { echo "$*" >>"$STATE_DIR/created"; }
+
+# ---------------------------------------------------------------------------------------------
+# The owner lock: a POSIX record lock (fcntl F_SETLK, as Java's FileChannel.lock takes it; flock(1)
+# takes a different kind of lock that does not exclude it) on OWNER_LOCK. Perl (perl-base) speaks
+# fcntl; struct flock is { short type, whence; off_t start, len; pid_t pid } on Linux.
+#   who FILE          print the PID holding the lock (nothing when it is free)
+#   run FILE CMD...   wait for the lock, run CMD as a child while holding it, exit with its code
+#   hold FILE         wait for the lock, say "locked" on stdout, keep it until killed
+readonly OWNER_PERL='
+use strict; use warnings; use Fcntl; use POSIX ();
+my ($mode, $file, @cmd) = @ARGV;
+my $fmt = "s s x4 q q i x4";
+open(my $fh, ">>", $file) or die "cluster.sh: $file: $!\n";
+sub holder { my $lk = pack($fmt, F_WRLCK, 0, 0, 0, 0);
+  fcntl($fh, F_GETLK, $lk) or die "cluster.sh: $file: F_GETLK: $!\n";
+  my ($type, undef, undef, undef, $pid) = unpack($fmt, $lk); return $type == F_UNLCK ? 0 : $pid; }
+sub cmdline { my $p = shift; open(my $c, "<", "/proc/$p/cmdline") or return "?";
+  local $/; my $t = <$c> // ""; $t =~ s/\0+$//; $t =~ tr/\0\n/  /; return substr($t, 0, 160); }
+if ($mode eq "who") { my $p = holder(); print "$p\n" if $p; exit 0; }
+# Blocking (F_SETLKW), as Java waits too, so that the lock is ours at the first moment it is free;
+# woken by an alarm every minute to say whom we wait for.
+local $SIG{ALRM} = sub { };
+while (!fcntl($fh, F_SETLK, pack($fmt, F_WRLCK, 0, 0, 0, 0))) {
+  my $p = holder();
+  print STDERR "cluster.sh: waiting for the owner of the local cluster: pid $p (" . cmdline($p) . ")\n" if $p;
+  alarm 60;
+  my $ok = fcntl($fh, F_SETLKW, pack($fmt, F_WRLCK, 0, 0, 0, 0));
+  alarm 0;
+  last if $ok;
+  die "cluster.sh: $file: F_SETLKW: $!\n" unless $!{EINTR};
+}
+if ($mode eq "hold") {
+  $0 = "crlc-owner";
+  $| = 1; print "locked\n";
+  open(STDIN, "<", "/dev/null"); open(STDOUT, ">", "/dev/null"); open(STDERR, ">", "/dev/null");
+  $SIG{TERM} = $SIG{INT} = $SIG{HUP} = sub { exit 0 };
+  sleep 3600 while 1;
+}
+$0 = "crlc-own " . join(" ", @cmd);
+$ENV{CLUSTERRUN_LC_OWNER} = $$;
+my $child = fork() // die "cluster.sh: fork: $!\n";
+if (!$child) { exec { $cmd[0] } @cmd or die "cluster.sh: $cmd[0]: $!\n"; }
+for my $s (qw(TERM INT HUP)) { $SIG{$s} = sub { kill $s, $child }; }
+while (waitpid($child, 0) < 0) { last unless $!{EINTR}; }
+my $st = $?;
+exit(($st & 127) ? 128 + ($st & 127) : $st >> 8);
+'
+
+# The PID holding the owner lock, or nothing.
+owner_pid() { perl -e "$OWNER_PERL" who "$OWNER_LOCK"; }
+
+# True when PID is this process or one of its ancestors.
+is_ancestor() {
+  local want=$1 p=$$ stat
+  while ((p > 1)); do
+    [[ $p == "$want" ]] && return 0
+    stat=$(cat "/proc/$p/stat" 2>/dev/null) || return 1
+    stat=${stat##*) }
+    read -r _ p _ <<<"$stat"
+  done
+  return 1
 }
 
-record() { echo "$*" >>"$STATE_DIR/created"; }
+# The lock-holding process `up` started for a cluster brought up without an owner, when it still
+# runs.
+recorded_owner() {
+  local pid
+  pid=$(cat "$STATE_DIR/owner.pid" 2>/dev/null) || return 1
+  [[ -n $pid && $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) == "crlc-owner"* ]] || return 1
+  echo "$pid"
+}
+
+# Who may change the cluster: prints "ancestor" (we run for the lock's holder), "recorded" (the
+# holder is the process a plain `up` left for this cluster), "free", or "other PID".
+owner_state() {
+  local pid
+  pid=$(owner_pid) || die "cannot read the owner lock $OWNER_LOCK"
+  if [[ -z $pid ]]; then echo free
+  elif is_ancestor "$pid"; then echo ancestor
+  elif [[ $pid == "$(recorded_owner || true)" ]]; then echo recorded
+  else echo "other $pid"
+  fi
+}
+
+# Commands that change the cluster refuse to act on a cluster another process owns.
+require_owner() {
+  local what=$1 state
+  state=$(owner_state)
+  [[ $state != other* ]] || die "$what: the local cluster belongs to pid ${state#other } ($(tr '\0\n' '  ' <"/proc/${state#other }/cmdline" 2>/dev/null | cut -c1-160)); it takes the cluster down itself when done (run your own commands under 'cluster.sh own -- CMD' to wait for it)"
+}
+
+# For `up`: makes sure the cluster will have an owner. When no ancestor owns the lock, starts a
+# process that holds it for the cluster (waiting while another process owns it) and sets
+# OWNER_HOLDER to its PID; `down` ends it.
+OWNER_HOLDER=
+take_ownership() {
+  local state out pid
+  state=$(owner_state)
+  [[ $state == ancestor ]] && return 0
+  if [[ $state == recorded ]]; then
+    # A cluster brought up by a plain `up` earlier: ours to replace.
+    take_lock
+    do_down
+    exec 9>&-
+  fi
+  out=$(mktemp /run/clusterrun-lc.owner.XXXXXX)
+  setsid perl -e "$OWNER_PERL" hold "$OWNER_LOCK" >"$out" </dev/null 9>&- &
+  pid=$!
+  while ! grep -q locked "$out" 2>/dev/null; do
+    if ! kill -0 "$pid" 2>/dev/null; then rm -f "$out"; die "cannot take the owner lock $OWNER_LOCK"; fi
+    sleep 0.1
+  done
+  rm -f "$out"
+  OWNER_HOLDER=$pid
+}
 
 # ---------------------------------------------------------------------------------------------
 # down: undo what the records say, in reverse order of making; tolerant of half-made states.
 
-kill_pid_file() {
-  # kill_pid_file FILE NODE CHECK: TERM the recorded PID when CHECK says it is still ours.
-  local file=$1 node=$2 what=$3 pid
-  pid=$(cat "$file" 2>/dev/null) || return 0
-  [[ -n $pid && -d /proc/$pid ]] || return 0
-  case $what in
-    holder) holder_pid "$node" >/dev/null || return 0 ;;
-    sshd)
-      [[ $(readlink "/proc/$pid/exe" 2>/dev/null) == */sshd ]] || return 0
-      in_node_netns "$pid" "$node" || return 0
-      ;;
-  esac
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do running "$pid" || return 0; sleep 0.02; done
-  kill -KILL "$pid" 2>/dev/null || true
+# TERMs every PID given, waits up to 2 s for all of them to end, then KILLs what is left.
+kill_and_wait() {
+  local pid i left
+  [[ $# -gt 0 ]] || return 0
+  kill -TERM "$@" 2>/dev/null || true
+  for ((i = 0; i < 100; i++)); do
+    left=()
+    for pid in "$@"; do if running "$pid"; then left+=("$pid"); fi; done
+    [[ ${#left[@]} -gt 0 ]] || return 0
+    sleep 0.02
+  done
+  kill -KILL "${left[@]}" 2>/dev/null || true
 }
 
+# The recorded sshd PID of NODE when it still is that node's sshd.
+sshd_pid() {
+  local node=$1 pid
+  { read -r pid <"$STATE_DIR/nodes/$node/sshd.pid"; } 2>/dev/null || return 1
+  [[ -n $pid && $(readlink "/proc/$pid/exe" 2>/dev/null) == */sshd ]] || return 1
+  in_node_netns "$pid" "$node" || return 1
+  echo "$pid"
+}
 # True while PID exists and is not a zombie (an exited process its reaper has not collected yet).
 running() {
   local stat
@@ -170,26 +313,50 @@ remove_hosts_block() {
 
 do_down() {
   [[ -d $STATE_DIR ]] || return 0
-  local line kind arg node ns pids
+  local kind arg node ns pid owner batch=""
+  local -a nodes=() pids=()
+  owner=$(recorded_owner || true)
   if [[ -d $STATE_DIR/nodes ]]; then
-    for node in $(ls "$STATE_DIR/nodes"); do
-      kill_pid_file "$STATE_DIR/nodes/$node/sshd.pid" "$node" sshd
+    nodes=($(ls "$STATE_DIR/nodes"))
+    for node in "${nodes[@]}"; do
+      if pid=$(sshd_pid "$node"); then pids+=("$pid"); fi
     done
-    for node in $(ls "$STATE_DIR/nodes"); do
-      # Processes left in the node (job sessions, daemons): exactly those in the node's netns.
+    kill_and_wait "${pids[@]}"
+    # Processes left in the nodes (job sessions, daemons): exactly those in a node's netns, but
+    # not its holder; then the holders.
+    pids=()
+    for node in "${nodes[@]}"; do
       ns=$NETNS_PREFIX$node
       if [[ -e /run/netns/$ns ]]; then
-        pids=$(ip netns pids "$ns" 2>/dev/null | grep -vx "$(holder_pid "$node" || echo none)" || true)
-        [[ -z $pids ]] || kill -KILL $pids 2>/dev/null || true
+        pids+=($(ip netns pids "$ns" 2>/dev/null | grep -vx "$(holder_pid "$node" || echo none)" || true))
       fi
-      kill_pid_file "$STATE_DIR/nodes/$node/holder.pid" "$node" holder
     done
+    [[ ${#pids[@]} -eq 0 ]] || kill -KILL "${pids[@]}" 2>/dev/null || true
+    pids=()
+    for node in "${nodes[@]}"; do
+      if pid=$(holder_pid "$node"); then pids+=("$pid"); fi
+    done
+    kill_and_wait "${pids[@]}"
   fi
   if [[ -r $STATE_DIR/created ]]; then
+    # Namespaces first, in one `ip -batch`: the kernel then dismantles them, and the veth pairs in
+    # them, in one batch of its own (deleting each veth first waits for the kernel once per link).
+    # Then the links that are still there (the bridge, veths not yet gone).
+    local links=""
+    while read -r kind arg; do
+      case $kind in
+        netns) batch+="netns del $arg"$'\n' ;;
+        link) links+="$arg"$'\n' ;;
+      esac
+    done < <(tac "$STATE_DIR/created")
+    [[ -z $batch ]] || ip -force -batch - <<<"$batch" >/dev/null 2>&1 || true
+    batch=""
+    while read -r arg; do
+      if [[ -n $arg && -e /sys/class/net/$arg ]]; then batch+="link del $arg"$'\n'; fi
+    done <<<"$links"
+    [[ -z $batch ]] || ip -force -batch - <<<"$batch" >/dev/null 2>&1 || true
     tac "$STATE_DIR/created" | while read -r kind arg; do
       case $kind in
-        netns) ip netns del "$arg" 2>/dev/null || true ;;
-        link) ip link del "$arg" 2>/dev/null || true ;;
         hosts) remove_hosts_block ;;
         user)
           userdel -r "$arg" >/dev/null 2>&1 || userdel "$arg" >/dev/null 2>&1 || true
@@ -202,6 +369,8 @@ do_down() {
     done
   fi
   rm -rf --one-file-system "$STATE_DIR"
+  # Last: the process that held the owner lock for a cluster brought up by a plain `up`.
+  if [[ -n $owner ]]; then kill -TERM "$owner" 2>/dev/null || true; fi
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -234,22 +403,28 @@ enroot_mode() {
   echo "$mode"
 }
 
+# make_user NAME UID HOME: a job user with its own group, an ed25519 key authorised for itself.
 make_user() {
-  if getent passwd "$JOB_USER" >/dev/null; then
-    [[ $(id -u "$JOB_USER") == "$JOB_UID" ]] || die "user $JOB_USER exists with a uid other than $JOB_UID"
-    die "user $JOB_USER already exists but was not made by this script; remove it first"
+  local user=$1 uid=$2 home=$3
+  if getent passwd "$user" >/dev/null; then
+    [[ $(id -u "$user") == "$uid" ]] || die "user $user exists with a uid other than $uid"
+    die "user $user already exists but was not made by this script; remove it first"
   fi
-  if getent passwd "$JOB_UID" >/dev/null; then die "uid $JOB_UID is taken by $(getent passwd "$JOB_UID" | cut -d: -f1)"; fi
-  record user "$JOB_USER"
-  getent group "$JOB_UID" >/dev/null || groupadd -g "$JOB_UID" "$JOB_USER"
-  useradd -u "$JOB_UID" -g "$JOB_UID" -m -d "$JOB_HOME" -s /bin/bash "$JOB_USER"
+  if getent passwd "$uid" >/dev/null; then die "uid $uid is taken by $(getent passwd "$uid" | cut -d: -f1)"; fi
+  if [[ ! -e $(dirname "$home") ]]; then
+    record emptydir "$(dirname "$home")"
+    mkdir -p "$(dirname "$home")"
+  fi
+  record user "$user"
+  getent group "$uid" >/dev/null || groupadd -g "$uid" "$user"
+  useradd -u "$uid" -g "$uid" -m -d "$home" -s /bin/bash "$user"
   # UsePAM is off in the nodes' sshd: a locked ('!') password field would refuse key logins.
-  usermod -p '*' "$JOB_USER"
-  install -d -m 0700 -o "$JOB_UID" -g "$JOB_UID" "$JOB_HOME/.ssh"
-  ssh-keygen -q -t ed25519 -N '' -C "$JOB_USER@clusterrun-lc" -f "$JOB_HOME/.ssh/id_ed25519"
-  cp "$JOB_HOME/.ssh/id_ed25519.pub" "$JOB_HOME/.ssh/authorized_keys"
-  chown "$JOB_UID:$JOB_UID" "$JOB_HOME/.ssh"/*
-  chmod 0600 "$JOB_HOME/.ssh/authorized_keys"
+  usermod -p '*' "$user"
+  install -d -m 0700 -o "$uid" -g "$uid" "$home/.ssh"
+  ssh-keygen -q -t ed25519 -N '' -C "$user@clusterrun-lc" -f "$home/.ssh/id_ed25519"
+  cp "$home/.ssh/id_ed25519.pub" "$home/.ssh/authorized_keys"
+  chown "$uid:$uid" "$home/.ssh"/*
+  chmod 0600 "$home/.ssh/authorized_keys"
 }
 
 write_sshd_config() {
@@ -265,7 +440,7 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 UsePAM no
 PermitRootLogin no
-AllowUsers $JOB_USER
+AllowUsers $JOB_USER $JOB2_USER
 StrictModes yes
 UseDNS no
 PrintMotd no
@@ -387,16 +562,13 @@ EOF
   return "$rc"
 }
 
-make_node() {
-  local k=$1 node=node$1 addr dir ns pid i
-  addr=$(node_addr "$k")
-  dir=$STATE_DIR/nodes/$node
-  ns=$NETNS_PREFIX$node
-  mkdir -p "$dir/etc-enroot"
-  # Every node starts from a fresh install's configuration: the stand-in's packaged files, or the
-  # files the host enroot's package installed (collected once by do_up).
+# The fresh configuration every node's /etc/enroot starts from: the stand-in's packaged files, or
+# the files the host enroot's package installed; made once, copied per node.
+make_enroot_template() {
+  local t=$STATE_DIR/etc-enroot.template
+  mkdir -p "$t"
   if [[ $ENROOT_MODE == standin ]]; then
-    cp -a "$STANDIN_DIR/etc/." "$dir/etc-enroot/"
+    cp -a "$STANDIN_DIR/etc/." "$t/"
     {
       echo ""
       echo "# Set by cluster.sh for the stand-in: its local image registry (no network here)."
@@ -407,41 +579,56 @@ make_node() {
         echo "# No usable /dev/fuse or squashfuse on this machine: images are unpacked (SHORTCUT)."
         echo "ENROOT_STANDIN_SQSH         unpack"
       fi
-    } >>"$dir/etc-enroot/enroot.conf"
+    } >>"$t/enroot.conf"
   else
-    cp -a "$STATE_DIR/packaged-enroot/." "$dir/etc-enroot/"
+    cp -a "$STATE_DIR/packaged-enroot/." "$t/"
   fi
-  mkdir -p "$dir/etc-enroot"/{enroot.conf.d,hooks.d,environ.d,mounts.d}
-  chmod -R go-w "$dir/etc-enroot"
+  mkdir -p "$t"/{enroot.conf.d,hooks.d,environ.d,mounts.d}
+  chmod -R go-w "$t"
+}
+
+# One node. Few processes per node: at 64 nodes every fork counts on a small machine.
+make_node() {
+  local k=$1 node=node$1 addr dir ns pid i arg0 batch
+  addr=$SUBNET_PREFIX.$((10 + k))
+  dir=$STATE_DIR/nodes/$node
+  ns=$NETNS_PREFIX$node
+  cp -a "$STATE_DIR/etc-enroot.template" "$dir/etc-enroot"
 
   record netns "$ns"
   ip netns add "$ns"
   record link "crlc-v$k"
-  ip link add "crlc-v$k" type veth peer name "crlc-p$k"
-  ip link set "crlc-p$k" netns "$ns"
-  ip link set "crlc-v$k" master "$BRIDGE" up
-  ip -n "$ns" link set lo up
-  ip -n "$ns" link set "crlc-p$k" name eth0
-  ip -n "$ns" addr add "$addr/24" dev eth0
-  ip -n "$ns" link set eth0 up
+  ip link add "crlc-v$k" master "$BRIDGE" up type veth peer name eth0 netns "$ns"
+  batch="link set lo up"$'\n'"addr add $addr/24 dev eth0"$'\n'"link set eth0 up"$'\n'
+  if ((UP_DOCKER_BRIDGE)); then
+    # What every GPU node with Docker has: docker0, the same 172.17.0.1/16 on every node, up (with
+    # no container running it has no carrier, as on such a node). Gone with the namespace.
+    batch+="link add $DOCKER_BRIDGE type bridge"$'\n'"addr add $DOCKER_ADDR dev $DOCKER_BRIDGE"$'\n'
+    batch+="link set $DOCKER_BRIDGE up"$'\n'
+  fi
+  ip -n "$ns" -batch - <<<"$batch"
 
-  # The holder: in the node's netns, new UTS + mount namespaces (private propagation), sleeping.
+  # The holder: in the node's netns, new UTS + mount namespaces (private propagation), sleeping;
+  # it renames itself only once its hostname is set.
   setsid nsenter --net="/run/netns/$ns" unshare --uts --mount --propagation private -- \
     bash -c 'hostname "$1"; exec -a "crlc-holder-$1" sleep infinity' holder "$node" \
     </dev/null >/dev/null 2>&1 9>&- &
   pid=$!
   echo "$pid" >"$dir/holder.pid"
-  for i in $(seq 200); do
-    holder_pid "$node" >/dev/null && [[ $(nsenter -t "$pid" -u hostname 2>/dev/null) == "$node" ]] && break
+  for ((i = 0; i < 500; i++)); do
+    arg0=
+    { IFS= read -r -d '' arg0 <"/proc/$pid/cmdline"; } 2>/dev/null || true
+    [[ $arg0 == "crlc-holder-$node" ]] && break
     sleep 0.01
   done
-  holder_pid "$node" >/dev/null || die "$node: the namespace holder did not start"
+  [[ $arg0 == "crlc-holder-$node" ]] || die "$node: the namespace holder did not start"
 
   # Node-local mounts, made inside the node's mount namespace.
   nsenter -t "$pid" -m -- bash -euc '
-    node_dir=$1 standin_bin=$2 fuse=$3 sysconf=$4 host_etc=$5
-    # /run/netns holds references to all nodes; a node needs none of them.
-    for m in $(findmnt -rn -o TARGET | grep "^/run/netns/" || true); do umount -l "$m" || true; done
+    node_dir=$1 standin_bin=$2 fuse=$3 sysconf=$4 host_etc=$5 sudoers=$6
+    # /run/netns holds references to all nodes; a node needs none of them. One lazy unmount takes
+    # the whole tree (one umount per earlier node made `up` quadratic in the node count).
+    if mountpoint -q /run/netns; then umount -l /run/netns; fi
     mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs /run
     mkdir -p /run/sshd /run/lock /run/user
     chmod 1777 /run/lock
@@ -453,32 +640,31 @@ make_node() {
     if [[ -n $sysconf && $sysconf != /etc/enroot && -d $sysconf ]]; then mount --bind "$node_dir/etc-enroot" "$sysconf"; fi
     if [[ -n $standin_bin ]]; then mount --bind -o ro "$standin_bin" /usr/local/bin; fi
     if [[ -n $fuse ]]; then mount --bind "$fuse" /dev/fuse; fi
-    if [[ -d $node_dir/sudoers.d && -d /etc/sudoers.d ]]; then mount --bind -o ro "$node_dir/sudoers.d" /etc/sudoers.d; fi
-  ' nodesetup "$dir" "$([[ $ENROOT_MODE == standin ]] && echo "$STATE_DIR/bin" || true)" \
-    "$([[ $SQSH_MODE == fuse ]] && echo "$STATE_DIR/fuse" || true)" "$HOST_SYSCONF" "$STATE_DIR/host-etc"
+    if [[ -n $sudoers && -d /etc/sudoers.d ]]; then mount --bind -o ro "$sudoers" /etc/sudoers.d; fi
+  ' nodesetup "$dir" "$NODE_STANDIN_BIN" "$NODE_FUSE" "$HOST_SYSCONF" "$STATE_DIR/host-etc" "$NODE_SUDOERS"
 
   ssh-keygen -q -t ed25519 -N '' -C "$node" -f "$dir/ssh_host_ed25519_key"
   write_sshd_config "$node" "$addr"
 }
-
 start_sshd() {
   local node=$1 dir=$STATE_DIR/nodes/$1 pid
-  pid=$(holder_pid "$node")
+  read -r pid <"$dir/holder.pid"
   nsenter -t "$pid" -n -u -m -- /usr/sbin/sshd -f "$dir/sshd_config" -E "$dir/sshd.log" 9>&-
 }
-
-wait_sshd() {
-  local node=$1 k=$2 dir=$STATE_DIR/nodes/$1 i
-  for i in $(seq 300); do
-    if [[ -s $dir/sshd.pid ]] && nsenter --net="/run/netns/$NETNS_PREFIX$node" \
-      bash -c "exec 3<>/dev/tcp/$(node_addr "$k")/22" 2>/dev/null; then
-      return 0
-    fi
-    sleep 0.02
+# Waits until every node's sshd answers (probed from the host, over the bridge).
+wait_sshds() {
+  local n=$1 k i
+  for ((k = 1; k <= n; k++)); do
+    for ((i = 0; ; i++)); do
+      if [[ -s $STATE_DIR/nodes/node$k/sshd.pid ]] &&
+        (exec 3<>"/dev/tcp/$SUBNET_PREFIX.$((10 + k))/22") 2>/dev/null; then
+        break
+      fi
+      ((i < 500)) || die "node$k: sshd did not come up (see $STATE_DIR/nodes/node$k/sshd.log)"
+      sleep 0.02
+    done
   done
-  die "$node: sshd did not come up (see $dir/sshd.log)"
 }
-
 make_registry() {
   # A tiny image for the enroot stand-in's local 'docker://' registry: clusterrun/tiny:latest.
   local img=$REGISTRY_DIR/clusterrun/tiny/latest
@@ -487,12 +673,39 @@ make_registry() {
   printf 'clusterrun local-cluster tiny image\n' >"$img/opt/tiny/README"
 }
 
+# Parses `up`'s arguments into UP_NODES and UP_DOCKER_BRIDGE.
+parse_up_args() {
+  UP_NODES=""
+  UP_DOCKER_BRIDGE=0
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      --docker-bridge) UP_DOCKER_BRIDGE=1 ;;
+      -*) die "up: unknown option '$1' (usage: cluster.sh up N [--docker-bridge])" ;;
+      *)
+        [[ -z $UP_NODES ]] || die "up: one node count only (usage: cluster.sh up N [--docker-bridge])"
+        UP_NODES=$1
+        ;;
+    esac
+    shift
+  done
+  [[ $UP_NODES =~ ^[0-9]+$ ]] && ((UP_NODES >= 1 && UP_NODES <= MAX_NODES)) ||
+    die "up: N must be 1..$MAX_NODES, got '$UP_NODES'"
+}
+
+# known_hosts for USER (UID, HOME): every node by name and by address, from the host keys.
+write_known_hosts() {
+  local uid=$1 home=$2 n=$3 kh k
+  kh=$home/.ssh/known_hosts
+  for ((k = 1; k <= n; k++)); do
+    echo "node$k,$(node_addr "$k") $(cut -d' ' -f1,2 "$STATE_DIR/nodes/node$k/ssh_host_ed25519_key.pub")"
+  done >"$kh"
+  chown "$uid:$uid" "$kh"
+  chmod 0644 "$kh"
+}
+
 do_up() {
-  local n=$1 k node
-  [[ $n =~ ^[0-9]+$ ]] && ((n >= 1 && n <= MAX_NODES)) || die "up: N must be 1..$MAX_NODES, got '$n'"
-  require_root
-  local why
-  if ! why=$(check_prereqs); then die "cannot bring the cluster up: ${why//$'\n'/; }"; fi
+  local n=$UP_NODES k node
+  local t_start=$SECONDS
   if [[ -d $STATE_DIR ]]; then
     note "found an earlier cluster's state in $STATE_DIR; taking it down first"
     do_down
@@ -501,7 +714,9 @@ do_up() {
   mkdir -p "$STATE_DIR/nodes"
   chmod 0755 "$STATE_DIR"
   : >"$STATE_DIR/created"
+  if [[ -n $OWNER_HOLDER ]]; then echo "$OWNER_HOLDER" >"$STATE_DIR/owner.pid"; fi
   echo "$ENROOT_MODE" >"$STATE_DIR/enroot.mode"
+  if ((UP_DOCKER_BRIDGE)); then echo "$DOCKER_BRIDGE $DOCKER_ADDR" >"$STATE_DIR/docker.bridge"; fi
 
   if [[ ! -e /etc/enroot ]]; then
     record emptydir /etc/enroot
@@ -518,7 +733,12 @@ do_up() {
     copy_packaged_enroot_config "$HOST_SYSCONF" "$STATE_DIR/packaged-enroot"
   fi
 
-  make_user
+  if [[ ! -e $SHARED_ROOT ]]; then record dir "$SHARED_ROOT"; fi
+  mkdir -p "$SHARED_DIR" "$REGISTRY_DIR"
+  chmod 0755 "$SHARED_ROOT" "$REGISTRY_DIR"
+  make_user "$JOB_USER" "$JOB_UID" "$JOB_HOME"
+  make_user "$JOB2_USER" "$JOB2_UID" "$JOB2_HOME"
+  chown "$JOB_UID:$JOB_UID" "$SHARED_DIR"
   SQSH_MODE=$(make_fuse_device)
   echo "$SQSH_MODE" >"$STATE_DIR/sqsh.mode"
   if [[ $SQSH_MODE == unpack ]]; then
@@ -528,10 +748,6 @@ do_up() {
       note "no usable /dev/fuse or squashfuse: enroot start IMAGE.sqsh will fail on the nodes"
     fi
   fi
-  if [[ ! -e $SHARED_ROOT ]]; then record dir "$SHARED_ROOT"; fi
-  mkdir -p "$SHARED_DIR" "$REGISTRY_DIR"
-  chmod 0755 "$SHARED_ROOT" "$REGISTRY_DIR"
-  chown "$JOB_UID:$JOB_UID" "$SHARED_DIR"
   make_registry
 
   record link "$BRIDGE"
@@ -543,31 +759,48 @@ do_up() {
   write_hosts_block "$n"
   echo "$n" >"$STATE_DIR/nodes.count"
 
+  # What every node gets the same of: its fresh enroot configuration (copied per node), the
+  # host's sudoers.d plus a rule for the job user (one directory, bound read-only on every node),
+  # the stand-in's tools and the fuse device node (bound on every node).
+  make_enroot_template
+  NODE_SUDOERS=
+  if [[ ${CLUSTERRUN_LC_SUDO:-1} == 1 ]]; then
+    NODE_SUDOERS=$STATE_DIR/sudoers.d
+    mkdir -p "$NODE_SUDOERS"
+    cp -a /etc/sudoers.d/. "$NODE_SUDOERS/" 2>/dev/null || true
+    echo "$JOB_USER ALL=(ALL:ALL) NOPASSWD: ALL" >"$NODE_SUDOERS/clusterrun-lc"
+    chmod 0440 "$NODE_SUDOERS/clusterrun-lc"
+  fi
+  NODE_STANDIN_BIN=
+  if [[ $ENROOT_MODE == standin ]]; then NODE_STANDIN_BIN=$STATE_DIR/bin; fi
+  NODE_FUSE=
+  if [[ $SQSH_MODE == fuse ]]; then NODE_FUSE=$STATE_DIR/fuse; fi
+  # A few nodes at a time: making a node is mostly short processes and kernel work, so overlapping
+  # them keeps both cores busy (CLUSTERRUN_LC_PARALLEL, default 8; 1 makes them one by one).
+  local parallel=${CLUSTERRUN_LC_PARALLEL:-8} running=0 failed=0
+  [[ $parallel =~ ^[1-9][0-9]*$ ]] || die "CLUSTERRUN_LC_PARALLEL=$parallel: expected a positive number"
   for ((k = 1; k <= n; k++)); do
-    node=node$k
-    mkdir -p "$STATE_DIR/nodes/$node"
-    if [[ ${CLUSTERRUN_LC_SUDO:-1} == 1 ]]; then
-      mkdir -p "$STATE_DIR/nodes/$node/sudoers.d"
-      cp -a /etc/sudoers.d/. "$STATE_DIR/nodes/$node/sudoers.d/" 2>/dev/null || true
-      echo "$JOB_USER ALL=(ALL:ALL) NOPASSWD: ALL" >"$STATE_DIR/nodes/$node/sudoers.d/clusterrun-lc"
-      chmod 0440 "$STATE_DIR/nodes/$node/sudoers.d/clusterrun-lc"
+    mkdir -p "$STATE_DIR/nodes/node$k"
+    make_node "$k" &
+    if ((++running >= parallel)); then
+      wait -n || failed=1
+      running=$((running - 1))
     fi
-    make_node "$k"
+    ((failed == 0)) || break
   done
+  while ((running > 0)); do
+    wait -n || failed=1
+    running=$((running - 1))
+  done
+  ((failed == 0)) || die "up: a node could not be made (see the messages above)"
 
-  # known_hosts: every node by name and by address, from the host keys just made.
-  local kh=$JOB_HOME/.ssh/known_hosts
-  : >"$kh"
-  for ((k = 1; k <= n; k++)); do
-    echo "node$k,$(node_addr "$k") $(cut -d' ' -f1,2 "$STATE_DIR/nodes/node$k/ssh_host_ed25519_key.pub")" >>"$kh"
-  done
-  chown "$JOB_UID:$JOB_UID" "$kh"
-  chmod 0644 "$kh"
-  cp "$kh" "$STATE_DIR/known_hosts"
+  write_known_hosts "$JOB_UID" "$JOB_HOME" "$n"
+  write_known_hosts "$JOB2_UID" "$JOB2_HOME" "$n"
+  cp "$JOB_HOME/.ssh/known_hosts" "$STATE_DIR/known_hosts"
 
   for ((k = 1; k <= n; k++)); do start_sshd "node$k"; done
-  for ((k = 1; k <= n; k++)); do wait_sshd "node$k" "$k"; done
-  note "up: $n node(s): $(seq -f 'node%g' -s ' ' 1 "$n") (enroot: $ENROOT_MODE)"
+  wait_sshds "$n"
+  note "up: $n node(s): $(seq -f 'node%g' -s ' ' 1 "$n") (enroot: $ENROOT_MODE$( ((UP_DOCKER_BRIDGE)) && echo ", $DOCKER_BRIDGE $DOCKER_ADDR on every node")) in $((SECONDS - t_start)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -580,26 +813,35 @@ require_up() {
 do_exec() {
   local node=$1
   shift
-  local as_root=0
+  local as=user user=$JOB_USER uid=$JOB_UID home=$JOB_HOME
   while [[ $# -gt 0 ]]; do
     case $1 in
-      --root) as_root=1 ;;
+      --root) as=root ;;
+      --user)
+        [[ $# -ge 2 ]] || die "exec: --user needs a name ($JOB_USER or $JOB2_USER)"
+        case $2 in
+          "$JOB_USER") ;;
+          "$JOB2_USER") user=$JOB2_USER uid=$JOB2_UID home=$JOB2_HOME ;;
+          *) die "exec: --user $2: not a job user of the cluster ($JOB_USER or $JOB2_USER)" ;;
+        esac
+        shift
+        ;;
       --) shift; break ;;
-      *) die "exec: unexpected '$1' (usage: exec NODE [--root] -- CMD...)" ;;
+      *) die "exec: unexpected '$1' (usage: exec NODE [--root|--user USER] -- CMD...)" ;;
     esac
     shift
   done
-  [[ $# -gt 0 ]] || die "exec: no command given (usage: exec NODE [--root] -- CMD...)"
+  [[ $# -gt 0 ]] || die "exec: no command given (usage: exec NODE [--root|--user USER] -- CMD...)"
   require_up
   node_index "$node" >/dev/null
   local pid
   pid=$(holder_pid "$node") || die "$node: its namespace holder is gone (run: cluster.sh up N)"
-  if ((as_root)); then
+  if [[ $as == root ]]; then
     exec nsenter -t "$pid" -n -u -m -- env -i -C /root HOME=/root USER=root LOGNAME=root \
       SHELL=/bin/bash PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
   fi
-  exec nsenter -t "$pid" -n -u -m -- setpriv --reuid="$JOB_UID" --regid="$JOB_UID" --init-groups \
-    env -i -C "$JOB_HOME" HOME="$JOB_HOME" USER="$JOB_USER" LOGNAME="$JOB_USER" SHELL=/bin/bash \
+  exec nsenter -t "$pid" -n -u -m -- setpriv --reuid="$uid" --regid="$uid" --init-groups \
+    env -i -C "$home" HOME="$home" USER="$user" LOGNAME="$user" SHELL=/bin/bash \
     PATH=/usr/local/bin:/usr/bin:/bin "$@"
 }
 
@@ -633,6 +875,76 @@ do_unisolate() {
   fi
 }
 
+# ---------------------------------------------------------------------------------------------
+# cut / uncut: a node drops off the network without a reset, as a cut link, a dead switch port or a
+# power loss look from the others. Its bridge port is disabled (carrier stays up on both sides, as
+# behind a switch): every frame to and from it is dropped in silence, nobody gets an RST or an
+# ICMP, its processes keep running. Unless --arp, every node's (and the host's) neighbour entry
+# for it, and its own for every other node, is pinned first, so no kernel ever gives up on ARP:
+# established connections and new ones alike just hang (SYNs retried for minutes), as on a routed
+# network. With --arp, the neighbour entries age as usual: established connections still hang,
+# but a new connection fails after ~3 s of unanswered ARP ("No route to host"), as a dead node on
+# the same Ethernet segment looks.
+
+node_mac() { ip -n "$NETNS_PREFIX$1" -o link show eth0 | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2; }
+
+# pin_neighbours K ACTION: ACTION=replace pins, ACTION=del unpins, node K's entries both ways
+# (skipping pairs with another node that is still cut and pinned).
+pin_neighbours() {
+  local k=$1 action=$2 n j addr_k mac_k addr_j mac_j batch_k=""
+  n=$(node_count)
+  addr_k=$(node_addr "$k")
+  mac_k=$(node_mac "node$k")
+  for ((j = 1; j <= n; j++)); do
+    ((j == k)) && continue
+    if [[ $action == del && $(cat "$STATE_DIR/nodes/node$j/cut" 2>/dev/null) == pinned ]]; then continue; fi
+    addr_j=$(node_addr "$j")
+    if [[ $action == replace ]]; then
+      mac_j=$(node_mac "node$j")
+      ip -n "${NETNS_PREFIX}node$j" neigh replace "$addr_k" lladdr "$mac_k" dev eth0 nud permanent
+      batch_k+="neigh replace $addr_j lladdr $mac_j dev eth0 nud permanent"$'\n'
+    else
+      ip -n "${NETNS_PREFIX}node$j" neigh del "$addr_k" dev eth0 2>/dev/null || true
+      batch_k+="neigh del $addr_j dev eth0"$'\n'
+    fi
+  done
+  if [[ $action == replace ]]; then
+    ip neigh replace "$addr_k" lladdr "$mac_k" dev "$BRIDGE" nud permanent
+    batch_k+="neigh replace $HOST_ADDR lladdr $(cat "/sys/class/net/$BRIDGE/address") dev eth0 nud permanent"$'\n'
+    ip -n "${NETNS_PREFIX}node$k" -batch - <<<"$batch_k"
+  else
+    ip neigh del "$addr_k" dev "$BRIDGE" 2>/dev/null || true
+    batch_k+="neigh del $HOST_ADDR dev eth0"$'\n'
+    ip -force -n "${NETNS_PREFIX}node$k" -batch - <<<"$batch_k" >/dev/null 2>&1 || true
+  fi
+}
+
+do_cut() {
+  local node=$1 how=${2:-} k
+  require_up
+  k=$(node_index "$node")
+  case $how in
+    "") how=pinned ;;
+    --arp) how=arp ;;
+    *) die "cut: unknown option '$how' (usage: cut NODE [--arp])" ;;
+  esac
+  [[ ! -e $STATE_DIR/nodes/$node/cut ]] || die "cut: $node is already cut (uncut it first)"
+  holder_pid "$node" >/dev/null || die "$node: its namespace holder is gone"
+  if [[ $how == pinned ]]; then pin_neighbours "$k" replace; fi
+  echo "$how" >"$STATE_DIR/nodes/$node/cut"
+  bridge link set dev "crlc-v$k" state 0
+}
+
+do_uncut() {
+  local node=$1 k how
+  require_up
+  k=$(node_index "$node")
+  how=$(cat "$STATE_DIR/nodes/$node/cut" 2>/dev/null) || die "uncut: $node is not cut"
+  bridge link set dev "crlc-v$k" state 3
+  rm -f "$STATE_DIR/nodes/$node/cut"
+  if [[ $how == pinned ]]; then pin_neighbours "$k" del; fi
+}
+
 do_hostfile() {
   local slots=${1:-1} k
   [[ $slots =~ ^[1-9][0-9]*$ ]] || die "hostfile: SLOTS must be a positive number, got '$slots'"
@@ -658,6 +970,14 @@ SUBNET=$SUBNET
 HOST_ADDR=$HOST_ADDR
 BRIDGE=$BRIDGE
 NETNS_PREFIX=$NETNS_PREFIX
+JOB2_USER=$JOB2_USER
+JOB2_UID=$JOB2_UID
+JOB2_GID=$JOB2_UID
+JOB2_HOME=$JOB2_HOME
+KEY2_FILE=$JOB2_HOME/.ssh/id_ed25519
+KNOWN_HOSTS2=$JOB2_HOME/.ssh/known_hosts
+DOCKER_BRIDGE=$(cat "$STATE_DIR/docker.bridge" 2>/dev/null || echo none)
+OWNER_LOCK=$OWNER_LOCK
 ENROOT_MODE=$(cat "$STATE_DIR/enroot.mode" 2>/dev/null || echo none)
 SQSH_MODE=$(cat "$STATE_DIR/sqsh.mode" 2>/dev/null || echo none)
 NODES=$nodes
@@ -686,6 +1006,7 @@ do_status() {
     if [[ $sp == - ]] || ! running "$sp"; then
       if [[ $state == up ]]; then state="sshd gone"; else state+=", sshd gone"; fi
     fi
+    if [[ -e $STATE_DIR/nodes/$node/cut ]]; then state+=", CUT ($(cat "$STATE_DIR/nodes/$node/cut"))"; fi
     printf '%-8s %-14s %-8s %-8s %s\n' "$node" "$(node_addr "$k")" "$hp" "$sp" "$state"
   done
 }
@@ -696,29 +1017,75 @@ take_lock() {
   flock -w 120 9 || die "another cluster.sh up/down holds /run/clusterrun-lc.lock"
 }
 
+# `up` run without an owner: when it fails, it takes down what it made and lets the lock go.
+up_failed() {
+  local rc=$?
+  ((rc != 0)) || return 0
+  echo "cluster.sh: up failed; taking down what it made" >&2
+  do_down || true
+  if [[ -n $OWNER_HOLDER ]]; then kill -TERM "$OWNER_HOLDER" 2>/dev/null || true; fi
+  exit "$rc"
+}
+
 main() {
   [[ $# -gt 0 ]] || { usage >&2; exit 2; }
   local cmd=$1
   shift
   case $cmd in
-    up) [[ $# -eq 1 ]] || die "usage: cluster.sh up N"; do_up "$1" ;;
-    down)
+    up)
+      parse_up_args "$@"
       require_root
+      local why
+      if ! why=$(check_prereqs); then die "cannot bring the cluster up: ${why//$'\n'/; }"; fi
+      take_ownership
+      take_lock
+      if [[ -n $OWNER_HOLDER ]]; then trap up_failed EXIT; fi
+      do_up
+      trap - EXIT
+      ;;
+    down)
+      [[ $# -eq 0 ]] || die "usage: cluster.sh down"
+      require_root
+      require_owner down
       take_lock
       do_down
+      ;;
+    own)
+      [[ ${1:-} == -- ]] && shift
+      [[ $# -ge 1 ]] || die "usage: cluster.sh own -- CMD..."
+      require_root
+      exec perl -e "$OWNER_PERL" run "$OWNER_LOCK" "$@"
+      ;;
+    owner)
+      local p
+      p=$(owner_pid)
+      if [[ -n $p ]]; then echo "$p $(tr '\0\n' '  ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-300)"; fi
       ;;
     status) do_status ;;
     env) do_env ;;
     hostfile) [[ $# -le 1 ]] || die "usage: cluster.sh hostfile [SLOTS]"; do_hostfile "$@" ;;
     exec)
-      [[ $# -ge 1 ]] || die "usage: cluster.sh exec NODE [--root] -- CMD..."
+      [[ $# -ge 1 ]] || die "usage: cluster.sh exec NODE [--root|--user USER] -- CMD..."
       require_root
       do_exec "$@"
       ;;
     isolate | unisolate)
       [[ $# -eq 2 ]] || die "usage: cluster.sh $cmd NODE PATH"
       require_root
+      require_owner "$cmd"
       "do_$cmd" "$1" "$2"
+      ;;
+    cut)
+      [[ $# -eq 1 || $# -eq 2 ]] || die "usage: cluster.sh cut NODE [--arp]"
+      require_root
+      require_owner cut
+      do_cut "$@"
+      ;;
+    uncut)
+      [[ $# -eq 1 ]] || die "usage: cluster.sh uncut NODE"
+      require_root
+      require_owner uncut
+      do_uncut "$1"
       ;;
     check) check_prereqs ;;
     -h | --help | help) usage ;;
@@ -726,8 +1093,4 @@ main() {
   esac
 }
 
-if [[ $# -gt 0 && $1 == up ]]; then
-  require_root
-  take_lock
-fi
 main "$@"

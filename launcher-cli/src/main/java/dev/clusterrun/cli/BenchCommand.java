@@ -1,6 +1,8 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.bench.BenchFlow;
 import dev.clusterrun.core.bench.BenchPreset;
+import dev.clusterrun.core.bench.BenchRequest;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -62,9 +64,15 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    BenchPreset p = BenchPreset.byId(preset);
     bench.hpcc = hpcc;
-    return BenchFlow.run(
-        root, p, nodes.path, job, run, ssh, bench, args == null ? null : args.command);
+    BenchRequest rq =
+        new BenchRequest(
+            BenchPreset.byId(preset),
+            job.input(nodes.path, new CommandWords(), ssh, root.env),
+            run.options(job),
+            bench.toSettings(),
+            args == null ? null : args.command,
+            VersionProvider.version());
+    return HplCommand.render(BenchFlow.run(rq, root.console()), root);
   }
 }

@@ -1,5 +1,7 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.bench.BenchSettings;
+import dev.clusterrun.core.bench.HplDat;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -89,7 +91,7 @@ final class BenchOptions {
       description =
           "With --baseline: fail (exit 1) when the headline fell by more than PCT percent."
               + " Default: "
-              + BenchFlow.DEFAULT_MAX_REGRESSION
+              + BenchSettings.DEFAULT_MAX_REGRESSION
               + ".")
   Double maxRegression;
 
@@ -113,4 +115,15 @@ final class BenchOptions {
       names = "--dry-run",
       description = "Print the plan and touch no node (placeholders for what only the nodes know).")
   boolean dryRun;
+
+  /** These options as the core takes them. */
+  BenchSettings toSettings() {
+    return new BenchSettings(
+        new BenchSettings.Hpl(dat == null ? null : HplDat.parse(dat), gpuModel, nvshmem),
+        new BenchSettings.Scripts(cpuAffinity, memAffinity, gpuAffinity, scriptArgs),
+        mpiArgs,
+        new BenchSettings.Hpcc(hpcc.hpccN, hpcc.hpccMaxN, hpcc.memoryFraction),
+        new BenchSettings.Reporting(junit, baseline, maxRegression, references, cluster),
+        dryRun);
+  }
 }

@@ -1,12 +1,18 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.check.CheckFlow;
 import dev.clusterrun.core.check.CheckId;
 import dev.clusterrun.core.check.CheckJob;
+import dev.clusterrun.core.check.CheckOutcome;
 import dev.clusterrun.core.check.CheckReport;
+import dev.clusterrun.core.check.CheckRequest;
 import dev.clusterrun.core.check.CheckSelection;
 import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.launch.JobResolver;
+import dev.clusterrun.core.launch.Source;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.SpecLoader;
+import dev.clusterrun.core.spec.SshSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,16 +90,22 @@ final class CheckCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     CheckSelection selection = CheckSelection.parse(only, skip);
-    Hostfile hostfile = JobInput.hostfile(nodes.path);
+    Hostfile hostfile = nodes.read();
     JobSpec job = jobFile == null ? null : SpecLoader.load(jobFile);
     CheckJob checkJob = job == null ? CheckJob.NONE : CheckJob.of(job.container());
-    ClusterSession.Progress progress = ClusterSession.Progress.forTerminal(root.err);
-    try (ClusterSession session =
-        ClusterSession.open(hostfile, ssh.merge(job == null ? null : job.ssh()), progress)) {
-      CheckReport report = Checking.run(session, hostfile, checkJob, selection, progress);
-      root.out.print(json ? report.renderJson() : report.renderTable());
-      root.out.flush();
-      return report.passed() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
-    }
+    // The SSH settings as every command resolves them: the flags over the job file's ssh section.
+    SshSpec reach =
+        new JobResolver()
+            .layer(ssh.layer(), Source.FLAG, "flags")
+            .layer(job, Source.FILE, String.valueOf(jobFile))
+            .resolveSsh()
+            .explicit();
+    CheckOutcome outcome =
+        CheckFlow.run(
+            new CheckRequest(hostfile, reach, checkJob, selection), root.console().progress());
+    CheckReport report = outcome.report();
+    root.out.print(json ? report.renderJson() : report.renderTable());
+    root.out.flush();
+    return outcome.exitCode();
   }
 }

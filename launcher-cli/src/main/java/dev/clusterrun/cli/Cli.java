@@ -1,6 +1,8 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.ExitException;
 import java.io.PrintWriter;
 import java.util.Map;
 import picocli.CommandLine;
@@ -35,16 +37,16 @@ final class Cli {
     // A command's own words are passed on as they are: `run … curl -d @body.json` must not make
     // picocli read a file named body.json.
     cl.setExpandAtFiles(false);
-    cl.setExitCodeExceptionMapper(t -> ExitCodes.BAD_INPUT);
+    cl.setExitCodeExceptionMapper(t -> ExitCode.BAD_INPUT.value());
     cl.getCommandSpec()
         .usageMessage()
         .exitCodeListHeading("%nExit codes:%n")
-        .exitCodeList(ExitCodes.helpTable());
+        .exitCodeList(ExitCode.table());
     for (CommandLine sub : cl.getSubcommands().values()) {
       var usage = sub.getCommandSpec().usageMessage();
       if (usage.exitCodeList().isEmpty()) {
         usage.exitCodeListHeading("%nExit codes:%n");
-        usage.exitCodeList(ExitCodes.helpTable(sub.getCommandName()));
+        usage.exitCodeList(ExitCode.table(sub.getCommandName()));
       }
     }
     cl.setParameterExceptionHandler(
@@ -54,18 +56,18 @@ final class Cli {
           if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
             err.println("Try 'clusterrun " + commandPath(c) + "--help' for more information.");
           }
-          return ExitCodes.BAD_INPUT;
+          return ExitCode.BAD_INPUT.value();
         });
     cl.setExecutionExceptionHandler(
         (ex, c, parseResult) -> {
           if (ex instanceof BadInputException bad) {
             // Bad input is the user's to fix, not clusterrun's: no stack trace, even with -v.
             err.println("clusterrun: " + bad.subject() + ": " + bad.problem());
-            return ExitCodes.BAD_INPUT;
+            return ExitCode.BAD_INPUT.value();
           }
-          if (ex instanceof UserFacingException uf) {
-            err.println("clusterrun: " + BadInputException.visible(uf.getMessage()));
-            return uf.exitCode();
+          if (ex instanceof ExitException stop) {
+            err.println("clusterrun: " + BadInputException.visible(stop.getMessage()));
+            return stop.code().value();
           }
           err.println(
               "clusterrun: internal error: "
@@ -74,7 +76,7 @@ final class Cli {
           if (root.verbose) {
             ex.printStackTrace(err);
           }
-          return ExitCodes.INTERNAL;
+          return ExitCode.INTERNAL.value();
         });
     return cl;
   }

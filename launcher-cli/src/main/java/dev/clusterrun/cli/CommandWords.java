@@ -63,6 +63,11 @@ final class CommandWords {
     }
   }
 
+  /** The words of a command as it was given ({@code spec}'s command line). */
+  static CommandWords split(CommandSpec spec, CommandWords words) {
+    return of(words, spec.commandLine().getParseResult().originalArgs());
+  }
+
   /**
    * The words of {@code original} (the command line as given): a job file that came after {@code
    * --} is the command's first word, not a job file.

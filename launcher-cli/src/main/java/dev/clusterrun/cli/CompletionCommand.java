@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.ExitCode;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
@@ -19,6 +20,6 @@ final class CompletionCommand implements Callable<Integer> {
   public Integer call() {
     root.out.print(AutoComplete.bash("clusterrun", spec.root().commandLine()));
     root.out.flush();
-    return ExitCodes.OK;
+    return ExitCode.OK.value();
   }
 }

@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.bench.BenchSettings;
 import dev.clusterrun.core.bench.HpccInput;
 import picocli.CommandLine.Option;
 
@@ -17,7 +18,7 @@ final class HpccOptions {
       description =
           "hpcc: cap on the N sized from memory, so a default run takes seconds; 0 for no cap."
               + " Default: ${DEFAULT-VALUE}.")
-  long hpccMaxN = BenchFlow.DEFAULT_HPCC_MAX_N;
+  long hpccMaxN = BenchSettings.DEFAULT_HPCC_MAX_N;
 
   @Option(
       names = "--memory-fraction",

@@ -1,6 +1,9 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.bench.BenchFlow;
+import dev.clusterrun.core.bench.BenchOutcome;
 import dev.clusterrun.core.bench.BenchPreset;
+import dev.clusterrun.core.bench.BenchRequest;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -55,14 +58,26 @@ final class HplCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    return BenchFlow.run(
-        root,
-        BenchPreset.HPL,
-        nodes.path,
-        job,
-        run,
-        ssh,
-        bench,
-        args == null ? null : args.command);
+    BenchRequest rq =
+        new BenchRequest(
+            BenchPreset.HPL,
+            job.input(nodes.path, new CommandWords(), ssh, root.env),
+            run.options(job),
+            bench.toSettings(),
+            args == null ? null : args.command,
+            VersionProvider.version());
+    return render(BenchFlow.run(rq, root.console()), root);
+  }
+
+  /** What {@code hpl} and {@code bench} print: why the job did not run, else the summary. */
+  static int render(BenchOutcome outcome, RootCommand root) {
+    if (outcome.launch() != null) {
+      RunCommand.render(outcome.launch(), root.err);
+    }
+    for (String text : outcome.stdout()) {
+      root.out.print(text.endsWith("\n") ? text : text + "\n");
+    }
+    root.out.flush();
+    return outcome.exitCode();
   }
 }

@@ -1,6 +1,7 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.launch.JobInput;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
@@ -9,8 +10,10 @@ import dev.clusterrun.core.spec.MpiSpec;
 import dev.clusterrun.core.spec.SettingRules;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.WorkspaceSpec;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
@@ -131,8 +134,25 @@ final class JobOptions {
           "Pass the launch agent with enroot start --env instead of the node hook (for nodes where `clusterrun setup` cannot install it).")
   boolean noHook;
 
-  /** The flags as a job layer; each value checked by its one rule ({@link SettingRules}). */
-  JobSpec toLayer(List<String> command) {
+  /**
+   * What the person gave for the job: the hostfile, the job file and command ({@code words}), these
+   * flags and the SSH flags as one layer, the environment.
+   */
+  JobInput input(Path hostfile, CommandWords words, SshOptions ssh, Map<String, String> env) {
+    return new JobInput(
+        hostfile,
+        words.jobFile == null ? null : Path.of(words.jobFile),
+        toLayer(words.command, ssh.toSpec()),
+        env,
+        Path.of("").toAbsolutePath());
+  }
+
+  /**
+   * The flags as a job layer; each value checked by its one rule ({@link SettingRules}).
+   *
+   * @param ssh the SSH flags' settings, one more part of the same layer
+   */
+  JobSpec toLayer(List<String> command, SshSpec ssh) {
     ImageRef img =
         image == null
             ? null
@@ -186,7 +206,7 @@ final class JobOptions {
         new WorkspaceSpec(workspace, workspaceMount),
         new MpiSpec(np, null, null, null, null, null),
         command == null || command.isEmpty() ? null : List.copyOf(command),
-        SshSpec.EMPTY,
+        ssh,
         "flags");
   }
 

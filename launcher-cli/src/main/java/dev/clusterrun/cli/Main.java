@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.ExitCode;
 import java.io.PrintStream;
 
 /** The only place that calls {@link System#exit}. */
@@ -10,7 +11,7 @@ public final class Main {
     if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
       // Fast path for scripts that probe the version in loops: no command tree to build.
       System.out.println(new VersionProvider().getVersion()[0]);
-      System.exit(ExitCodes.OK);
+      System.exit(ExitCode.OK.value());
     }
     PrintStream out = System.out;
     PrintStream err = System.err;

@@ -1,5 +1,7 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.cluster.HostfileParser;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -12,4 +14,8 @@ final class NodesOption {
       description =
           "Open MPI hostfile of the nodes (host slots=N, pdsh-style ranges such as gpu[01-16]); one rank per slot.")
   Path path;
+
+  Hostfile read() {
+    return HostfileParser.read(path);
+  }
 }

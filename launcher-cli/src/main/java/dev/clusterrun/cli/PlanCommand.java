@@ -1,16 +1,10 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.cluster.Hostfile;
-import dev.clusterrun.core.enroot.LaunchAgent;
-import dev.clusterrun.core.launch.ContainerPreparer;
+import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.launch.LaunchFlow;
+import dev.clusterrun.core.launch.LaunchRequest;
 import dev.clusterrun.core.launch.Plan;
 import dev.clusterrun.core.launch.PlanRenderer;
-import dev.clusterrun.core.launch.Planner;
-import dev.clusterrun.core.launch.ResolvedJob;
-import dev.clusterrun.core.spec.SshSpec;
-import java.security.SecureRandom;
-import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,31 +52,14 @@ final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    JobInput input = JobInput.split(spec, words);
-    Hostfile hostfile = JobInput.hostfile(nodes.path);
-    ResolvedJob resolved = input.resolve(job, root.env, hostfile);
-    if (run.canaryOnly && run.noCanary) {
-      throw new BadInputException("--canary", "contradicts --no-canary; give only one of them");
-    }
-    // What run would reach the nodes with: the flags over the job file's ssh section.
-    ssh.merge(
-        new SshSpec(
-            resolved.sshUser().value(),
-            resolved.sshPort().value(),
-            resolved.sshIdentity().value(),
-            resolved.knownHosts().value(),
-            resolved.connectTimeout().value(),
-            resolved.fanout().value()));
-    boolean auto = run.daemon.equals("auto");
-    // With auto, run asks mpirun --version in the container; the plan shows Open MPI 4's orted.
-    LaunchAgent.Daemon d = auto ? LaunchAgent.Daemon.ORTED : Daemons.parse(run.daemon);
-    String runId = Planner.newRunId(resolved.name().value(), Instant.now(), new SecureRandom());
     Plan plan =
-        ContainerPreparer.lookUp(
-            Planner.plan(resolved, hostfile, new Planner.Options(runId, d, !job.noHook, auto)),
-            resolved.workspacePath().value());
+        LaunchFlow.plan(
+            new LaunchRequest(
+                job.input(nodes.path, CommandWords.split(spec, words), ssh, root.env),
+                run.options(job),
+                VersionProvider.version()));
     root.out.print(json ? PlanRenderer.json(plan) : PlanRenderer.text(plan));
     root.out.flush();
-    return ExitCodes.OK;
+    return ExitCode.OK.value();
   }
 }

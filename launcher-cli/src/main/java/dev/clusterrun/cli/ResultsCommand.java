@@ -1,11 +1,6 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.bench.BenchResult;
-import dev.clusterrun.core.bench.ResultsJson;
-import dev.clusterrun.core.bench.ResultsTable;
-import java.util.ArrayList;
-import java.util.List;
+import dev.clusterrun.core.bench.ResultsFlow;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,25 +32,7 @@ final class ResultsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (last != null && last < 1) {
-      throw new BadInputException("--last", "must be at least 1, got " + last);
-    }
-    List<BenchResult> rs = log.read(root).results();
-    if (last != null && rs.size() > last) {
-      rs = rs.subList(rs.size() - last, rs.size());
-    }
-    if (json) {
-      List<String> items = new ArrayList<>();
-      for (BenchResult r : rs) {
-        items.add("  " + ResultsJson.toJsonLine(r));
-      }
-      root.out.print(items.isEmpty() ? "[]\n" : "[\n" + String.join(",\n", items) + "\n]\n");
-    } else {
-      for (String line : ResultsTable.lines(rs)) {
-        root.out.println(line);
-      }
-    }
-    root.out.flush();
-    return ExitCodes.OK;
+    return ResultsLogOption.render(
+        ResultsFlow.list(new ResultsFlow.ListRequest(log.where(root), last, json)), root);
   }
 }

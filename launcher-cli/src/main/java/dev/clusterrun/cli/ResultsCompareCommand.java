@@ -1,9 +1,6 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.bench.BenchResult;
-import dev.clusterrun.core.bench.Comparison;
-import java.time.Instant;
+import dev.clusterrun.core.bench.ResultsFlow;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -48,25 +45,9 @@ final class ResultsCompareCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     RootCommand root = parent.root;
-    if (runIds != null && runIds.size() == 1) {
-      throw new BadInputException(
-          "RUN_ID", "give two run ids to compare (or none, with --since for a window)");
-    }
-    Comparison.Options options = selection.options();
-    List<BenchResult> all = log.read(root).results();
-    List<BenchResult> runs =
-        runIds == null
-            ? selection.select(all, Instant.now())
-            : Comparison.byRunIds(selection.select(all, Instant.now()), runIds, "RUN_ID");
-    List<Comparison.Row> rows = Comparison.rows(runs, options);
-    if (json) {
-      root.out.print(Comparison.json(rows));
-    } else {
-      for (String line : Comparison.text(rows)) {
-        root.out.println(line);
-      }
-    }
-    root.out.flush();
-    return rows.stream().anyMatch(Comparison.Row::bad) ? BenchFlow.BENCH_FAILED : ExitCodes.OK;
+    return ResultsLogOption.render(
+        ResultsFlow.compare(
+            new ResultsFlow.CompareRequest(log.where(root), selection.toSelection(), runIds, json)),
+        root);
   }
 }

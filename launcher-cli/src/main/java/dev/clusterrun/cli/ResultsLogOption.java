@@ -1,9 +1,7 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.bench.ResultsLog;
-import dev.clusterrun.core.launch.EnvironmentLayer;
-import java.io.IOException;
+import dev.clusterrun.core.bench.ResultsFlow;
+import dev.clusterrun.core.bench.ResultsOutcome;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -16,43 +14,23 @@ final class ResultsLogOption {
           "Workspace whose log to read (default ~/clusterrun). Env: CLUSTERRUN_WORKSPACE.")
   Path workspace;
 
-  /** The log; its problems (a workspace that is a file …) are bad input naming the setting. */
-  ResultsLog log(RootCommand root) {
-    ResultsLog log = ResultsLog.inWorkspace(workspace(root));
-    String problem = log.problem();
-    if (problem != null) {
-      throw new BadInputException(subject(root), problem);
-    }
-    return log;
+  /** Whose log: this flag, else the environment's workspace, else ~/clusterrun. */
+  ResultsFlow.Where where(RootCommand root) {
+    return new ResultsFlow.Where(workspace, root.env);
   }
 
-  /** Reads the log; each damaged line is named on stderr and skipped. */
-  ResultsLog.Contents read(RootCommand root) throws IOException {
-    ResultsLog.Contents c = log(root).read();
-    for (String p : c.problems()) {
+  /** Prints what a results command gave: the skipped lines and its note on stderr, then stdout. */
+  static int render(ResultsOutcome o, RootCommand root) {
+    for (String p : o.skipped()) {
       root.err.println("clusterrun: " + p + " (line skipped)");
     }
-    return c;
-  }
-
-  /** Where the workspace came from, to name in messages. */
-  private String subject(RootCommand root) {
-    if (workspace != null) {
-      return "--workspace";
+    for (String line : o.stdout()) {
+      root.out.println(line);
     }
-    String env = root.env.get(EnvironmentLayer.WORKSPACE);
-    return env != null && !env.isBlank() ? EnvironmentLayer.WORKSPACE : "workspace";
-  }
-
-  Path workspace(RootCommand root) {
-    if (workspace != null) {
-      return workspace;
+    root.out.flush();
+    if (o.note() != null) {
+      root.err.println("clusterrun: " + o.note());
     }
-    String env = root.env.get(EnvironmentLayer.WORKSPACE);
-    if (env != null && !env.isBlank()) {
-      return Path.of(env);
-    }
-    String home = root.env.getOrDefault("HOME", System.getProperty("user.home"));
-    return Path.of(home, "clusterrun");
+    return o.exitCode();
   }
 }

@@ -1,15 +1,7 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.AtomicFiles;
-import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.bench.BenchResult;
-import dev.clusterrun.core.bench.Comparison;
-import dev.clusterrun.core.bench.HtmlReport;
-import dev.clusterrun.core.bench.ResultsLog;
-import java.nio.file.Files;
+import dev.clusterrun.core.bench.ResultsFlow;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,34 +35,9 @@ final class ResultsReportCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     RootCommand root = parent.root;
-    if (Files.isDirectory(html)) {
-      throw new BadInputException("--html", html + " is a directory; give a file name");
-    }
-    Comparison.Options options = selection.options();
-    ResultsLog resultsLog = log.log(root);
-    List<BenchResult> runs = selection.select(log.read(root).results(), Instant.now());
-    Path dir = html.toAbsolutePath().getParent();
-    String page =
-        HtmlReport.render(
-            new HtmlReport.Input(runs, options, resultsLog.file().toString(), dir, Instant.now()));
-    if (dir != null) {
-      Files.createDirectories(dir);
-    }
-    AtomicFiles.write(html, page);
-    try {
-      // a page to share, readable like any file a user writes (the temporary file was 0600)
-      Files.setPosixFilePermissions(
-          html, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-    } catch (UnsupportedOperationException e) {
-      // not a POSIX filesystem: its own defaults
-    }
-    root.err.println(
-        "clusterrun: results report: wrote "
-            + html
-            + " ("
-            + runs.size()
-            + (runs.size() == 1 ? " run" : " runs")
-            + ")");
-    return ExitCodes.OK;
+    return ResultsLogOption.render(
+        ResultsFlow.report(
+            new ResultsFlow.ReportRequest(log.where(root), selection.toSelection(), html)),
+        root);
   }
 }

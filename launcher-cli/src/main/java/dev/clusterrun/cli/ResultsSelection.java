@@ -1,14 +1,9 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.bench.BenchResult;
-import dev.clusterrun.core.bench.Comparison;
-import dev.clusterrun.core.bench.References;
+import dev.clusterrun.core.bench.BenchSettings;
+import dev.clusterrun.core.bench.ResultsFlow;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import picocli.CommandLine.Option;
 
 /** Which runs {@code results compare} and {@code results report} look at, and how they judge. */
@@ -52,24 +47,9 @@ final class ResultsSelection {
       description =
           "How far a metric may get worse from the first run to the last before it is"
               + " `regressed` (without a reference). Default: ${DEFAULT-VALUE}.")
-  double maxRegression = BenchFlow.DEFAULT_MAX_REGRESSION;
+  double maxRegression = BenchSettings.DEFAULT_MAX_REGRESSION;
 
-  Comparison.Options options() {
-    if (!(maxRegression >= 0) || Double.isInfinite(maxRegression)) {
-      throw new BadInputException("--max-regression", "must be a percentage of 0 or more");
-    }
-    References refs = references == null ? null : References.read(references);
-    Set<String> wanted = metrics == null ? Set.of() : new LinkedHashSet<>(metrics);
-    return new Comparison.Options(maxRegression, wanted, refs);
-  }
-
-  /** The runs to look at, of those in the log. */
-  List<BenchResult> select(List<BenchResult> all, Instant now) {
-    List<BenchResult> out = all;
-    if (since != null) {
-      Instant from = BadInputException.about("--since", () -> Comparison.since(since, now));
-      out = Comparison.since(out, from);
-    }
-    return Comparison.only(out, preset, cluster);
+  ResultsFlow.Selection toSelection() {
+    return new ResultsFlow.Selection(since, preset, cluster, metrics, references, maxRegression);
   }
 }

@@ -1,5 +1,7 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.session.Console;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -61,9 +63,14 @@ final class RootCommand implements Callable<Integer> {
     this.env = env;
   }
 
+  /** Where a command speaks: progress and notes on stderr, the job's output passed through. */
+  Console console() {
+    return new Console(TerminalProgress.forTerminal(err), rawOut, rawErr, new InterruptSignals());
+  }
+
   @Override
   public Integer call() {
     spec.commandLine().usage(out);
-    return ExitCodes.BAD_INPUT;
+    return ExitCode.BAD_INPUT.value();
   }
 }

@@ -1,12 +1,9 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.cluster.Hostfile;
-import dev.clusterrun.core.launch.Planner;
-import dev.clusterrun.core.launch.ResolvedJob;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.security.SecureRandom;
-import java.time.Instant;
+import dev.clusterrun.core.launch.LaunchFlow;
+import dev.clusterrun.core.launch.LaunchOutcome;
+import dev.clusterrun.core.launch.LaunchRequest;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,20 +48,27 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    JobInput input = JobInput.split(spec, words);
-    Hostfile hostfile = JobInput.hostfile(nodes.path);
-    ResolvedJob resolved = input.resolve(job, root.env, hostfile);
-    JobInput.checkOnTheHead(resolved);
-    String runId = Planner.newRunId(resolved.name().value(), Instant.now(), new SecureRandom());
-    // Fail on a plan error (bad mounts, np) before touching any node.
-    Planner.plan(
-        resolved,
-        hostfile,
-        new Planner.Options(
-            runId, dev.clusterrun.core.enroot.LaunchAgent.Daemon.ORTED, !job.noHook));
-    String jobText =
-        input.jobFile == null ? null : Files.readString(input.jobFile, StandardCharsets.UTF_8);
-    return JobLaunch.run(root, hostfile, resolved, ssh, run, !job.noHook, runId, jobText)
-        .exitCode();
+    LaunchRequest rq =
+        new LaunchRequest(
+            job.input(nodes.path, CommandWords.split(spec, words), ssh, root.env),
+            run.options(job),
+            VersionProvider.version());
+    LaunchOutcome outcome = LaunchFlow.run(rq, root.console());
+    render(outcome, root.err);
+    return outcome.exitCode();
+  }
+
+  /** What stopped a run before its job, for people; a run that went ahead said so itself. */
+  static void render(LaunchOutcome outcome, PrintWriter err) {
+    if (outcome instanceof LaunchOutcome.ChecksFailed c) {
+      err.print(c.report().renderTable());
+      err.println(
+          "clusterrun: run: checks failed; nothing was started (fix the above, or --skip-checks)");
+    } else if (outcome instanceof LaunchOutcome.WorkspaceNotShared w) {
+      err.println("clusterrun: workspace " + w.workspace() + ": " + w.problem());
+    } else if (outcome instanceof LaunchOutcome.Unreachable u) {
+      u.nodes().forEach((n, p) -> err.println("clusterrun: " + n + ": " + p));
+    }
+    err.flush();
   }
 }

@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.launch.LaunchOptions;
 import picocli.CommandLine.Option;
 
 /** Options of commands that run a job: {@code run}, {@code hpl}, {@code bench}. */
@@ -26,4 +27,9 @@ final class RunOptions {
       description =
           "Daemon the launch agent starts: auto (detected with mpirun --version in the container), orted (Open MPI 4) or prted (Open MPI 5). Default: ${DEFAULT-VALUE}.")
   String daemon = "auto";
+
+  /** These options (and {@code --no-hook}) as the core takes them. */
+  LaunchOptions options(JobOptions job) {
+    return LaunchOptions.of(skipChecks, canaryOnly, noCanary, daemon, job.noHook);
+  }
 }

@@ -1,20 +1,11 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.check.ParallelRunner;
-import dev.clusterrun.core.cluster.Hostfile;
-import dev.clusterrun.core.remote.NodeShell;
-import dev.clusterrun.core.setup.DataPathProof;
-import dev.clusterrun.core.setup.NodeOutcome;
-import dev.clusterrun.core.setup.NodeSetup;
+import dev.clusterrun.core.setup.SetupFlow;
+import dev.clusterrun.core.setup.SetupOutcome;
 import dev.clusterrun.core.setup.SetupReport;
+import dev.clusterrun.core.setup.SetupRequest;
 import dev.clusterrun.core.setup.SetupSpec;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -93,79 +84,19 @@ final class SetupCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    Hostfile hostfile = JobInput.hostfile(nodes.path);
-    SetupSpec spec = spec();
-    ClusterSession.Progress progress = ClusterSession.Progress.forTerminal(root.err);
-    try (ClusterSession session = ClusterSession.open(hostfile, ssh.merge(null), progress)) {
-      ExecutorService pool =
-          Executors.newFixedThreadPool(
-              Math.max(2, Math.min(session.fanout, session.shells.size())),
-              r -> {
-                Thread t = new Thread(r, "clusterrun-setup");
-                t.setDaemon(true);
-                return t;
-              });
-      try {
-        ParallelRunner parallel = ParallelRunner.on(pool);
-        DataPathProof proof = proveShared(session, parallel);
-        NodeSetup setup = new NodeSetup(spec, proof);
-        List<String> names = new ArrayList<>(session.shells.keySet());
-        Map<String, NodeOutcome> done =
-            parallel.map(
-                names,
-                n -> {
-                  NodeShell s = session.shells.get(n);
-                  return dryRun ? setup.dryRun(s) : setup.apply(s);
-                },
-                (n, e) ->
-                    new NodeOutcome(
-                        n, NodeOutcome.Status.FAILED, List.of(), "internal error: " + e));
-        List<NodeOutcome> outcomes = new ArrayList<>();
-        for (String n : hostfile.names()) {
-          if (done.containsKey(n)) {
-            outcomes.add(done.get(n));
-          } else if (session.unreachable.containsKey(n)) {
-            outcomes.add(
-                new NodeOutcome(
-                    n,
-                    NodeOutcome.Status.FAILED,
-                    List.of(),
-                    "unreachable: " + session.unreachable.get(n)));
-          }
-        }
-        if (!hostfile.names().contains(session.head) && done.containsKey(session.head)) {
-          outcomes.add(0, done.get(session.head));
-        }
-        SetupReport report = new SetupReport(dryRun, outcomes);
-        root.out.print(json ? report.json() : report.text());
-        root.out.flush();
-        return report.ok() ? ExitCodes.OK : ExitCodes.SETUP_FAILED;
-      } finally {
-        pool.shutdownNow();
-      }
-    }
+    SetupOutcome outcome =
+        SetupFlow.run(
+            new SetupRequest(nodes.read(), ssh.toSpec(), spec(), dryRun),
+            root.console().progress());
+    SetupReport report = outcome.report();
+    root.out.print(json ? report.json() : report.text());
+    root.out.flush();
+    return outcome.exitCode();
   }
 
   /** What the options ask every node to be configured with. */
   SetupSpec spec() {
     boolean mountHome = !(noMountHome || noMountHomeOldName);
     return new SetupSpec(dataPath, mountHome, runtimePath, cachePath, force, sysconfDir);
-  }
-
-  /**
-   * The head creates the data path (as the job user; on a shared filesystem that makes it appear
-   * everywhere), then the sharing proof runs on exactly that path on every node.
-   */
-  private DataPathProof proveShared(ClusterSession session, ParallelRunner parallel) {
-    Checking.SharedPath s = Checking.proveShared(session, dataPath, parallel);
-    Map<String, String> problems = new LinkedHashMap<>();
-    if (s.headProblem() != null) {
-      String why = "the head could not create the data path " + dataPath + ": " + s.headProblem();
-      session.shells.keySet().forEach(n -> problems.put(n, why));
-    }
-    s.notShared()
-        .forEach(
-            (n, d) -> problems.put(n, "data path " + dataPath + " is not proven shared: " + d));
-    return DataPathProof.of(problems);
   }
 }

@@ -1,10 +1,14 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.Durations;
+import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.MpiSpec;
 import dev.clusterrun.core.spec.SettingRules;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
+import dev.clusterrun.core.spec.WorkspaceSpec;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -46,10 +50,8 @@ final class SshOptions {
       description = "Nodes contacted at once (default 64).")
   Integer fanout;
 
-  /** Flags over {@code fromJob} (which may be null). */
-  SshSpec merge(SshSpec fromJob) {
-    SshSpec j = fromJob == null ? SshSpec.EMPTY : fromJob;
-    // The job file's ssh section checks these with the same rules.
+  /** The flags as SSH settings, each checked by the same rule as the job file's. */
+  SshSpec toSpec() {
     if (user != null) {
       BadInputException.about("--ssh-user", () -> SettingRules.sshUser(user));
     }
@@ -63,14 +65,18 @@ final class SshOptions {
       BadInputException.about("--fanout", () -> SettingRules.fanout(fanout));
     }
     return new SshSpec(
-        user != null ? user : j.user(),
-        port != null ? port : j.port(),
-        identity != null ? identity : j.identity(),
-        acceptNew ? KnownHostsPolicy.ACCEPT_NEW : j.knownHosts(),
-        connectTimeout != null
-            ? parseDuration("--connect-timeout", connectTimeout)
-            : j.connectTimeout(),
-        fanout != null ? fanout : j.fanout());
+        user,
+        port,
+        identity,
+        acceptNew ? KnownHostsPolicy.ACCEPT_NEW : null,
+        connectTimeout != null ? parseDuration("--connect-timeout", connectTimeout) : null,
+        fanout);
+  }
+
+  /** The flags as a job layer that sets SSH settings only. */
+  JobSpec layer() {
+    return new JobSpec(
+        null, ContainerSpec.EMPTY, WorkspaceSpec.EMPTY, MpiSpec.EMPTY, null, toSpec(), "flags");
   }
 
   static Duration parseDuration(String subject, String text) {

@@ -183,16 +183,6 @@ class BenchCommandsTest {
   }
 
   @Test
-  void stageDatCopiesTheFileIntoTheRunDirectory(@TempDir Path tmp) throws Exception {
-    Path dat = tmp.resolve("HPL.dat");
-    Files.writeString(dat, "N 1000\n");
-    Path runDir = tmp.resolve("ws/runs/r1");
-    Path copy = BenchFlow.stageDat(dat, runDir);
-    assertThat(copy).isEqualTo(runDir.resolve("HPL.dat"));
-    assertThat(Files.readString(copy)).isEqualTo("N 1000\n");
-  }
-
-  @Test
   void unknownPresetExitsTwoWithTheKnownList() {
     Run r = run("bench", "linpack", "--nodes", path("hostfiles/2x8.txt"), "--dry-run");
     assertThat(r.code()).isEqualTo(2);

@@ -37,6 +37,32 @@ public final class LocalCluster implements AutoCloseable {
     AUTO
   }
 
+  /**
+   * How the cluster is made, beyond its size and enroot.
+   *
+   * @param dockerBridge every node also carries {@code docker0} with 172.17.0.1/16 (the same
+   *     address on every node, as on GPU nodes with Docker): {@code cluster.sh up N
+   *     --docker-bridge}
+   */
+  public record Options(boolean dockerBridge) {
+    /** A plain cluster. */
+    public static final Options DEFAULT = new Options(false);
+
+    public Options withDockerBridge() {
+      return new Options(true);
+    }
+
+    List<String> upArguments() {
+      return dockerBridge ? List.of("--docker-bridge") : List.of();
+    }
+  }
+
+  /**
+   * One of the cluster's two job users: the same uid on every node, a shared home, its own ed25519
+   * key authorised on every node and a known_hosts naming every node.
+   */
+  public record JobUser(String name, int uid, Path home, Path keyFile, Path knownHosts) {}
+
   /** What a command gave back. */
   public record Result(int exitCode, String stdout, String stderr) {
     public boolean ok() {
@@ -110,26 +136,37 @@ public final class LocalCluster implements AutoCloseable {
 
   /** Brings up {@code nodes} nodes (taking down any earlier cluster first). */
   public static LocalCluster up(int nodes, EnrootMode mode) {
+    return up(nodes, mode, Options.DEFAULT);
+  }
+
+  /**
+   * Brings up {@code nodes} nodes (1 to 244; 64 take some 10 to 20 s on a small machine), made as
+   * {@code options} say, taking down any earlier cluster first.
+   */
+  public static LocalCluster up(int nodes, EnrootMode mode, Options options) {
     // One local cluster per machine: a second test JVM (another worktree, another build) waits
     // here until the first one's cluster is down, instead of tearing it down under its feet.
     OWNER.acquire();
     try {
-      return upLocked(nodes, mode);
+      return upLocked(nodes, mode, options);
     } catch (RuntimeException e) {
       OWNER.release();
       throw e;
     }
   }
 
-  private static LocalCluster upLocked(int nodes, EnrootMode mode) {
+  private static LocalCluster upLocked(int nodes, EnrootMode mode, Options options) {
     Path script = script();
     Map<String, String> env = new LinkedHashMap<>();
     env.put("CLUSTERRUN_LC_ENROOT", mode.name().toLowerCase(java.util.Locale.ROOT));
     env.put("CLUSTERRUN_LC_QUIET", "1");
-    Result r = run(script, List.of("up", Integer.toString(nodes)), env, null, DEFAULT_TIMEOUT);
+    List<String> args = new ArrayList<>(List.of("up", Integer.toString(nodes)));
+    args.addAll(options.upArguments());
+    Duration timeout = DEFAULT_TIMEOUT.plusSeconds(2L * nodes);
+    Result r = run(script, args, env, null, timeout);
     if (!r.ok()) {
-      run(script, List.of("down"), Map.of(), null, DEFAULT_TIMEOUT);
-      throw new IllegalStateException("cluster.sh up " + nodes + " failed: " + r);
+      run(script, List.of("down"), Map.of(), null, timeout);
+      throw new IllegalStateException("cluster.sh " + String.join(" ", args) + " failed: " + r);
     }
     return new LocalCluster(script, readFacts(script));
   }
@@ -192,6 +229,22 @@ public final class LocalCluster implements AutoCloseable {
     return exec(node, asRoot, null, DEFAULT_TIMEOUT, List.of(cmd));
   }
 
+  /** Runs {@code cmd} on {@code node} as {@code user} (one of the two job users). */
+  public Result execAs(JobUser user, String node, String... cmd) {
+    return execAs(user, node, null, DEFAULT_TIMEOUT, List.of(cmd));
+  }
+
+  /**
+   * Runs {@code cmd} on {@code node} as {@code user}, like a non-interactive SSH session; {@code
+   * stdin} (may be null) is fed to it; killed after {@code timeout} (exit code -1 then).
+   */
+  public Result execAs(
+      JobUser user, String node, String stdin, Duration timeout, List<String> cmd) {
+    List<String> args = new ArrayList<>(List.of("exec", node, "--user", user.name(), "--"));
+    args.addAll(cmd);
+    return run(script, args, Map.of(), stdin, timeout);
+  }
+
   /** Runs {@code sh -c script} on {@code node} as the job user. */
   public Result sh(String node, String script) {
     return exec(node, false, "sh", "-c", script);
@@ -225,6 +278,35 @@ public final class LocalCluster implements AutoCloseable {
     Result r = cluster("unisolate", node, path);
     if (!r.ok()) {
       throw new IllegalStateException("unisolate " + node + " " + path + " failed: " + r);
+    }
+  }
+
+  /**
+   * Drops {@code node} off the network without a reset, as a cut link or a power loss look from the
+   * others: every frame to and from it is dropped in silence (no RST, no ICMP), its processes keep
+   * running, and no kernel gives up on ARP, so connections to it, established or new, hang.
+   */
+  public void cut(String node) {
+    cut(node, false);
+  }
+
+  /**
+   * As {@link #cut(String)}; with {@code arp} the neighbour entries age as usual, so a new
+   * connection fails after some 3 s with "No route to host", as a dead node on the same Ethernet
+   * segment looks (established ones still hang).
+   */
+  public void cut(String node, boolean arp) {
+    Result r = arp ? cluster("cut", node, "--arp") : cluster("cut", node);
+    if (!r.ok()) {
+      throw new IllegalStateException("cut " + node + " failed: " + r);
+    }
+  }
+
+  /** Undoes {@link #cut}: the node is reachable again (connections that were hung resume). */
+  public void uncut(String node) {
+    Result r = cluster("uncut", node);
+    if (!r.ok()) {
+      throw new IllegalStateException("uncut " + node + " failed: " + r);
     }
   }
 
@@ -269,6 +351,33 @@ public final class LocalCluster implements AutoCloseable {
 
   public Path jobHome() {
     return Paths.get(fact("JOB_HOME"));
+  }
+
+  /** The first job user ({@link #jobUser()}, with sudo inside the nodes). */
+  public JobUser user1() {
+    return new JobUser(jobUser(), jobUid(), jobHome(), keyFile(), knownHosts());
+  }
+
+  /**
+   * The second job user: its own uid (the same on every node), key, known_hosts and shared home, no
+   * sudo; for jobs of two users on the same nodes at once.
+   */
+  public JobUser user2() {
+    return new JobUser(
+        fact("JOB2_USER"),
+        Integer.parseInt(fact("JOB2_UID")),
+        Paths.get(fact("JOB2_HOME")),
+        Paths.get(fact("KEY2_FILE")),
+        Paths.get(fact("KNOWN_HOSTS2")));
+  }
+
+  /**
+   * The Docker-like bridge every node carries ({@code docker0 172.17.0.1/16}), or empty when the
+   * cluster was made without {@link Options#dockerBridge()}.
+   */
+  public Optional<String> dockerBridge() {
+    String v = fact("DOCKER_BRIDGE");
+    return v.equals("none") ? Optional.empty() : Optional.of(v);
   }
 
   /** The job user's private key (ed25519, no passphrase), authorised on every node. */
@@ -470,10 +579,27 @@ public final class LocalCluster implements AutoCloseable {
                 file,
                 java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.WRITE);
-        lock = channel.lock();
+        lock = channel.tryLock();
+        if (lock == null) {
+          // Say who we wait for: another build's test JVM, a benchmark, a cluster left up by hand.
+          System.err.println(
+              "local cluster: waiting for the owner of the local cluster: "
+                  + owner().orElse("(unknown)"));
+          lock = channel.lock();
+        }
       } catch (java.io.IOException e) {
         holds--;
         throw new IllegalStateException("cannot lock " + file + ": " + e.getMessage(), e);
+      }
+    }
+
+    /** The PID and command line holding the lock, as {@code cluster.sh owner} says. */
+    private static Optional<String> owner() {
+      try {
+        Result r = run(script(), List.of("owner"), Map.of(), null, Duration.ofSeconds(10));
+        return r.ok() && !r.out().isEmpty() ? Optional.of(r.out()) : Optional.empty();
+      } catch (RuntimeException e) {
+        return Optional.empty();
       }
     }
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class LocalClusterExtension implements BeforeAllCallback, AfterAllCallback {
   private final int nodes;
   private final LocalCluster.EnrootMode mode;
+  private final LocalCluster.Options options;
   private LocalCluster cluster;
 
   public LocalClusterExtension(int nodes) {
@@ -25,8 +26,22 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
   }
 
   public LocalClusterExtension(int nodes, LocalCluster.EnrootMode mode) {
+    this(nodes, mode, LocalCluster.Options.DEFAULT);
+  }
+
+  /**
+   * {@code nodes} nodes made as {@code options} say, e.g. {@code
+   * Options.DEFAULT.withDockerBridge()}.
+   */
+  public LocalClusterExtension(int nodes, LocalCluster.Options options) {
+    this(nodes, defaultMode(), options);
+  }
+
+  public LocalClusterExtension(
+      int nodes, LocalCluster.EnrootMode mode, LocalCluster.Options options) {
     this.nodes = nodes;
     this.mode = mode;
+    this.options = options;
   }
 
   /** The stand-in, unless {@code CLUSTERRUN_IT_REAL_ENROOT=1} asks for the host's real enroot. */
@@ -57,7 +72,7 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
       System.err.println(context.getDisplayName() + ": skipped: " + why);
       Assumptions.abort(why);
     }
-    cluster = LocalCluster.up(nodes, mode);
+    cluster = LocalCluster.up(nodes, mode, options);
   }
 
   @Override

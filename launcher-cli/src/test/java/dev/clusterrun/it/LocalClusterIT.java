@@ -423,6 +423,7 @@ class LocalClusterIT {
               Files.readString(c.stateDir().resolve("nodes/" + node + "/sshd.pid")).strip()));
     }
     Path stateDir = c.stateDir();
+    LocalCluster.JobUser two = c.user2();
     c.down();
 
     for (long pid : pids) {
@@ -434,6 +435,10 @@ class LocalClusterIT {
         .doesNotContain("clusterrun-local-cluster");
     assertThat(Files.exists(stateDir)).isFalse();
     assertThat(hostCommand("getent", "passwd", "crjob")).isEmpty();
+    assertThat(hostCommand("getent", "passwd", two.name())).isEmpty();
+    assertThat(two.home()).doesNotExist();
+    // The test JVM owned the cluster: `up` started no lock-holding process of its own.
+    assertThat(hostCommand("pgrep", "-x", "crlc-owner")).isEmpty();
     assertThat(c.cluster("down").exitCode()).as("down again").isZero();
   }
 

@@ -1,6 +1,10 @@
 package dev.clusterrun.core;
 
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * The one exit-code table of clusterrun, in the order people read it. The root {@code --help} and
@@ -37,6 +41,14 @@ public enum ExitCode {
     return code < 0 ? OptionalInt.empty() : OptionalInt.of(code);
   }
 
+  /** The process exit code of every row but {@link #JOB} (which has none of its own). */
+  public int value() {
+    if (code < 0) {
+      throw new IllegalStateException(name() + " stands for the job's own exit code");
+    }
+    return code;
+  }
+
   /** The code as a table shows it: {@code 0}, {@code N}, … */
   public String label() {
     return code < 0 ? "N" : Integer.toString(code);
@@ -45,5 +57,39 @@ public enum ExitCode {
   /** One line, lower case, no final period: the same words in {@code --help} and README.md. */
   public String meaning() {
     return meaning;
+  }
+
+  /** Rows every command can end with. */
+  private static final Set<ExitCode> ANY = EnumSet.of(OK, BAD_INPUT, INTERNAL, INTERRUPTED);
+
+  /** Further rows, by command; a command not listed here ends with {@link #ANY} only. */
+  private static final Map<String, Set<ExitCode>> MORE =
+      Map.of(
+          "check", EnumSet.of(CHECK_FAILED),
+          "setup", EnumSet.of(SETUP_FAILED),
+          "run", EnumSet.of(JOB, CHECK_FAILED, SETUP_FAILED),
+          "hpl", EnumSet.allOf(ExitCode.class),
+          "bench", EnumSet.allOf(ExitCode.class));
+
+  /** Every row, for the root {@code --help}: label → meaning, as README.md shows them. */
+  public static Map<String, String> table() {
+    return rows(EnumSet.allOf(ExitCode.class));
+  }
+
+  /** The rows that apply to one command (by its name), in the table's order. */
+  public static Map<String, String> table(String command) {
+    Set<ExitCode> codes = EnumSet.copyOf(ANY);
+    codes.addAll(MORE.getOrDefault(command, Set.of()));
+    return rows(codes);
+  }
+
+  private static Map<String, String> rows(Set<ExitCode> codes) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (ExitCode c : values()) {
+      if (codes.contains(c)) {
+        m.put(c.label(), c.meaning());
+      }
+    }
+    return m;
   }
 }

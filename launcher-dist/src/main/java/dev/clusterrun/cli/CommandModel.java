@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.ExitCode;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -31,7 +32,7 @@ public final class CommandModel {
             new PrintStream(err, true, StandardCharsets.UTF_8),
             Map.of(),
             "completion");
-    if (code != ExitCodes.OK) {
+    if (code != ExitCode.OK.value()) {
       throw new IllegalStateException(
           "clusterrun completion exited " + code + ": " + err.toString(StandardCharsets.UTF_8));
     }

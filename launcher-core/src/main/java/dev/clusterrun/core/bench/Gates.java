@@ -17,14 +17,14 @@ public record Gates(
   }
 
   /** The run against each gate given; a gate not given is null. */
-  public record Outcome(GateResult baseline, References.Judgement references) {
+  public record Judged(GateResult baseline, References.Judgement references) {
     public boolean passed() {
       return (baseline == null || baseline.passed()) && (references == null || references.passed());
     }
   }
 
-  public Outcome judge(BenchResult result) {
-    return new Outcome(
+  public Judged judge(BenchResult result) {
+    return new Judged(
         baselineGate == null || baseline == null ? null : baselineGate.check(result, baseline),
         references == null ? null : references.judge(cluster, result));
   }

@@ -20,6 +20,9 @@ public record HpccInput(long n, int nb, int p, int q) {
   /** Share of total memory the HPL matrix may take; hpcc's other tests need the rest. */
   public static final double DEFAULT_MEMORY_FRACTION = 0.5;
 
+  private static final java.util.regex.Pattern MEM_TOTAL =
+      java.util.regex.Pattern.compile("(?m)^MemTotal:\\s+(\\d+)\\s*kB");
+
   public HpccInput {
     if (n < 1 || nb < 1 || p < 1 || q < 1) {
       throw new IllegalArgumentException("N, NB, P and Q must be positive");
@@ -131,5 +134,37 @@ public record HpccInput(long n, int nb, int p, int q) {
   private static String pad(long v) {
     String s = Long.toString(v);
     return s.length() >= 12 ? s : s + " ".repeat(12 - s.length());
+  }
+
+  /**
+   * hpcc's input for a run: {@code --hpcc-n}, or N sized from the head's MemTotal × nodes, capped.
+   */
+  public static HpccInput forRun(BenchSettings.Hpcc hpcc, int ranks, int nodes) {
+    if (hpcc.n() != null) {
+      int nb = (int) Math.min(DEFAULT_NB, hpcc.n());
+      long n = hpcc.n() - hpcc.n() % nb;
+      int[] g = grid(ranks);
+      return new HpccInput(n, nb, g[0], g[1]);
+    }
+    long perNode = memTotalBytes();
+    return size(perNode * nodes, ranks, hpcc.memoryFraction(), DEFAULT_NB, hpcc.maxN());
+  }
+
+  static long memTotalBytes() {
+    String text;
+    try {
+      text =
+          java.nio.file.Files.readString(
+              java.nio.file.Path.of("/proc/meminfo"), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new BadInputException(
+          "hpcc",
+          "cannot read MemTotal from /proc/meminfo (" + e.getMessage() + "); give --hpcc-n");
+    }
+    java.util.regex.Matcher m = MEM_TOTAL.matcher(text);
+    if (!m.find()) {
+      throw new BadInputException("hpcc", "no MemTotal in /proc/meminfo; give --hpcc-n");
+    }
+    return Long.parseLong(m.group(1)) * 1024;
   }
 }

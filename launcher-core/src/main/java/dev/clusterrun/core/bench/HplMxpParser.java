@@ -47,20 +47,31 @@ public final class HplMxpParser implements BenchParser {
     if (OutputText.isBlank(output)) {
       return BenchResult.parseError("hpl-mxp", "the output is empty");
     }
-    List<Block> blocks = new ArrayList<>();
-    Double residual = null;
-    Boolean passed = null;
-    long n = 0;
-    int nb = 0;
-    int p = 0;
-    int q = 0;
-    String sloppy = null;
-    Double gflops = null;
-    Double perGpu = null;
-    Double luSeconds = null;
-    Double irSeconds = null;
-    List<String> failures = new ArrayList<>();
+    Scan scan = new Scan();
     for (String line : OutputText.lines(output)) {
+      scan.line(line);
+    }
+    scan.end();
+    return result(scan);
+  }
+
+  /** The blocks of HPL-MxP's output, read line by line. */
+  private static final class Scan {
+    final List<Block> blocks = new ArrayList<>();
+    Double residual;
+    Boolean passed;
+    long n;
+    int nb;
+    int p;
+    int q;
+    String sloppy;
+    Double gflops;
+    Double perGpu;
+    Double luSeconds;
+    Double irSeconds;
+    final List<String> failures = new ArrayList<>();
+
+    void line(String line) {
       Matcher m;
       if ((m = RESIDUAL.matcher(line)).find()) {
         residual = OutputText.number(m.group(1));
@@ -105,11 +116,20 @@ public final class HplMxpParser implements BenchParser {
         }
       }
     }
-    if (gflops != null) {
-      // A block whose LU GFLOPS line is missing still counts; the output may end there.
-      blocks.add(new Block(residual, passed, n, nb, p, q, sloppy, gflops, perGpu, null, null));
-    }
 
+    /** A block whose LU GFLOPS line is missing still counts; the output may end there. */
+    void end() {
+      if (gflops != null) {
+        blocks.add(new Block(residual, passed, n, nb, p, q, sloppy, gflops, perGpu, null, null));
+      }
+    }
+  }
+
+  private static BenchResult result(Scan scan) {
+    List<Block> blocks = scan.blocks;
+    Double luSeconds = scan.luSeconds;
+    Double irSeconds = scan.irSeconds;
+    List<String> failures = scan.failures;
     BenchResult.Builder b = BenchResult.builder("hpl-mxp");
     Block best = null;
     for (Block blk : blocks) {

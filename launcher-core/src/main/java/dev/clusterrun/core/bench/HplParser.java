@@ -52,71 +52,13 @@ public final class HplParser implements BenchParser {
     if (OutputText.isBlank(output)) {
       return BenchResult.parseError(preset, "the output is empty");
     }
-    List<HplRow> rows = new ArrayList<>();
-    Integer passed = null;
-    Integer failed = null;
-    Integer skipped = null;
-    Integer unchecked = null;
-    List<String> failures = new ArrayList<>();
-    int orphanFailures = 0;
+    Scan scan = new Scan();
     for (String line : OutputText.lines(output)) {
-      Matcher m = ROW.matcher(line);
-      if (m.matches()) {
-        rows.add(
-            new HplRow(
-                m.group(1),
-                Long.parseLong(m.group(2)),
-                Integer.parseInt(m.group(3)),
-                Integer.parseInt(m.group(4)),
-                Integer.parseInt(m.group(5)),
-                OutputText.number(m.group(6)),
-                OutputText.number(m.group(7)),
-                m.group(8) == null ? null : OutputText.number(m.group(8)),
-                null,
-                null));
-        continue;
-      }
-      m = RESIDUAL.matcher(line);
-      if (m.matches()) {
-        Double value = OutputText.number(m.group(1));
-        boolean ok = m.group(2).equalsIgnoreCase("PASSED");
-        int last = rows.size() - 1;
-        if (last >= 0 && rows.get(last).residualPassed() == null) {
-          HplRow row = rows.get(last).withResidual(value, ok);
-          rows.set(last, row);
-          if (!ok) {
-            failures.add(
-                "residual check FAILED for N="
-                    + row.n()
-                    + " NB="
-                    + row.nb()
-                    + " P="
-                    + row.p()
-                    + " Q="
-                    + row.q()
-                    + " (scaled residual "
-                    + m.group(1)
-                    + ")");
-          }
-        } else if (!ok) {
-          orphanFailures++;
-          failures.add("residual check FAILED (scaled residual " + m.group(1) + ")");
-        }
-        continue;
-      }
-      if ((m = PASSED.matcher(line)).find()) {
-        passed = Integer.parseInt(m.group(1));
-      } else if ((m = FAILED.matcher(line)).find()) {
-        failed = Integer.parseInt(m.group(1));
-      } else if ((m = SKIPPED.matcher(line)).find()) {
-        skipped = Integer.parseInt(m.group(1));
-      } else if ((m = UNCHECKED.matcher(line)).find()) {
-        unchecked = Integer.parseInt(m.group(1));
-      }
+      scan.line(line);
     }
-
+    List<HplRow> rows = scan.rows;
     BenchResult.Builder b = BenchResult.builder(preset).rows(rows);
-    b.counts(passed, failed, skipped);
+    b.counts(scan.passed, scan.failed, scan.skipped);
     HplRow best = null;
     for (HplRow r : rows) {
       if (best == null || r.gflops() > best.gflops() || Double.isNaN(best.gflops())) {
@@ -132,7 +74,87 @@ public final class HplParser implements BenchParser {
           .timeSeconds(best.timeSeconds())
           .residual(best.residual());
     }
+    return verdict(b, scan);
+  }
 
+  /** What the lines of HPL's output said: result rows, residual checks, the summary counts. */
+  private static final class Scan {
+    final List<HplRow> rows = new ArrayList<>();
+    Integer passed;
+    Integer failed;
+    Integer skipped;
+    Integer unchecked;
+    final List<String> failures = new ArrayList<>();
+    int orphanFailures;
+
+    void line(String line) {
+      Matcher m = ROW.matcher(line);
+      if (m.matches()) {
+        rows.add(
+            new HplRow(
+                m.group(1),
+                Long.parseLong(m.group(2)),
+                Integer.parseInt(m.group(3)),
+                Integer.parseInt(m.group(4)),
+                Integer.parseInt(m.group(5)),
+                OutputText.number(m.group(6)),
+                OutputText.number(m.group(7)),
+                m.group(8) == null ? null : OutputText.number(m.group(8)),
+                null,
+                null));
+        return;
+      }
+      m = RESIDUAL.matcher(line);
+      if (m.matches()) {
+        residual(m.group(1), m.group(2).equalsIgnoreCase("PASSED"));
+        return;
+      }
+      if ((m = PASSED.matcher(line)).find()) {
+        passed = Integer.parseInt(m.group(1));
+      } else if ((m = FAILED.matcher(line)).find()) {
+        failed = Integer.parseInt(m.group(1));
+      } else if ((m = SKIPPED.matcher(line)).find()) {
+        skipped = Integer.parseInt(m.group(1));
+      } else if ((m = UNCHECKED.matcher(line)).find()) {
+        unchecked = Integer.parseInt(m.group(1));
+      }
+    }
+
+    /** A residual check: it belongs to the last row that has none yet. */
+    private void residual(String text, boolean ok) {
+      Double value = OutputText.number(text);
+      int last = rows.size() - 1;
+      if (last >= 0 && rows.get(last).residualPassed() == null) {
+        HplRow row = rows.get(last).withResidual(value, ok);
+        rows.set(last, row);
+        if (!ok) {
+          failures.add(
+              "residual check FAILED for N="
+                  + row.n()
+                  + " NB="
+                  + row.nb()
+                  + " P="
+                  + row.p()
+                  + " Q="
+                  + row.q()
+                  + " (scaled residual "
+                  + text
+                  + ")");
+        }
+      } else if (!ok) {
+        orphanFailures++;
+        failures.add("residual check FAILED (scaled residual " + text + ")");
+      }
+    }
+  }
+
+  private static BenchResult verdict(BenchResult.Builder b, Scan scan) {
+    List<HplRow> rows = scan.rows;
+    Integer passed = scan.passed;
+    Integer failed = scan.failed;
+    Integer skipped = scan.skipped;
+    Integer unchecked = scan.unchecked;
+    List<String> failures = scan.failures;
     // A FAILED residual is a failure whatever else the output says or lacks.
     if (!failures.isEmpty() || (failed != null && failed > 0)) {
       String reason =
@@ -177,7 +199,7 @@ public final class HplParser implements BenchParser {
               : "no test passed the residual check";
       return b.verdict(Verdict.FAILED).reason(why).build();
     }
-    if (orphanFailures == 0 && passed < rows.size()) {
+    if (scan.orphanFailures == 0 && passed < rows.size()) {
       long withoutCheck = rows.stream().filter(r -> r.residualPassed() == null).count();
       if (withoutCheck > 0) {
         return b.verdict(Verdict.FAILED)

@@ -189,222 +189,268 @@ public final class HtmlReport {
       List<BenchResult> runs,
       Comparison.Row row,
       References refs) {
-    String metric = row.metric();
-    int k = runs.size();
-    Double[] values = new Double[k];
-    References.Bound[] bounds = new References.Bound[k];
+    new Chart(b, g, runs, row, refs).draw();
+  }
+
+  /** One metric's trend chart: values and reference bounds per run, then the SVG. */
+  private static final class Chart {
+    final StringBuilder b;
+    final Comparison.Group g;
+    final List<BenchResult> runs;
+    final Comparison.Row row;
+    final int k;
+    final Double[] values;
+    final References.Bound[] bounds;
     double lo = Double.POSITIVE_INFINITY;
     double hi = Double.NEGATIVE_INFINITY;
-    for (int i = 0; i < k; i++) {
-      BenchResult r = runs.get(i);
-      Double v = References.valueOf(r, metric);
-      values[i] = v == null || v.isNaN() || v.isInfinite() ? null : v;
-      if (values[i] != null) {
-        lo = Math.min(lo, values[i]);
-        hi = Math.max(hi, values[i]);
-      }
-      if (refs != null && g.cluster() != null) {
-        References.Entry e = refs.find(g.cluster(), g.preset(), References.Size.of(r));
-        bounds[i] = e == null ? null : e.metrics().get(metric);
-        if (bounds[i] != null) {
-          lo = Math.min(lo, bounds[i].value());
-          hi = Math.max(hi, bounds[i].value());
-          if (bounds[i].low() != null) {
-            lo = Math.min(lo, bounds[i].low());
-          }
-          if (bounds[i].high() != null) {
-            hi = Math.max(hi, bounds[i].high());
+    double y0;
+    double y1;
+    double[] xs;
+    final int plotBottom = H - BOTTOM;
+    final int plotRight = W - RIGHT;
+
+    Chart(
+        StringBuilder b,
+        Comparison.Group g,
+        List<BenchResult> runs,
+        Comparison.Row row,
+        References refs) {
+      this.b = b;
+      this.g = g;
+      this.runs = runs;
+      this.row = row;
+      this.k = runs.size();
+      this.values = new Double[k];
+      this.bounds = new References.Bound[k];
+      scan(refs);
+    }
+
+    private void scan(References refs) {
+      String metric = row.metric();
+      for (int i = 0; i < k; i++) {
+        BenchResult r = runs.get(i);
+        Double v = References.valueOf(r, metric);
+        values[i] = v == null || v.isNaN() || v.isInfinite() ? null : v;
+        if (values[i] != null) {
+          lo = Math.min(lo, values[i]);
+          hi = Math.max(hi, values[i]);
+        }
+        if (refs != null && g.cluster() != null) {
+          References.Entry e = refs.find(g.cluster(), g.preset(), References.Size.of(r));
+          bounds[i] = e == null ? null : e.metrics().get(metric);
+          if (bounds[i] != null) {
+            lo = Math.min(lo, bounds[i].value());
+            hi = Math.max(hi, bounds[i].value());
+            if (bounds[i].low() != null) {
+              lo = Math.min(lo, bounds[i].low());
+            }
+            if (bounds[i].high() != null) {
+              hi = Math.max(hi, bounds[i].high());
+            }
           }
         }
       }
     }
-    b.append("<figure class=\"chart\">\n<figcaption>")
-        .append(esc(metric))
-        .append(row.unit() == null ? "" : " <span class=\"unit\">(" + esc(row.unit()) + ")</span>")
-        .append(" <span class=\"verdict ")
-        .append(row.bad() ? "bad" : "")
-        .append("\">")
-        .append(esc(row.verdict()))
-        .append("</span></figcaption>\n");
-    b.append("<svg class=\"trend-chart\" viewBox=\"0 0 ")
-        .append(W)
-        .append(' ')
-        .append(H)
-        .append("\" role=\"img\" aria-label=\"")
-        .append(esc(metric + " over time, " + g.label()))
-        .append("\">\n");
-    if (lo == Double.POSITIVE_INFINITY) {
-      b.append("<text x=\"").append(W / 2).append("\" y=\"").append(H / 2);
-      b.append("\" text-anchor=\"middle\" class=\"axis\">no value in any run</text>\n");
-      b.append("</svg>\n</figure>\n");
-      return;
-    }
-    double[] ticks = niceTicks(lo, hi);
-    double y0 = ticks[0];
-    double y1 = ticks[ticks.length - 1];
-    double[] xs = xPositions(runs);
-    int plotBottom = H - BOTTOM;
-    int plotRight = W - RIGHT;
 
-    // grid and y axis
-    for (double t : ticks) {
-      double y = y(t, y0, y1);
-      b.append("<line class=\"grid\" x1=\"")
+    void draw() {
+      String metric = row.metric();
+      b.append("<figure class=\"chart\">\n<figcaption>")
+          .append(esc(metric))
+          .append(
+              row.unit() == null ? "" : " <span class=\"unit\">(" + esc(row.unit()) + ")</span>")
+          .append(" <span class=\"verdict ")
+          .append(row.bad() ? "bad" : "")
+          .append("\">")
+          .append(esc(row.verdict()))
+          .append("</span></figcaption>\n");
+      b.append("<svg class=\"trend-chart\" viewBox=\"0 0 ")
+          .append(W)
+          .append(' ')
+          .append(H)
+          .append("\" role=\"img\" aria-label=\"")
+          .append(esc(metric + " over time, " + g.label()))
+          .append("\">\n");
+      if (lo == Double.POSITIVE_INFINITY) {
+        b.append("<text x=\"").append(W / 2).append("\" y=\"").append(H / 2);
+        b.append("\" text-anchor=\"middle\" class=\"axis\">no value in any run</text>\n");
+        b.append("</svg>\n</figure>\n");
+        return;
+      }
+      double[] ticks = niceTicks(lo, hi);
+      y0 = ticks[0];
+      y1 = ticks[ticks.length - 1];
+      xs = xPositions(runs);
+
+      // grid and y axis
+      for (double t : ticks) {
+        double y = y(t, y0, y1);
+        b.append("<line class=\"grid\" x1=\"")
+            .append(LEFT)
+            .append("\" x2=\"")
+            .append(plotRight)
+            .append("\" y1=\"")
+            .append(f(y))
+            .append("\" y2=\"")
+            .append(f(y))
+            .append("\"/>\n");
+        b.append("<text class=\"axis\" x=\"")
+            .append(LEFT - 6)
+            .append("\" y=\"")
+            .append(f(y + 4))
+            .append("\" text-anchor=\"end\">")
+            .append(esc(Fmt.num(t)))
+            .append("</text>\n");
+      }
+      b.append("<line class=\"axis-line\" x1=\"")
           .append(LEFT)
           .append("\" x2=\"")
           .append(plotRight)
           .append("\" y1=\"")
-          .append(f(y))
+          .append(plotBottom)
           .append("\" y2=\"")
-          .append(f(y))
+          .append(plotBottom)
           .append("\"/>\n");
-      b.append("<text class=\"axis\" x=\"")
-          .append(LEFT - 6)
-          .append("\" y=\"")
-          .append(f(y + 4))
-          .append("\" text-anchor=\"end\">")
-          .append(esc(Fmt.num(t)))
-          .append("</text>\n");
-    }
-    b.append("<line class=\"axis-line\" x1=\"")
-        .append(LEFT)
-        .append("\" x2=\"")
-        .append(plotRight)
-        .append("\" y1=\"")
-        .append(plotBottom)
-        .append("\" y2=\"")
-        .append(plotBottom)
-        .append("\"/>\n");
 
-    // reference band: one rectangle per stretch of runs sharing a reference
-    int i = 0;
-    while (i < k) {
-      if (bounds[i] == null) {
-        i++;
-        continue;
-      }
-      int j = i;
-      while (j + 1 < k && bounds[j + 1] != null && bounds[j + 1].equals(bounds[i])) {
-        j++;
-      }
-      References.Bound rb = bounds[i];
-      double xa = i == 0 ? LEFT : (xs[i - 1] + xs[i]) / 2;
-      double xb = j == k - 1 ? plotRight : (xs[j] + xs[j + 1]) / 2;
-      double top = rb.high() == null ? TOP : y(rb.high(), y0, y1);
-      double bottom = rb.low() == null ? plotBottom : y(rb.low(), y0, y1);
-      b.append("<rect class=\"ref-band\" x=\"")
-          .append(f(xa))
-          .append("\" y=\"")
-          .append(f(top))
-          .append("\" width=\"")
-          .append(f(xb - xa))
-          .append("\" height=\"")
-          .append(f(Math.max(0.5, bottom - top)))
-          .append("\"><title>")
-          .append(esc("reference " + rb.describe() + ", " + rb.where()))
-          .append("</title></rect>\n");
-      double yv = y(rb.value(), y0, y1);
-      b.append("<line class=\"ref-value\" x1=\"")
-          .append(f(xa))
-          .append("\" x2=\"")
-          .append(f(xb))
-          .append("\" y1=\"")
-          .append(f(yv))
-          .append("\" y2=\"")
-          .append(f(yv))
-          .append("\"/>\n");
-      i = j + 1;
+      referenceBands();
+      xLabels();
+      trend();
+      b.append("</svg>\n</figure>\n");
     }
 
-    // x axis labels: first, last and up to three between
-    List<Integer> labelled = new ArrayList<>();
-    labelled.add(0);
-    int step = Math.max(1, (k - 1) / 4);
-    for (int t = step; t < k - 1; t += step) {
-      if (xs[t] - xs[labelled.get(labelled.size() - 1)] > 90 && xs[k - 1] - xs[t] > 90) {
-        labelled.add(t);
-      }
-    }
-    if (k > 1) {
-      labelled.add(k - 1);
-    }
-    boolean wide = span(runs).compareTo(Duration.ofDays(2)) > 0;
-    for (int t : labelled) {
-      Instant when = runs.get(t).startTime();
-      String label = when == null ? "#" + (t + 1) : wide ? DAY.format(when) : SHORT.format(when);
-      String anchor = k == 1 ? "middle" : t == 0 ? "start" : t == k - 1 ? "end" : "middle";
-      b.append("<text class=\"axis\" x=\"")
-          .append(f(xs[t]))
-          .append("\" y=\"")
-          .append(plotBottom + 18)
-          .append("\" text-anchor=\"")
-          .append(anchor)
-          .append("\">")
-          .append(esc(label))
-          .append("</text>\n");
-    }
-    b.append("<text class=\"axis\" x=\"")
-        .append(f((LEFT + plotRight) / 2.0))
-        .append("\" y=\"")
-        .append(H - 6)
-        .append("\" text-anchor=\"middle\">start time (UTC)</text>\n");
-
-    // the trend through the passed runs
-    StringBuilder line = new StringBuilder();
-    int passedPoints = 0;
-    for (int t = 0; t < k; t++) {
-      if (runs.get(t).passed() && values[t] != null) {
-        line.append(passedPoints++ == 0 ? "" : " ")
-            .append(f(xs[t]))
-            .append(',')
-            .append(f(y(values[t], y0, y1)));
-      }
-    }
-    if (passedPoints > 1) {
-      b.append("<polyline class=\"trend\" points=\"").append(line).append("\"/>\n");
-    }
-    for (int t = 0; t < k; t++) {
-      BenchResult r = runs.get(t);
-      String tip =
-          Fmt.minute(r.startTime())
-              + "  "
-              + r.verdict()
-              + (values[t] == null ? "" : "  " + Fmt.num(values[t]) + Fmt.unitSuffix(row.unit()))
-              + (r.runId() == null ? "" : "  run " + r.runId())
-              + (r.passed() ? "" : "\n" + r.reason());
-      if (r.passed() && values[t] != null) {
-        b.append("<circle class=\"point\" cx=\"")
-            .append(f(xs[t]))
-            .append("\" cy=\"")
-            .append(f(y(values[t], y0, y1)))
-            .append("\" r=\"4\"><title>")
-            .append(esc(tip))
-            .append("</title></circle>\n");
-      } else if (!r.passed()) {
-        double cy = values[t] == null ? plotBottom : y(values[t], y0, y1);
-        double cx = xs[t];
-        b.append("<path class=\"failed\" d=\"M")
-            .append(f(cx - 5))
-            .append(',')
-            .append(f(cy - 5))
-            .append(" L")
-            .append(f(cx + 5))
-            .append(',')
-            .append(f(cy + 5))
-            .append(" M")
-            .append(f(cx - 5))
-            .append(',')
-            .append(f(cy + 5))
-            .append(" L")
-            .append(f(cx + 5))
-            .append(',')
-            .append(f(cy - 5))
+    /** One rectangle per stretch of runs sharing a reference. */
+    private void referenceBands() {
+      int i = 0;
+      while (i < k) {
+        if (bounds[i] == null) {
+          i++;
+          continue;
+        }
+        int j = i;
+        while (j + 1 < k && bounds[j + 1] != null && bounds[j + 1].equals(bounds[i])) {
+          j++;
+        }
+        References.Bound rb = bounds[i];
+        double xa = i == 0 ? LEFT : (xs[i - 1] + xs[i]) / 2;
+        double xb = j == k - 1 ? plotRight : (xs[j] + xs[j + 1]) / 2;
+        double top = rb.high() == null ? TOP : y(rb.high(), y0, y1);
+        double bottom = rb.low() == null ? plotBottom : y(rb.low(), y0, y1);
+        b.append("<rect class=\"ref-band\" x=\"")
+            .append(f(xa))
+            .append("\" y=\"")
+            .append(f(top))
+            .append("\" width=\"")
+            .append(f(xb - xa))
+            .append("\" height=\"")
+            .append(f(Math.max(0.5, bottom - top)))
             .append("\"><title>")
-            .append(esc(tip))
-            .append("</title></path>\n");
+            .append(esc("reference " + rb.describe() + ", " + rb.where()))
+            .append("</title></rect>\n");
+        double yv = y(rb.value(), y0, y1);
+        b.append("<line class=\"ref-value\" x1=\"")
+            .append(f(xa))
+            .append("\" x2=\"")
+            .append(f(xb))
+            .append("\" y1=\"")
+            .append(f(yv))
+            .append("\" y2=\"")
+            .append(f(yv))
+            .append("\"/>\n");
+        i = j + 1;
       }
     }
-    b.append("</svg>\n</figure>\n");
+
+    /** First, last and up to three labels between. */
+    private void xLabels() {
+      List<Integer> labelled = new ArrayList<>();
+      labelled.add(0);
+      int step = Math.max(1, (k - 1) / 4);
+      for (int t = step; t < k - 1; t += step) {
+        if (xs[t] - xs[labelled.get(labelled.size() - 1)] > 90 && xs[k - 1] - xs[t] > 90) {
+          labelled.add(t);
+        }
+      }
+      if (k > 1) {
+        labelled.add(k - 1);
+      }
+      boolean wide = span(runs).compareTo(Duration.ofDays(2)) > 0;
+      for (int t : labelled) {
+        Instant when = runs.get(t).startTime();
+        String label = when == null ? "#" + (t + 1) : wide ? DAY.format(when) : SHORT.format(when);
+        String anchor = k == 1 ? "middle" : t == 0 ? "start" : t == k - 1 ? "end" : "middle";
+        b.append("<text class=\"axis\" x=\"")
+            .append(f(xs[t]))
+            .append("\" y=\"")
+            .append(plotBottom + 18)
+            .append("\" text-anchor=\"")
+            .append(anchor)
+            .append("\">")
+            .append(esc(label))
+            .append("</text>\n");
+      }
+      b.append("<text class=\"axis\" x=\"")
+          .append(f((LEFT + plotRight) / 2.0))
+          .append("\" y=\"")
+          .append(H - 6)
+          .append("\" text-anchor=\"middle\">start time (UTC)</text>\n");
+    }
+
+    /** The trend through the passed runs, every run's point (failed runs crossed). */
+    private void trend() {
+      StringBuilder line = new StringBuilder();
+      int passedPoints = 0;
+      for (int t = 0; t < k; t++) {
+        if (runs.get(t).passed() && values[t] != null) {
+          line.append(passedPoints++ == 0 ? "" : " ")
+              .append(f(xs[t]))
+              .append(',')
+              .append(f(y(values[t], y0, y1)));
+        }
+      }
+      if (passedPoints > 1) {
+        b.append("<polyline class=\"trend\" points=\"").append(line).append("\"/>\n");
+      }
+      for (int t = 0; t < k; t++) {
+        BenchResult r = runs.get(t);
+        String tip =
+            Fmt.minute(r.startTime())
+                + "  "
+                + r.verdict()
+                + (values[t] == null ? "" : "  " + Fmt.num(values[t]) + Fmt.unitSuffix(row.unit()))
+                + (r.runId() == null ? "" : "  run " + r.runId())
+                + (r.passed() ? "" : "\n" + r.reason());
+        if (r.passed() && values[t] != null) {
+          b.append("<circle class=\"point\" cx=\"")
+              .append(f(xs[t]))
+              .append("\" cy=\"")
+              .append(f(y(values[t], y0, y1)))
+              .append("\" r=\"4\"><title>")
+              .append(esc(tip))
+              .append("</title></circle>\n");
+        } else if (!r.passed()) {
+          double cy = values[t] == null ? plotBottom : y(values[t], y0, y1);
+          double cx = xs[t];
+          b.append("<path class=\"failed\" d=\"M")
+              .append(f(cx - 5))
+              .append(',')
+              .append(f(cy - 5))
+              .append(" L")
+              .append(f(cx + 5))
+              .append(',')
+              .append(f(cy + 5))
+              .append(" M")
+              .append(f(cx - 5))
+              .append(',')
+              .append(f(cy + 5))
+              .append(" L")
+              .append(f(cx + 5))
+              .append(',')
+              .append(f(cy - 5))
+              .append("\"><title>")
+              .append(esc(tip))
+              .append("</title></path>\n");
+        }
+      }
+    }
   }
 
   private static Duration span(List<BenchResult> runs) {

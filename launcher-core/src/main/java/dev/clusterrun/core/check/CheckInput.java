@@ -19,8 +19,8 @@ public record CheckInput(
     String head,
     Map<String, Facts> facts,
     Map<String, Host> hosts,
-    SharedPathProof.Result proof,
-    Map<String, NodeToNodeSsh.Outcome> ssh,
+    SharedPathProof.Verdict proof,
+    Map<String, NodeToNodeSsh.Answer> ssh,
     CheckJob job,
     ExpectedSetup expected) {
   public CheckInput {

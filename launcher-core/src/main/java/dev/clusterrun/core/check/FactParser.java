@@ -38,6 +38,68 @@ public final class FactParser {
   }
 
   static Facts fromValues(String node, Map<String, String> v, Duration elapsed) {
+    EnrootConfig enroot = enrootConfig(v);
+    List<Facts.AgentMention> agents = new ArrayList<>();
+    List<Facts.ConfFile> confs = confFiles(v, agents);
+    List<Facts.HookFile> hooks = hooks(v, agents);
+    for (int i = 0; v.containsKey("environ." + i + ".path"); i++) {
+      String pre = "environ." + i + ".";
+      mentions(
+          agents,
+          Facts.AgentMention.Kind.ENVIRON,
+          v.getOrDefault(pre + "scope", "system"),
+          v.get(pre + "path"),
+          v.get(pre + "agent"),
+          true);
+    }
+    for (String name : v.getOrDefault("env.agent", "").split("\n")) {
+      if (!name.isBlank()) {
+        agents.add(
+            new Facts.AgentMention(
+                Facts.AgentMention.Kind.ENVIRONMENT, null, null, null, false, name.strip(), true));
+      }
+    }
+    Map<String, Boolean> containers = new LinkedHashMap<>();
+    for (int i = 0; v.containsKey("container." + i + ".name"); i++) {
+      containers.put(
+          v.get("container." + i + ".name"), "yes".equals(v.get("container." + i + ".present")));
+    }
+    Facts.Builder f =
+        Facts.builder(node)
+            .elapsed(elapsed)
+            .hostname(v.get("hostname"))
+            .uid(toInt(v.get("uid")))
+            .gid(toInt(v.get("gid")))
+            .user(v.get("user"))
+            .home(v.get("home"))
+            .homeReal(emptyToNull(v.get("home.real")))
+            .sshDir(v.containsKey("home.ssh_dir") ? "yes".equals(v.get("home.ssh_dir")) : null)
+            .xdgRuntimeDir(v.getOrDefault("env.xdg_runtime_dir", ""))
+            .enrootPath(v.getOrDefault("enroot.path", ""))
+            .enrootVersion(emptyToNull(v.get("enroot.version")))
+            .enrootVersionError(v.get("enroot.version.error"))
+            .sysconfDir(v.get("enroot.sysconf"))
+            .enroot(enroot)
+            .runtime(probe(v, "runtime", enroot.runtimePath()))
+            .cache(probe(v, "cache", enroot.cachePath()))
+            .data(probe(v, "data", enroot.dataPath()))
+            .dataReal(emptyToNull(v.get("data.real")))
+            .dataFsType(emptyToNull(v.get("data.fstype")))
+            .dataMountPoint(emptyToNull(v.get("data.mountpoint")))
+            .confFiles(confs)
+            .hooks(hooks)
+            .containers(containers)
+            .mountNamespace(emptyToNull(v.get("mntns")))
+            .mpiVersion(emptyToNull(v.get("mpi.version")))
+            .fuse(v.get("fuse"))
+            .agents(agents)
+            .raw(v);
+    gpus(v, f);
+    return f.build();
+  }
+
+  /** Each of enroot's settings: its effective value, where it came from, what the line said. */
+  private static EnrootConfig enrootConfig(Map<String, String> v) {
     Map<String, EnrootConfigValue> cfg = new LinkedHashMap<>();
     for (String name : EnrootConfig.NAMES) {
       String k = "enroot." + name;
@@ -52,9 +114,12 @@ public final class FactParser {
               v.get(k + ".error"),
               toInt(v.get(k + ".line"))));
     }
-    EnrootConfig enroot = EnrootConfig.of(cfg);
+    return EnrootConfig.of(cfg);
+  }
 
-    List<Facts.AgentMention> agents = new ArrayList<>();
+  /** enroot.conf and the drop-ins, in reading order; their agent lines go to {@code agents}. */
+  private static List<Facts.ConfFile> confFiles(
+      Map<String, String> v, List<Facts.AgentMention> agents) {
     List<Facts.ConfFile> confs = new ArrayList<>();
     for (int i = 0; v.containsKey("conf." + i + ".path"); i++) {
       String pre = "conf." + i + ".";
@@ -71,7 +136,12 @@ public final class FactParser {
           new Facts.ConfFile(path, emptyToNull(v.get(pre + "sha256")), v.get(pre + "error"), sets));
       mentions(agents, Facts.AgentMention.Kind.CONFIG, "system", path, v.get(pre + "agent"), true);
     }
+    return confs;
+  }
 
+  /** The hooks; the agent lines of every hook but clusterrun's own go to {@code agents}. */
+  private static List<Facts.HookFile> hooks(
+      Map<String, String> v, List<Facts.AgentMention> agents) {
     List<Facts.HookFile> hooks = new ArrayList<>();
     for (int i = 0; v.containsKey("hook." + i + ".path"); i++) {
       String pre = "hook." + i + ".";
@@ -98,91 +168,34 @@ public final class FactParser {
             agents, Facts.AgentMention.Kind.HOOK, h.scope(), h.path(), v.get(pre + "agent"), runs);
       }
     }
-    for (int i = 0; v.containsKey("environ." + i + ".path"); i++) {
-      String pre = "environ." + i + ".";
-      mentions(
-          agents,
-          Facts.AgentMention.Kind.ENVIRON,
-          v.getOrDefault(pre + "scope", "system"),
-          v.get(pre + "path"),
-          v.get(pre + "agent"),
-          true);
-    }
-    for (String name : v.getOrDefault("env.agent", "").split("\n")) {
-      if (!name.isBlank()) {
-        agents.add(
-            new Facts.AgentMention(
-                Facts.AgentMention.Kind.ENVIRONMENT, null, null, null, false, name.strip(), true));
-      }
-    }
+    return hooks;
+  }
 
-    Map<String, Boolean> containers = new LinkedHashMap<>();
-    for (int i = 0; v.containsKey("container." + i + ".name"); i++) {
-      containers.put(
-          v.get("container." + i + ".name"), "yes".equals(v.get("container." + i + ".present")));
+  /** {@code nvidia-smi -L}: the count, the first model, or why it failed. */
+  private static void gpus(Map<String, String> v, Facts.Builder f) {
+    if (!v.containsKey("gpu.list")) {
+      return;
     }
-
-    Integer gpuCount = null;
-    String gpuModel = null;
-    String gpuError = null;
-    if (v.containsKey("gpu.list")) {
-      String list = v.get("gpu.list");
-      if (!"0".equals(v.get("gpu.rc"))) {
-        gpuError = list.strip();
-        gpuCount = 0;
-      } else {
-        int n = 0;
-        for (String line : list.split("\n")) {
-          if (line.startsWith("GPU ")) {
-            n++;
-            if (gpuModel == null) {
-              int colon = line.indexOf(": ");
-              int uuid = line.indexOf(" (UUID");
-              if (colon > 0) {
-                gpuModel = line.substring(colon + 2, uuid > colon ? uuid : line.length()).strip();
-              }
-            }
+    String list = v.get("gpu.list");
+    if (!"0".equals(v.get("gpu.rc"))) {
+      f.gpuError(list.strip()).gpuCount(0);
+      return;
+    }
+    int n = 0;
+    String model = null;
+    for (String line : list.split("\n")) {
+      if (line.startsWith("GPU ")) {
+        n++;
+        if (model == null) {
+          int colon = line.indexOf(": ");
+          int uuid = line.indexOf(" (UUID");
+          if (colon > 0) {
+            model = line.substring(colon + 2, uuid > colon ? uuid : line.length()).strip();
           }
         }
-        gpuCount = n;
       }
     }
-
-    String home = v.get("home");
-    return new Facts(
-        node,
-        null,
-        elapsed,
-        v.get("hostname"),
-        toInt(v.get("uid")),
-        toInt(v.get("gid")),
-        v.get("user"),
-        home,
-        emptyToNull(v.get("home.real")),
-        v.containsKey("home.ssh_dir") ? "yes".equals(v.get("home.ssh_dir")) : null,
-        v.getOrDefault("env.xdg_runtime_dir", ""),
-        v.getOrDefault("enroot.path", ""),
-        emptyToNull(v.get("enroot.version")),
-        v.get("enroot.version.error"),
-        v.get("enroot.sysconf"),
-        enroot,
-        probe(v, "runtime", enroot.runtimePath()),
-        probe(v, "cache", enroot.cachePath()),
-        probe(v, "data", enroot.dataPath()),
-        emptyToNull(v.get("data.real")),
-        emptyToNull(v.get("data.fstype")),
-        emptyToNull(v.get("data.mountpoint")),
-        confs,
-        hooks,
-        containers,
-        gpuCount,
-        gpuModel,
-        gpuError,
-        emptyToNull(v.get("mntns")),
-        emptyToNull(v.get("mpi.version")),
-        v.get("fuse"),
-        agents,
-        v);
+    f.gpuCount(n).gpuModel(model);
   }
 
   /** Adds the fact script's {@code LINE KIND NAME} lines about one file. */

@@ -178,10 +178,250 @@ public record Facts(
 
   /** A node that gave no usable answer. */
   public static Facts unanswered(String node, String problem, Duration elapsed) {
-    return new Facts(
-        node, problem, elapsed, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null, List.of(), List.of(), Map.of(), null, null,
-        null, null, null, null, List.of(), Map.of());
+    return builder(node).problem(problem).elapsed(elapsed).build();
+  }
+
+  /** Facts made value by value; {@link FactParser} is the one that does. */
+  public static Builder builder(String node) {
+    return new Builder(node);
+  }
+
+  /** Builds facts; what is not set stays empty (null, or an empty list or map). */
+  public static final class Builder {
+    private String node;
+    private String problem;
+    private Duration elapsed;
+    private String hostname;
+    private Integer uid;
+    private Integer gid;
+    private String user;
+    private String home;
+    private String homeReal;
+    private Boolean sshDir;
+    private String xdgRuntimeDir;
+    private String enrootPath;
+    private String enrootVersion;
+    private String enrootVersionError;
+    private String sysconfDir;
+    private EnrootConfig enroot;
+    private PathProbe runtime;
+    private PathProbe cache;
+    private PathProbe data;
+    private String dataReal;
+    private String dataFsType;
+    private String dataMountPoint;
+    private List<ConfFile> confFiles = List.of();
+    private List<HookFile> hooks = List.of();
+    private Map<String, Boolean> containers = Map.of();
+    private Integer gpuCount;
+    private String gpuModel;
+    private String gpuError;
+    private String mountNamespace;
+    private String mpiVersion;
+    private String fuse;
+    private List<AgentMention> agents = List.of();
+    private Map<String, String> raw = Map.of();
+
+    private Builder(String node) {
+      this.node = node;
+    }
+
+    public Builder problem(String v) {
+      problem = v;
+      return this;
+    }
+
+    public Builder elapsed(Duration v) {
+      elapsed = v;
+      return this;
+    }
+
+    public Builder hostname(String v) {
+      hostname = v;
+      return this;
+    }
+
+    public Builder uid(Integer v) {
+      uid = v;
+      return this;
+    }
+
+    public Builder gid(Integer v) {
+      gid = v;
+      return this;
+    }
+
+    public Builder user(String v) {
+      user = v;
+      return this;
+    }
+
+    public Builder home(String v) {
+      home = v;
+      return this;
+    }
+
+    public Builder homeReal(String v) {
+      homeReal = v;
+      return this;
+    }
+
+    public Builder sshDir(Boolean v) {
+      sshDir = v;
+      return this;
+    }
+
+    public Builder xdgRuntimeDir(String v) {
+      xdgRuntimeDir = v;
+      return this;
+    }
+
+    public Builder enrootPath(String v) {
+      enrootPath = v;
+      return this;
+    }
+
+    public Builder enrootVersion(String v) {
+      enrootVersion = v;
+      return this;
+    }
+
+    public Builder enrootVersionError(String v) {
+      enrootVersionError = v;
+      return this;
+    }
+
+    public Builder sysconfDir(String v) {
+      sysconfDir = v;
+      return this;
+    }
+
+    public Builder enroot(EnrootConfig v) {
+      enroot = v;
+      return this;
+    }
+
+    public Builder runtime(PathProbe v) {
+      runtime = v;
+      return this;
+    }
+
+    public Builder cache(PathProbe v) {
+      cache = v;
+      return this;
+    }
+
+    public Builder data(PathProbe v) {
+      data = v;
+      return this;
+    }
+
+    public Builder dataReal(String v) {
+      dataReal = v;
+      return this;
+    }
+
+    public Builder dataFsType(String v) {
+      dataFsType = v;
+      return this;
+    }
+
+    public Builder dataMountPoint(String v) {
+      dataMountPoint = v;
+      return this;
+    }
+
+    public Builder confFiles(List<ConfFile> v) {
+      confFiles = v;
+      return this;
+    }
+
+    public Builder hooks(List<HookFile> v) {
+      hooks = v;
+      return this;
+    }
+
+    public Builder containers(Map<String, Boolean> v) {
+      containers = v;
+      return this;
+    }
+
+    public Builder gpuCount(Integer v) {
+      gpuCount = v;
+      return this;
+    }
+
+    public Builder gpuModel(String v) {
+      gpuModel = v;
+      return this;
+    }
+
+    public Builder gpuError(String v) {
+      gpuError = v;
+      return this;
+    }
+
+    public Builder mountNamespace(String v) {
+      mountNamespace = v;
+      return this;
+    }
+
+    public Builder mpiVersion(String v) {
+      mpiVersion = v;
+      return this;
+    }
+
+    public Builder fuse(String v) {
+      fuse = v;
+      return this;
+    }
+
+    public Builder agents(List<AgentMention> v) {
+      agents = v;
+      return this;
+    }
+
+    public Builder raw(Map<String, String> v) {
+      raw = v;
+      return this;
+    }
+
+    public Facts build() {
+      return new Facts(
+          node,
+          problem,
+          elapsed,
+          hostname,
+          uid,
+          gid,
+          user,
+          home,
+          homeReal,
+          sshDir,
+          xdgRuntimeDir,
+          enrootPath,
+          enrootVersion,
+          enrootVersionError,
+          sysconfDir,
+          enroot,
+          runtime,
+          cache,
+          data,
+          dataReal,
+          dataFsType,
+          dataMountPoint,
+          confFiles,
+          hooks,
+          containers,
+          gpuCount,
+          gpuModel,
+          gpuError,
+          mountNamespace,
+          mpiVersion,
+          fuse,
+          agents,
+          raw);
+    }
   }
 
   public boolean answered() {

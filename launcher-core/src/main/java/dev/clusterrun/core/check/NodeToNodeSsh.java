@@ -23,7 +23,7 @@ public final class NodeToNodeSsh {
    *     when the head gave no answer
    * @param error what ssh printed on stderr, or why there is no answer
    */
-  public record Outcome(String node, boolean ok, int exitCode, String error) {}
+  public record Answer(String node, boolean ok, int exitCode, String error) {}
 
   private NodeToNodeSsh() {}
 
@@ -57,15 +57,15 @@ public final class NodeToNodeSsh {
   }
 
   /** Runs the probe on the head for {@code nodes} (which should not include the head itself). */
-  public static Map<String, Outcome> run(NodeShell head, List<String> nodes, Duration timeout) {
+  public static Map<String, Answer> run(NodeShell head, List<String> nodes, Duration timeout) {
     if (nodes.isEmpty()) {
       return Map.of();
     }
     return parse(nodes, head.run(script(nodes), timeout));
   }
 
-  static Map<String, Outcome> parse(List<String> nodes, ExecResult r) {
-    Map<String, Outcome> out = new LinkedHashMap<>();
+  static Map<String, Answer> parse(List<String> nodes, ExecResult r) {
+    Map<String, Answer> out = new LinkedHashMap<>();
     KeyValues.Parsed p = Scripts.parse(r.stdout());
     for (int i = 0; i < nodes.size(); i++) {
       String n = nodes.get(i);
@@ -75,7 +75,7 @@ public final class NodeToNodeSsh {
             r.error() != null
                 ? "the head gave no answer: " + r.error()
                 : "the head gave no answer (exit " + r.exitCode() + ")";
-        out.put(n, new Outcome(n, false, -1, why));
+        out.put(n, new Answer(n, false, -1, why));
         continue;
       }
       int code;
@@ -88,7 +88,7 @@ public final class NodeToNodeSsh {
       if (code == 124) {
         err = "ssh did not finish within 20 s" + (err.isEmpty() ? "" : ": " + err);
       }
-      out.put(n, new Outcome(n, code == 0, code, err));
+      out.put(n, new Answer(n, code == 0, code, err));
     }
     return out;
   }

@@ -151,6 +151,27 @@ public final class HostfileParser {
       end++;
     }
     String hostText = line.substring(0, end);
+    checkHostWord(hostText, subject);
+    Settings settings = new Settings(subject);
+    settings.parse(line, end);
+    List<Host> out = new ArrayList<>();
+    for (String name : names(hostText, subject)) {
+      try {
+        HostName.validate(name);
+      } catch (IllegalArgumentException e) {
+        String problem = e.getMessage();
+        if (!name.equals(hostText)) {
+          problem += " (from '" + hostText + "')";
+        }
+        throw new BadInputException(subject, problem);
+      }
+      out.add(settings.host(name, lineNo));
+    }
+    return out;
+  }
+
+  /** The first word must be a host: not a setting, nor an Open MPI form clusterrun refuses. */
+  private static void checkHostWord(String hostText, String subject) {
     int eq = hostText.indexOf('=');
     if (eq >= 0) {
       throw new BadInputException(
@@ -179,21 +200,75 @@ public final class HostfileParser {
               + "': user@host is not supported; clusterrun runs every rank as one user (set"
               + " ssh.user in the job spec)");
     }
+  }
 
-    // The settings after the host.
-    Integer slots = null;
-    String slotsText = null;
-    Integer max = null;
-    String maxText = null;
-    int i = end;
-    while (true) {
-      while (i < line.length() && Character.isWhitespace(line.charAt(i))) {
-        i++;
+  /** The host itself: one literal or a range. */
+  private static List<String> names(String hostText, String subject) {
+    if (hostText.indexOf(':') >= 0) {
+      if (hostText.startsWith("[") && hostText.endsWith("]")) {
+        throw new BadInputException(
+            subject,
+            "'"
+                + hostText
+                + "': write an IPv6 address without brackets, as in '"
+                + hostText.substring(1, hostText.length() - 1)
+                + "'");
       }
-      if (i >= line.length()) {
-        break;
+      return List.of(hostText);
+    }
+    if (HostRanges.hasRange(hostText)) {
+      try {
+        return HostRanges.expand(hostText);
+      } catch (IllegalArgumentException e) {
+        throw new BadInputException(subject, "'" + hostText + "': " + e.getMessage());
       }
-      int start = i;
+    }
+    return List.of(hostText);
+  }
+
+  /** The KEY=VALUE settings after the host: slots and max_slots, each at most once. */
+  private static final class Settings {
+    final String subject;
+    Integer slots;
+    String slotsText;
+    Integer max;
+    String maxText;
+
+    Settings(String subject) {
+      this.subject = subject;
+    }
+
+    Host host(String name, int lineNo) {
+      int s = slots != null ? slots : max != null ? max : 1;
+      return new Host(name, s, slots != null || max != null, max != null ? max : 0, lineNo);
+    }
+
+    /** Reads every setting of {@code line} from {@code from}. */
+    void parse(String line, int from) {
+      int i = from;
+      while (true) {
+        while (i < line.length() && Character.isWhitespace(line.charAt(i))) {
+          i++;
+        }
+        if (i >= line.length()) {
+          break;
+        }
+        i = one(line, i);
+      }
+      if (slots != null && max != null && max < slots) {
+        throw new BadInputException(
+            subject,
+            "'"
+                + maxText
+                + "' is less than '"
+                + slotsText
+                + "'; max_slots must be at least the slots");
+      }
+    }
+
+    /** Reads the setting that starts at {@code start}; returns where it ends. */
+    private int one(String line, int start) {
+      int i = start;
       while (i < line.length()
           && !Character.isWhitespace(line.charAt(i))
           && line.charAt(i) != '=') {
@@ -224,9 +299,11 @@ public final class HostfileParser {
       while (j < line.length() && !Character.isWhitespace(line.charAt(j))) {
         j++;
       }
-      String value = line.substring(valueStart, j);
-      String written = line.substring(start, j);
-      i = j;
+      set(key, line.substring(valueStart, j), line.substring(start, j));
+      return j;
+    }
+
+    private void set(String key, String value, String written) {
       if (key.isEmpty()) {
         throw new BadInputException(subject, "'" + written + "' has no key before '='");
       }
@@ -244,80 +321,33 @@ public final class HostfileParser {
         }
         max = count(value, written, subject);
         maxText = written;
-      } else if (USER_KEYS.contains(key)) {
-        throw new BadInputException(
-            subject,
-            "'"
-                + written
-                + "': per-host users are not supported; clusterrun runs every rank as one user"
-                + " (set ssh.user in the job spec)");
-      } else if (UNSUPPORTED_KEYS.contains(key)) {
-        throw new BadInputException(
-            subject,
-            "'"
-                + written
-                + "': Open MPI's '"
-                + key
-                + "' key is not supported by clusterrun; use slots= and max_slots= only");
       } else {
-        throw new BadInputException(
-            subject,
-            "unknown key '"
-                + key
-                + "' in '"
-                + written
-                + "'"
-                + DidYouMean.hint(key, KNOWN_KEYS)
-                + " (a host takes slots= and max_slots=)");
+        throw new BadInputException(subject, refused(key, written));
       }
-    }
-    if (slots != null && max != null && max < slots) {
-      throw new BadInputException(
-          subject,
-          "'"
-              + maxText
-              + "' is less than '"
-              + slotsText
-              + "'; max_slots must be at least the slots");
     }
 
-    // The host itself: one literal or a range.
-    List<String> names;
-    if (hostText.indexOf(':') >= 0) {
-      if (hostText.startsWith("[") && hostText.endsWith("]")) {
-        throw new BadInputException(
-            subject,
-            "'"
-                + hostText
-                + "': write an IPv6 address without brackets, as in '"
-                + hostText.substring(1, hostText.length() - 1)
-                + "'");
+    private static String refused(String key, String written) {
+      if (USER_KEYS.contains(key)) {
+        return "'"
+            + written
+            + "': per-host users are not supported; clusterrun runs every rank as one user"
+            + " (set ssh.user in the job spec)";
       }
-      names = List.of(hostText);
-    } else if (HostRanges.hasRange(hostText)) {
-      try {
-        names = HostRanges.expand(hostText);
-      } catch (IllegalArgumentException e) {
-        throw new BadInputException(subject, "'" + hostText + "': " + e.getMessage());
+      if (UNSUPPORTED_KEYS.contains(key)) {
+        return "'"
+            + written
+            + "': Open MPI's '"
+            + key
+            + "' key is not supported by clusterrun; use slots= and max_slots= only";
       }
-    } else {
-      names = List.of(hostText);
+      return "unknown key '"
+          + key
+          + "' in '"
+          + written
+          + "'"
+          + DidYouMean.hint(key, KNOWN_KEYS)
+          + " (a host takes slots= and max_slots=)";
     }
-    List<Host> out = new ArrayList<>(names.size());
-    for (String name : names) {
-      try {
-        HostName.validate(name);
-      } catch (IllegalArgumentException e) {
-        String problem = e.getMessage();
-        if (!name.equals(hostText)) {
-          problem += " (from '" + hostText + "')";
-        }
-        throw new BadInputException(subject, problem);
-      }
-      int s = slots != null ? slots : max != null ? max : 1;
-      out.add(new Host(name, s, slots != null || max != null, max != null ? max : 0, lineNo));
-    }
-    return out;
   }
 
   private static int count(String value, String written, String subject) {

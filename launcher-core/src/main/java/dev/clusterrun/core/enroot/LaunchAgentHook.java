@@ -89,11 +89,6 @@ public final class LaunchAgentHook {
     return SHA256;
   }
 
-  /** {@value #ENV_VAR}: set it to the launch agent in the environment of {@code enroot start}. */
-  public static String envVarName() {
-    return ENV_VAR;
-  }
-
   /**
    * The version in a hook file's header, or empty when the text is not a clusterrun launch-agent
    * hook (its second line does not carry {@link #HEADER_PREFIX}).

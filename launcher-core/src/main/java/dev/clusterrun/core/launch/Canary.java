@@ -211,7 +211,7 @@ public final class Canary {
    * @param missing nodes where ranks were expected and none answered
    * @param expectedTotal ranks expected in all ({@code -np})
    */
-  public record Result(
+  public record Verdict(
       List<NodeVerdict> nodes, List<String> missing, int expectedTotal, int exitCode) {
     public boolean ok() {
       return exitCode == 0
@@ -264,7 +264,7 @@ public final class Canary {
    * @param token the token the head wrote for this run
    * @param np ranks mpirun starts in all
    */
-  public static Result judge(
+  public static Verdict judge(
       List<Rank> ranks,
       Map<String, Expected> expected,
       String runId,
@@ -343,6 +343,6 @@ public final class Canary {
             missing.add(key);
           }
         });
-    return new Result(nodes, missing, np, exitCode);
+    return new Verdict(nodes, missing, np, exitCode);
   }
 }

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.enroot.EnrootArgs;
+import dev.clusterrun.core.spec.ImageRef;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
@@ -23,7 +24,7 @@ import java.util.Map;
  */
 public final class ContainerPreparer {
   /** What was done, in words, for the run's summary. */
-  public record Outcome(List<String> actions, boolean created) {}
+  public record Prepared(List<String> actions, boolean created) {}
 
   private final HeadCommands head;
   private final OutputStream progress;
@@ -33,7 +34,7 @@ public final class ContainerPreparer {
     this.progress = progress;
   }
 
-  public Outcome prepare(Plan plan, String workspace)
+  public Prepared prepare(Plan plan, String workspace)
       throws IOException, InterruptedException, PrepareException {
     List<String> actions = new ArrayList<>();
     String name = plan.containerName();
@@ -58,7 +59,7 @@ public final class ContainerPreparer {
                   + " add --container-image");
         }
         actions.add("used existing container " + name);
-        return new Outcome(actions, false);
+        return new Prepared(actions, false);
       }
       String had = readRecord(record);
       if (exists && plan.namedContainer() && plan.imageOnlyIfMissing()) {
@@ -71,7 +72,7 @@ public final class ContainerPreparer {
                 + "); no image was given, so "
                 + plan.image()
                 + " would only make it if it were missing");
-        return new Outcome(actions, false);
+        return new Prepared(actions, false);
       }
       String wanted = imageIdentity(plan);
       if (exists && plan.namedContainer()) {
@@ -80,7 +81,7 @@ public final class ContainerPreparer {
               "reused container "
                   + name
                   + (had == null ? " (made outside clusterrun; image not recorded)" : ""));
-          return new Outcome(actions, false);
+          return new Prepared(actions, false);
         }
         actions.add(
             "container " + name + " was made from " + had + "; re-creating it from " + wanted);
@@ -89,18 +90,19 @@ public final class ContainerPreparer {
         mustRun(EnrootArgs.remove(name), "remove the stale container " + name);
       }
       for (Plan.Step s : plan.prepare()) {
-        List<String> argv = s.argv();
-        if (argv.size() > 1 && argv.get(1).equals("import")) {
-          importOnce(argv, actions);
-        } else if (argv.size() > 1 && argv.get(1).equals("create")) {
-          mustRun(argv, "create container " + name);
-          actions.add("created container " + name + " from " + argv.get(argv.size() - 1));
+        switch (s.action()) {
+          case IMPORT -> importOnce(plan.image(), Path.of(plan.squashfs()), actions);
+          case CREATE -> {
+            mustRun(s.argv(), "create container " + name);
+            actions.add("created container " + name + " from " + plan.squashfs());
+          }
+          default -> {}
         }
       }
       if (plan.namedContainer()) {
         dev.clusterrun.core.AtomicFiles.write(record, wanted + "\n");
       }
-      return new Outcome(actions, true);
+      return new Prepared(actions, true);
     }
   }
 
@@ -109,10 +111,8 @@ public final class ContainerPreparer {
    * exactly URI. A file without a record, or with another URI in it, is imported again: one image
    * never runs as another.
    */
-  private void importOnce(List<String> argv, List<String> actions)
+  private void importOnce(String uri, Path sqsh, List<String> actions)
       throws IOException, InterruptedException, PrepareException {
-    Path sqsh = Path.of(argv.get(3));
-    String uri = argv.get(4);
     Path rec = imageRecord(sqsh);
     if (Files.exists(sqsh)) {
       String held = readRecord(rec);
@@ -132,9 +132,9 @@ public final class ContainerPreparer {
     // goes first, so no moment pairs a new file with an old record.
     Path tmp = sqsh.resolveSibling(sqsh.getFileName() + ".part-" + ProcessHandle.current().pid());
     Files.deleteIfExists(tmp);
-    List<String> tmpArgv = new ArrayList<>(argv);
-    tmpArgv.set(3, tmp.toString());
-    mustRun(tmpArgv, "import " + uri);
+    mustRun(
+        EnrootArgs.importImage(new ImageRef(ImageRef.Kind.URI, uri), tmp.toString()),
+        "import " + uri);
     Files.deleteIfExists(rec);
     Files.move(tmp, sqsh, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     dev.clusterrun.core.AtomicFiles.write(rec, uri + "\n");

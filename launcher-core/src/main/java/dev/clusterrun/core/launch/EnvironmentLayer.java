@@ -71,13 +71,6 @@ public final class EnvironmentLayer {
           ENTRYPOINT,
           WORKSPACE);
 
-  /**
-   * The {@code PYXIS_CONTAINER_*} variables read as aliases: the {@code CLUSTERRUN_CONTAINER_*}
-   * ones under Pyxis's prefix (there is no Pyxis name for the workspace).
-   */
-  public static final List<String> PYXIS_ALIASES =
-      ALL.stream().filter(v -> !v.equals(WORKSPACE)).map(v -> pyxis(v)).toList();
-
   /** Pyxis variables without a meaning here: refused rather than silently ignored. */
   public static final String PYXIS_UNSHARE = "PYXIS_CONTAINER_UNSHARE";
 
@@ -157,31 +150,10 @@ public final class EnvironmentLayer {
       BadInputException.about(var.apply(WORKDIR), () -> SettingRules.workdir(workdir));
       vars.put("container.workdir", var.apply(WORKDIR));
     }
-    Boolean writable = bool(var.apply(WRITABLE), get.apply(WRITABLE));
-    Boolean readonly = bool(var.apply(READONLY), get.apply(READONLY));
-    if (writable != null && readonly != null && writable == readonly) {
-      throw new BadInputException(
-          var.apply(WRITABLE) + " and " + var.apply(READONLY),
-          "contradict each other; set only one of them");
-    }
-    if (writable != null) {
-      vars.put("container.writable", var.apply(WRITABLE));
-    } else if (readonly != null) {
-      writable = !readonly;
-      vars.put("container.writable", var.apply(READONLY));
-    }
-    Boolean mountHome = bool(var.apply(MOUNT_HOME), get.apply(MOUNT_HOME));
-    if (mountHome != null) {
-      vars.put("container.mount-home", var.apply(MOUNT_HOME));
-    }
-    Boolean remapRoot = bool(var.apply(REMAP_ROOT), get.apply(REMAP_ROOT));
-    if (remapRoot != null) {
-      vars.put("container.remap-root", var.apply(REMAP_ROOT));
-    }
-    Boolean entrypoint = bool(var.apply(ENTRYPOINT), get.apply(ENTRYPOINT));
-    if (entrypoint != null) {
-      vars.put("container.entrypoint", var.apply(ENTRYPOINT));
-    }
+    Boolean writable = writable(get, var, vars);
+    Boolean mountHome = flag(MOUNT_HOME, "container.mount-home", get, var, vars);
+    Boolean remapRoot = flag(REMAP_ROOT, "container.remap-root", get, var, vars);
+    Boolean entrypoint = flag(ENTRYPOINT, "container.entrypoint", get, var, vars);
     String save = get.apply(SAVE);
     if (save != null) {
       BadInputException.about(var.apply(SAVE), () -> SettingRules.savePath(save));
@@ -221,6 +193,41 @@ public final class EnvironmentLayer {
             SshSpec.EMPTY,
             prefix.origin()),
         Map.copyOf(vars));
+  }
+
+  /** The writable and read-only variables, which must not contradict each other. */
+  private static Boolean writable(
+      java.util.function.Function<String, String> get,
+      java.util.function.Function<String, String> var,
+      Map<String, String> vars) {
+    Boolean writable = bool(var.apply(WRITABLE), get.apply(WRITABLE));
+    Boolean readonly = bool(var.apply(READONLY), get.apply(READONLY));
+    if (writable != null && readonly != null && writable == readonly) {
+      throw new BadInputException(
+          var.apply(WRITABLE) + " and " + var.apply(READONLY),
+          "contradict each other; set only one of them");
+    }
+    if (writable != null) {
+      vars.put("container.writable", var.apply(WRITABLE));
+    } else if (readonly != null) {
+      writable = !readonly;
+      vars.put("container.writable", var.apply(READONLY));
+    }
+    return writable;
+  }
+
+  /** One boolean variable, remembered under its job-file key when set. */
+  private static Boolean flag(
+      String name,
+      String key,
+      java.util.function.Function<String, String> get,
+      java.util.function.Function<String, String> var,
+      Map<String, String> vars) {
+    Boolean b = bool(var.apply(name), get.apply(name));
+    if (b != null) {
+      vars.put(key, var.apply(name));
+    }
+    return b;
   }
 
   /**

@@ -65,47 +65,12 @@ public final class JobResolver {
    */
   public ResolvedJob resolve(Hostfile hostfile, String home, Path cwd) {
     Setting<Integer> perNode = pick(s -> s.mpi().perNode(), "mpi.per-node", null);
-    Setting<Integer> np = pick(s -> s.mpi().np(), "mpi.np", null);
-    if (np.value() == null) {
-      if (perNode.value() != null) {
-        np =
-            Setting.of(
-                perNode.value() * hostfile.hosts().size(), Source.DEFAULT, "per-node × nodes");
-      } else {
-        np =
-            Setting.of(hostfile.totalSlots(), Source.HOSTFILE, hostfile.source() + ": total slots");
-      }
-    }
-    Setting<String> wsPath =
-        pick(
-            s -> s.workspace().path(),
-            "workspace.path",
-            home == null ? null : home + "/clusterrun");
-    if (wsPath.value() == null) {
-      throw new BadInputException(
-          "workspace.path",
-          "not set; give it in the job file, --workspace or CLUSTERRUN_WORKSPACE");
-    }
+    Setting<Integer> np = np(hostfile, perNode);
+    Setting<String> wsPath = workspacePath(home);
     Setting<String> wsMount =
         pick(s -> s.workspace().mount(), "workspace.mount", DEFAULT_WORKSPACE_MOUNT);
-    Setting<String> hostfileIn =
-        pick(s -> s.mpi().hostfile(), "mpi.hostfile", wsMount.value() + "/hosts.txt");
-    if (!isInside(hostfileIn.value(), wsMount.value())) {
-      throw new BadInputException(
-          subject(hostfileIn, "mpi.hostfile"),
-          "'"
-              + hostfileIn.value()
-              + "' must lie inside the workspace mount "
-              + wsMount.value()
-              + " so that clusterrun can write it on the shared filesystem");
-    }
-    Setting<List<String>> command = pick(JobSpec::command, "command", null);
-    if (command.value() == null || command.value().isEmpty()) {
-      throw new BadInputException(
-          "command",
-          "no command to run; give it after the options (clusterrun run --nodes HOSTFILE"
-              + " --container-image=IMAGE hostname) or as `command:` in the job file");
-    }
+    Setting<String> hostfileIn = hostfileIn(wsMount);
+    Setting<List<String>> command = command();
     String defaultName =
         layers.stream()
             .filter(l -> l.source() == Source.FILE)
@@ -130,18 +95,7 @@ public final class JobResolver {
       save = absolute(save, v -> v, v -> v, cwd);
     }
     Setting<Boolean> writable = pick(s -> s.container().writable(), "container.writable", false);
-    Setting<List<Mount>> mounts = pick(s -> s.container().mounts(), "container.mounts", List.of());
-    if (mounts.value().stream().anyMatch(Mount::isRelative)) {
-      Setting<List<Mount>> given = mounts;
-      // The current directory itself may hold what a mount cannot carry (white space, ':').
-      mounts =
-          Setting.of(
-              BadInputException.about(
-                  subject(given, "container.mounts"),
-                  () -> given.value().stream().map(m -> m.resolve(cwd)).toList()),
-              given.source(),
-              given.origin());
-    }
+    Setting<List<Mount>> mounts = mounts(cwd);
     return new ResolvedJob(
         name,
         image,
@@ -165,12 +119,89 @@ public final class JobResolver {
         pick(s -> s.mpi().args(), "mpi.args", List.of()),
         hostfileIn,
         command,
+        resolveSsh());
+  }
+
+  /**
+   * The SSH settings alone, layer over layer like every other setting: what {@code check} and
+   * {@code setup} need, and a part of every resolved job.
+   */
+  public ResolvedSsh resolveSsh() {
+    return new ResolvedSsh(
         pick(s -> s.ssh().user(), "ssh.user", null),
         pick(s -> s.ssh().port(), "ssh.port", null),
         pick(s -> s.ssh().identity(), "ssh.identity", null),
         pick(s -> s.ssh().knownHosts(), "ssh.known-hosts", KnownHostsPolicy.STRICT),
         pick(s -> s.ssh().connectTimeout(), "ssh.connect-timeout", DEFAULT_CONNECT_TIMEOUT),
         pick(s -> s.ssh().fanout(), "ssh.fanout", DEFAULT_FANOUT));
+  }
+
+  /** np: given, else per-node × nodes, else the hostfile's total slots. */
+  private Setting<Integer> np(Hostfile hostfile, Setting<Integer> perNode) {
+    Setting<Integer> np = pick(s -> s.mpi().np(), "mpi.np", null);
+    if (np.value() != null) {
+      return np;
+    }
+    if (perNode.value() != null) {
+      return Setting.of(
+          perNode.value() * hostfile.hosts().size(), Source.DEFAULT, "per-node × nodes");
+    }
+    return Setting.of(hostfile.totalSlots(), Source.HOSTFILE, hostfile.source() + ": total slots");
+  }
+
+  private Setting<String> workspacePath(String home) {
+    Setting<String> wsPath =
+        pick(
+            s -> s.workspace().path(),
+            "workspace.path",
+            home == null ? null : home + "/clusterrun");
+    if (wsPath.value() == null) {
+      throw new BadInputException(
+          "workspace.path",
+          "not set; give it in the job file, --workspace or CLUSTERRUN_WORKSPACE");
+    }
+    return wsPath;
+  }
+
+  private Setting<String> hostfileIn(Setting<String> wsMount) {
+    Setting<String> hostfileIn =
+        pick(s -> s.mpi().hostfile(), "mpi.hostfile", wsMount.value() + "/hosts.txt");
+    if (!isInside(hostfileIn.value(), wsMount.value())) {
+      throw new BadInputException(
+          subject(hostfileIn, "mpi.hostfile"),
+          "'"
+              + hostfileIn.value()
+              + "' must lie inside the workspace mount "
+              + wsMount.value()
+              + " so that clusterrun can write it on the shared filesystem");
+    }
+    return hostfileIn;
+  }
+
+  private Setting<List<String>> command() {
+    Setting<List<String>> command = pick(JobSpec::command, "command", null);
+    if (command.value() == null || command.value().isEmpty()) {
+      throw new BadInputException(
+          "command",
+          "no command to run; give it after the options (clusterrun run --nodes HOSTFILE"
+              + " --container-image=IMAGE hostname) or as `command:` in the job file");
+    }
+    return command;
+  }
+
+  /** The mounts, relative sources made absolute against {@code cwd}. */
+  private Setting<List<Mount>> mounts(Path cwd) {
+    Setting<List<Mount>> given = pick(s -> s.container().mounts(), "container.mounts", List.of());
+    if (given.value().stream().noneMatch(Mount::isRelative)) {
+      return given;
+    }
+    // The current directory itself may hold what a mount cannot carry (white space, ':').
+    return Setting.of(
+        BadInputException.about(
+            subject(given, "container.mounts"),
+            () -> given.value().stream().map(m -> m.resolve(cwd)).toList()),
+        given.source(),
+        given.origin());
   }
 
   private <T> Setting<T> pick(Function<JobSpec, T> get, String key, T dflt) {

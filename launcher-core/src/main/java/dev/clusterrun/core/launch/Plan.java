@@ -12,6 +12,8 @@ import java.util.Map;
  * @param nodes host names in hostfile order
  * @param containerName the container the job runs in (generated when the job names none)
  * @param namedContainer whether it is kept after the job (Pyxis's named containers)
+ * @param squashfs the squashfs file the container is made from (an image imported into the
+ *     workspace, or the file given), or null when no image is given
  * @param prepare steps run once on the head before the job, each with its condition
  * @param hostfilePath the hostfile mpirun reads, path inside the container
  * @param hostfileHostPath the same file on the shared filesystem
@@ -39,6 +41,7 @@ public record Plan(
     String containerName,
     boolean namedContainer,
     String image,
+    String squashfs,
     List<Step> prepare,
     String hostfilePath,
     String hostfileHostPath,
@@ -59,41 +62,259 @@ public record Plan(
 
   /** The same plan, saying what the named container holds. */
   public Plan withContainerHolds(String holds) {
-    return new Plan(
-        jobName,
-        runId,
-        runDir,
-        nodes,
-        np,
-        containerName,
-        namedContainer,
-        image,
-        prepare,
-        hostfilePath,
-        hostfileHostPath,
-        hostfileContent,
-        launch,
-        canaryLaunch,
-        launchEnv,
-        agent,
-        agentString,
-        daemon,
-        hook,
-        cleanup,
-        settings,
-        runFiles,
-        imageOnlyIfMissing,
-        holds,
-        placement);
+    return toBuilder().containerHolds(holds).build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this plan's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.jobName = jobName;
+    b.runId = runId;
+    b.runDir = runDir;
+    b.nodes = nodes;
+    b.np = np;
+    b.containerName = containerName;
+    b.namedContainer = namedContainer;
+    b.image = image;
+    b.squashfs = squashfs;
+    b.prepare = prepare;
+    b.hostfilePath = hostfilePath;
+    b.hostfileHostPath = hostfileHostPath;
+    b.hostfileContent = hostfileContent;
+    b.launch = launch;
+    b.canaryLaunch = canaryLaunch;
+    b.launchEnv = launchEnv;
+    b.agent = agent;
+    b.agentString = agentString;
+    b.daemon = daemon;
+    b.hook = hook;
+    b.cleanup = cleanup;
+    b.settings = settings;
+    b.runFiles = runFiles;
+    b.imageOnlyIfMissing = imageOnlyIfMissing;
+    b.containerHolds = containerHolds;
+    b.placement = placement;
+    return b;
+  }
+
+  /** Builds a plan value by value; {@link Planner} is the one that does. */
+  public static final class Builder {
+    private String jobName;
+    private String runId;
+    private String runDir;
+    private List<String> nodes;
+    private int np;
+    private String containerName;
+    private boolean namedContainer;
+    private String image;
+    private String squashfs;
+    private List<Step> prepare;
+    private String hostfilePath;
+    private String hostfileHostPath;
+    private String hostfileContent;
+    private List<String> launch;
+    private List<String> canaryLaunch;
+    private Map<String, String> launchEnv;
+    private List<String> agent;
+    private String agentString;
+    private String daemon;
+    private boolean hook;
+    private List<Step> cleanup;
+    private List<SettingView> settings;
+    private Map<String, String> runFiles;
+    private boolean imageOnlyIfMissing;
+    private String containerHolds;
+    private Canary.Placement placement;
+
+    private Builder() {}
+
+    public Builder jobName(String v) {
+      jobName = v;
+      return this;
+    }
+
+    public Builder runId(String v) {
+      runId = v;
+      return this;
+    }
+
+    public Builder runDir(String v) {
+      runDir = v;
+      return this;
+    }
+
+    public Builder nodes(List<String> v) {
+      nodes = v;
+      return this;
+    }
+
+    public Builder np(int v) {
+      np = v;
+      return this;
+    }
+
+    public Builder containerName(String v) {
+      containerName = v;
+      return this;
+    }
+
+    public Builder namedContainer(boolean v) {
+      namedContainer = v;
+      return this;
+    }
+
+    public Builder image(String v) {
+      image = v;
+      return this;
+    }
+
+    public Builder squashfs(String v) {
+      squashfs = v;
+      return this;
+    }
+
+    public Builder prepare(List<Step> v) {
+      prepare = v;
+      return this;
+    }
+
+    public Builder hostfilePath(String v) {
+      hostfilePath = v;
+      return this;
+    }
+
+    public Builder hostfileHostPath(String v) {
+      hostfileHostPath = v;
+      return this;
+    }
+
+    public Builder hostfileContent(String v) {
+      hostfileContent = v;
+      return this;
+    }
+
+    public Builder launch(List<String> v) {
+      launch = v;
+      return this;
+    }
+
+    public Builder canaryLaunch(List<String> v) {
+      canaryLaunch = v;
+      return this;
+    }
+
+    public Builder launchEnv(Map<String, String> v) {
+      launchEnv = v;
+      return this;
+    }
+
+    public Builder agent(List<String> v) {
+      agent = v;
+      return this;
+    }
+
+    public Builder agentString(String v) {
+      agentString = v;
+      return this;
+    }
+
+    public Builder daemon(String v) {
+      daemon = v;
+      return this;
+    }
+
+    public Builder hook(boolean v) {
+      hook = v;
+      return this;
+    }
+
+    public Builder cleanup(List<Step> v) {
+      cleanup = v;
+      return this;
+    }
+
+    public Builder settings(List<SettingView> v) {
+      settings = v;
+      return this;
+    }
+
+    public Builder runFiles(Map<String, String> v) {
+      runFiles = v;
+      return this;
+    }
+
+    public Builder imageOnlyIfMissing(boolean v) {
+      imageOnlyIfMissing = v;
+      return this;
+    }
+
+    public Builder containerHolds(String v) {
+      containerHolds = v;
+      return this;
+    }
+
+    public Builder placement(Canary.Placement v) {
+      placement = v;
+      return this;
+    }
+
+    public Plan build() {
+      return new Plan(
+          jobName,
+          runId,
+          runDir,
+          nodes,
+          np,
+          containerName,
+          namedContainer,
+          image,
+          squashfs,
+          prepare,
+          hostfilePath,
+          hostfileHostPath,
+          hostfileContent,
+          launch,
+          canaryLaunch,
+          launchEnv,
+          agent,
+          agentString,
+          daemon,
+          hook,
+          cleanup,
+          settings,
+          runFiles,
+          imageOnlyIfMissing,
+          containerHolds,
+          placement);
+    }
   }
 
   /**
    * A command to run on the head.
    *
+   * @param action what kind of step it is, so no one reads it back from the words
    * @param when the condition under which it runs, in words ("always", "if the container is missing
    *     or was made from another image")
    */
-  public record Step(String what, List<String> argv, String when) {}
+  public record Step(Action action, String what, List<String> argv, String when) {
+    /** The kinds of steps around a job. */
+    public enum Action {
+      /** {@code enroot import} of the image into the shared workspace ({@link #squashfs}). */
+      IMPORT,
+      /** {@code enroot create} of the container from {@link #squashfs}. */
+      CREATE,
+      /** No command: the container given by name must exist. */
+      USE_EXISTING,
+      /** {@code enroot export} of the container after the job. */
+      SAVE,
+      /** {@code enroot remove} of the run's container after the job. */
+      REMOVE
+    }
+  }
 
   /** A setting for display: its key, its value as text (secrets masked), and its source. */
   public record SettingView(String key, String value, String source, String origin) {}

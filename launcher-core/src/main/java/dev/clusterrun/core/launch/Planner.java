@@ -59,22 +59,51 @@ public final class Planner {
   }
 
   public static Plan plan(ResolvedJob job, Hostfile hostfile, Options options) {
-    String ws = stripSlash(job.workspacePath().value());
-    String wsMount = stripSlash(job.workspaceMount().value());
-    String runDir = ws + "/runs/" + options.runId();
-
     Ranks.check(job, hostfile);
-    int np = job.np().value();
+    Paths paths = Paths.of(job, options.runId());
+    Plan.Builder plan =
+        Plan.builder()
+            .jobName(job.name().value())
+            .runId(options.runId())
+            .runDir(paths.runDir())
+            .nodes(hostfile.names())
+            .np(job.np().value())
+            .hostfilePath(paths.hostfile())
+            .hostfileHostPath(paths.ws() + paths.hostfile().substring(paths.wsMount().length()))
+            .hostfileContent(hostfile.render())
+            .daemon(options.daemon().command())
+            .hook(options.hook())
+            .settings(settings(job, options, paths))
+            .placement(placement(job, hostfile));
+    String name = container(job, options, plan);
+    launch(job, options, paths, name, plan);
+    return plan.build();
+  }
 
-    // The hostfile mpirun reads: by default in the run's own directory, so that two runs at once in
-    // one workspace, on different nodes, never read each other's.
-    boolean perRunHostfile = job.hostfile().source() == Source.DEFAULT;
-    String hostfilePath =
-        perRunHostfile
-            ? wsMount + "/runs/" + options.runId() + "/hosts.txt"
-            : job.hostfile().value();
+  /**
+   * Where the run's files are.
+   *
+   * @param hostfile the hostfile mpirun reads (inside the container): by default in the run's own
+   *     directory, so that two runs at once in one workspace, on different nodes, never read each
+   *     other's
+   */
+  private record Paths(
+      String ws, String wsMount, String runDir, String hostfile, boolean perRunHostfile) {
+    static Paths of(ResolvedJob job, String runId) {
+      String ws = stripSlash(job.workspacePath().value());
+      String wsMount = stripSlash(job.workspaceMount().value());
+      boolean perRun = job.hostfile().source() == Source.DEFAULT;
+      String hostfile = perRun ? wsMount + "/runs/" + runId + "/hosts.txt" : job.hostfile().value();
+      return new Paths(ws, wsMount, ws + "/runs/" + runId, hostfile, perRun);
+    }
+  }
 
-    // The container: named (kept, reused like Pyxis's --container-name) or made for this run.
+  /**
+   * The container: named (kept, reused like Pyxis's --container-name) or made for this run, and the
+   * steps that make it (and save or remove it afterwards). Returns its name.
+   */
+  private static String container(ResolvedJob job, Options options, Plan.Builder plan) {
+    String ws = stripSlash(job.workspacePath().value());
     boolean named = job.containerName().value() != null;
     String name = named ? job.containerName().value() : "clusterrun-" + options.runId();
     ImageRef image = job.image().value();
@@ -103,53 +132,64 @@ public final class Planner {
         sqsh = ws + "/images/" + EnrootArgs.squashfsName(image);
         prepare.add(
             new Plan.Step(
+                Plan.Step.Action.IMPORT,
                 "import the image once into the shared workspace",
                 EnrootArgs.importImage(image, sqsh),
                 "if the container must be made and " + sqsh + " does not hold this image yet"));
       }
+      plan.squashfs(sqsh);
       prepare.add(
           new Plan.Step(
+              Plan.Step.Action.CREATE,
               "create the container in the shared data path",
               EnrootArgs.create(name, sqsh),
               createWhen));
     } else {
       prepare.add(
           new Plan.Step(
-              "use the existing container " + name, List.of(), "it must exist on every node"));
+              Plan.Step.Action.USE_EXISTING,
+              "use the existing container " + name,
+              List.of(),
+              "it must exist on every node"));
     }
     if (job.save().value() != null) {
       cleanup.add(
           new Plan.Step(
-              "save the container", EnrootArgs.export(name, job.save().value()), "after the job"));
+              Plan.Step.Action.SAVE,
+              "save the container",
+              EnrootArgs.export(name, job.save().value()),
+              "after the job"));
     }
     if (!named) {
       cleanup.add(
-          new Plan.Step("remove the run's container", EnrootArgs.remove(name), "after the job"));
+          new Plan.Step(
+              Plan.Step.Action.REMOVE,
+              "remove the run's container",
+              EnrootArgs.remove(name),
+              "after the job"));
     }
+    plan.containerName(name)
+        .namedContainer(named)
+        .image(image == null ? null : image.value())
+        .imageOnlyIfMissing(onlyIfMissing)
+        .prepare(prepare)
+        .cleanup(cleanup);
+    return name;
+  }
 
-    // The flags every container of the job gets, on the head and through the agent.
-    List<Mount> mounts = new ArrayList<>();
-    mounts.add(new Mount(Mount.Kind.BIND, ws, wsMount, List.of()));
-    for (Mount m : job.mounts().value()) {
-      if (m.target().equals(wsMount)) {
-        throw new BadInputException(
-            JobResolver.subject(job.mounts(), "container.mounts"),
-            "mount " + m + " hides the workspace mount " + wsMount + "; mount it elsewhere");
-      }
-      if (m.isRelative()) {
-        throw new IllegalStateException("mount source not resolved: " + m);
-      }
-      mounts.add(m);
-    }
+  /**
+   * The flags every container of the job gets (on the head and through the agent), the agent, and
+   * the head's {@code enroot start … mpirun …} for the job and for the canary.
+   */
+  private static void launch(
+      ResolvedJob job, Options options, Paths paths, String name, Plan.Builder plan) {
     Map<String, String> runFiles = new LinkedHashMap<>();
-    if (!job.entrypoint().value()) {
-      String rcLocal = runDir + "/" + NO_ENTRYPOINT_FILE;
-      runFiles.put(rcLocal, NO_ENTRYPOINT_RC_LOCAL);
-      mounts.add(new Mount(Mount.Kind.BIND, rcLocal, "/etc/rc.local", List.of("ro")));
-    }
-    Map<String, String> env = new LinkedHashMap<>(job.env().value());
     ContainerFlags flags =
-        new ContainerFlags(job.writable().value(), job.remapRoot().value(), mounts, env);
+        new ContainerFlags(
+            job.writable().value(),
+            job.remapRoot().value(),
+            mounts(job, paths, runFiles),
+            new LinkedHashMap<>(job.env().value()));
 
     // Mount-home only when the user or job says so (null: each node's enroot configuration).
     Boolean mountHome = job.mountHome().value();
@@ -170,41 +210,63 @@ public final class Planner {
         headEnvFlags.add(v + "=" + agentString);
       }
     }
-    java.util.function.Function<List<String>, List<String>> mpirunOf =
-        cmd ->
-            MpirunArgs.build(
-                np,
-                hostfilePath,
-                job.perNode().value(),
-                job.remapRoot().value(),
-                job.workdir().value(),
-                job.mca().value(),
-                forward,
-                job.mpiArgs().value(),
-                cmd);
-    List<String> mpirun = mpirunOf.apply(job.command().value());
-    List<String> canaryMpirun =
-        mpirunOf.apply(
-            Canary.command(wsMount + "/runs/" + options.runId() + "/" + Canary.TOKEN_FILE));
-    List<String> launch = EnrootArgs.start(flags, headEnvFlags, name, mpirun);
-    List<String> canaryLaunch = EnrootArgs.start(flags, headEnvFlags, name, canaryMpirun);
-
+    MpirunArgs mpirun =
+        MpirunArgs.of(job.np().value(), paths.hostfile())
+            .withPerNode(job.perNode().value())
+            .withRanksIn(job.workdir().value(), job.remapRoot().value())
+            .withSettings(job.mca().value(), forward, job.mpiArgs().value());
+    List<String> canary =
+        Canary.command(paths.wsMount() + "/runs/" + options.runId() + "/" + Canary.TOKEN_FILE);
     Map<String, String> launchEnv =
         new LinkedHashMap<>(LaunchAgent.enrootEnvironment(flags, mountHome));
     if (options.hook()) {
       launchEnv.put(LaunchAgent.ENV_VAR, agentString);
     }
+    plan.launch(EnrootArgs.start(flags, headEnvFlags, name, mpirun.words(job.command().value())))
+        .canaryLaunch(EnrootArgs.start(flags, headEnvFlags, name, mpirun.words(canary)))
+        .launchEnv(launchEnv)
+        .agent(agent)
+        .agentString(agentString)
+        .runFiles(runFiles);
+  }
 
-    String hostfileHostPath = ws + hostfilePath.substring(wsMount.length());
+  /** The workspace mount, the job's mounts, and the file that skips the entrypoint if asked. */
+  private static List<Mount> mounts(ResolvedJob job, Paths paths, Map<String, String> runFiles) {
+    List<Mount> mounts = new ArrayList<>();
+    mounts.add(new Mount(Mount.Kind.BIND, paths.ws(), paths.wsMount(), List.of()));
+    for (Mount m : job.mounts().value()) {
+      if (m.target().equals(paths.wsMount())) {
+        throw new BadInputException(
+            JobResolver.subject(job.mounts(), "container.mounts"),
+            "mount "
+                + m
+                + " hides the workspace mount "
+                + paths.wsMount()
+                + "; mount it elsewhere");
+      }
+      if (m.isRelative()) {
+        throw new IllegalStateException("mount source not resolved: " + m);
+      }
+      mounts.add(m);
+    }
+    if (!job.entrypoint().value()) {
+      String rcLocal = paths.runDir() + "/" + NO_ENTRYPOINT_FILE;
+      runFiles.put(rcLocal, NO_ENTRYPOINT_RC_LOCAL);
+      mounts.add(new Mount(Mount.Kind.BIND, rcLocal, "/etc/rc.local", List.of("ro")));
+    }
+    return mounts;
+  }
 
+  /** Every setting with its source, as {@code plan} shows them. */
+  private static List<Plan.SettingView> settings(ResolvedJob job, Options options, Paths paths) {
     List<Plan.SettingView> settings = new ArrayList<>();
     job.byKey()
         .forEach(
             (k, s) ->
                 settings.add(
-                    k.equals("mpi.hostfile") && perRunHostfile
+                    k.equals("mpi.hostfile") && paths.perRunHostfile()
                         ? new Plan.SettingView(
-                            k, hostfilePath, Source.DEFAULT.label(), "the run directory")
+                            k, paths.hostfile(), Source.DEFAULT.label(), "the run directory")
                         : k.equals("container.mount-home") && s.value() == null
                             ? new Plan.SettingView(
                                 k,
@@ -222,39 +284,18 @@ public final class Planner {
                     + " for 5)")
             : new Plan.SettingView(
                 "mpi.daemon", options.daemon().command(), Source.FLAG.label(), "--mpi-daemon"));
+    return settings;
+  }
 
-    return new Plan(
-        job.name().value(),
-        options.runId(),
-        runDir,
+  private static Canary.Placement placement(ResolvedJob job, Hostfile hostfile) {
+    int np = job.np().value();
+    return new Canary.Placement(
         hostfile.names(),
+        hostfile.hosts().stream().map(dev.clusterrun.core.cluster.Host::slots).toList(),
         np,
-        name,
-        named,
-        image == null ? null : image.value(),
-        prepare,
-        hostfilePath,
-        hostfileHostPath,
-        hostfile.render(),
-        launch,
-        canaryLaunch,
-        launchEnv,
-        agent,
-        agentString,
-        options.daemon().command(),
-        options.hook(),
-        cleanup,
-        settings,
-        runFiles,
-        onlyIfMissing,
-        null,
-        new Canary.Placement(
-            hostfile.names(),
-            hostfile.hosts().stream().map(dev.clusterrun.core.cluster.Host::slots).toList(),
-            np,
-            job.perNode().value(),
-            Canary.Placement.unpredictable(
-                job.mpiArgs().value(), job.mca().value(), np, hostfile.totalSlots())));
+        job.perNode().value(),
+        Canary.Placement.unpredictable(
+            job.mpiArgs().value(), job.mca().value(), np, hostfile.totalSlots()));
   }
 
   private static Plan.SettingView view(String key, Setting<?> s) {

@@ -18,7 +18,7 @@ public final class RemoteReaper {
   public record Leftover(String node, long pid, String command, boolean neededKill) {}
 
   /** The outcome on one node: what was found, or why the node could not be asked. */
-  public record NodeOutcome(String node, List<Leftover> leftovers, String error) {}
+  public record Reaped(String node, List<Leftover> leftovers, String error) {}
 
   private RemoteReaper() {}
 
@@ -60,10 +60,10 @@ public final class RemoteReaper {
         "");
   }
 
-  public static NodeOutcome reap(NodeShell shell, String runId, Duration timeout) {
+  public static Reaped reap(NodeShell shell, String runId, Duration timeout) {
     ExecResult r = shell.run(script(runId), timeout);
     if (r.error() != null) {
-      return new NodeOutcome(shell.node(), List.of(), r.error());
+      return new Reaped(shell.node(), List.of(), r.error());
     }
     List<Leftover> found = new ArrayList<>();
     List<Long> survivors = new ArrayList<>();
@@ -83,6 +83,6 @@ public final class RemoteReaper {
     }
     String err =
         r.exitCode() == 0 ? null : "reaper exited " + r.exitCode() + ": " + r.stderr().strip();
-    return new NodeOutcome(shell.node(), found, err);
+    return new Reaped(shell.node(), found, err);
   }
 }

@@ -2,8 +2,6 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.Mount;
-import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -33,12 +31,7 @@ public record ResolvedJob(
     Setting<List<String>> mpiArgs,
     Setting<String> hostfile,
     Setting<List<String>> command,
-    Setting<String> sshUser,
-    Setting<Integer> sshPort,
-    Setting<String> sshIdentity,
-    Setting<KnownHostsPolicy> knownHosts,
-    Setting<Duration> connectTimeout,
-    Setting<Integer> fanout) {
+    ResolvedSsh ssh) {
 
   /** Every setting by its job-file key, in documentation order. */
   public Map<String, Setting<?>> byKey() {
@@ -64,12 +57,7 @@ public record ResolvedJob(
     m.put("mpi.args", mpiArgs);
     m.put("mpi.hostfile", hostfile);
     m.put("command", command);
-    m.put("ssh.user", sshUser);
-    m.put("ssh.port", sshPort);
-    m.put("ssh.identity", sshIdentity);
-    m.put("ssh.known-hosts", knownHosts);
-    m.put("ssh.connect-timeout", connectTimeout);
-    m.put("ssh.fanout", fanout);
+    m.putAll(ssh.byKey());
     return m;
   }
 }

@@ -1,13 +1,17 @@
 package dev.clusterrun.core.launch;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code summary.json} in the run directory says about one run.
+ * What {@code summary.json} in the run directory says about one run (its fields are that file's
+ * keys, in order). Made with {@link #builder()}.
  *
- * @param outcome {@code succeeded}, {@code failed} (the job exited non-zero), {@code interrupted},
- *     {@code canary-failed}, {@code prepare-failed}
+ * @param outcome how the run ended ({@code succeeded}, {@code failed}, {@code interrupted}, {@code
+ *     canary-failed}, {@code prepare-failed})
+ * @param exitCode what clusterrun exits with: the job's own code, or the table's
  * @param durationsSeconds wall time of each phase (prepare, canary, job, cleanup, total)
  */
 public record RunSummary(
@@ -15,7 +19,7 @@ public record RunSummary(
     String job,
     String runId,
     String runDir,
-    String outcome,
+    RunEnd outcome,
     int exitCode,
     List<String> nodes,
     int ranks,
@@ -27,6 +31,144 @@ public record RunSummary(
     String endedAt,
     Map<String, Double> durationsSeconds,
     List<String> prepare,
-    Canary.Result canary,
-    List<RemoteReaper.NodeOutcome> leftovers,
-    String message) {}
+    Canary.Verdict canary,
+    List<RemoteReaper.Reaped> leftovers,
+    String message) {
+
+  public static final int SCHEMA = 1;
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Whether the job itself ran to its end (whatever its exit code). */
+  public boolean jobRan() {
+    return outcome == RunEnd.SUCCEEDED || outcome == RunEnd.FAILED;
+  }
+
+  /** Builds a summary field by field; unset lists and maps are empty. */
+  public static final class Builder {
+    private String job;
+    private String runId;
+    private String runDir;
+    private RunEnd outcome;
+    private int exitCode;
+    private List<String> nodes = List.of();
+    private int ranks;
+    private String image;
+    private String container;
+    private String daemon;
+    private Map<String, String> versions = Map.of();
+    private String startedAt;
+    private String endedAt;
+    private Map<String, Double> durations = Map.of();
+    private List<String> prepare = List.of();
+    private Canary.Verdict canary;
+    private List<RemoteReaper.Reaped> leftovers = List.of();
+    private String message;
+
+    private Builder() {}
+
+    /** The job's name, run id and run directory, its nodes and ranks, container and daemon. */
+    public Builder plan(Plan p) {
+      return job(p.jobName())
+          .runId(p.runId())
+          .runDir(p.runDir())
+          .nodes(p.nodes())
+          .ranks(p.np())
+          .image(p.image())
+          .container(p.containerName())
+          .daemon(p.daemon());
+    }
+
+    public Builder job(String v) {
+      job = v;
+      return this;
+    }
+
+    public Builder runId(String v) {
+      runId = v;
+      return this;
+    }
+
+    public Builder runDir(String v) {
+      runDir = v;
+      return this;
+    }
+
+    /** How the run ended and the exit code that says it. */
+    public Builder ended(RunEnd end, int exit) {
+      outcome = end;
+      exitCode = exit;
+      return this;
+    }
+
+    public Builder nodes(List<String> v) {
+      nodes = List.copyOf(v);
+      return this;
+    }
+
+    public Builder ranks(int v) {
+      ranks = v;
+      return this;
+    }
+
+    public Builder image(String v) {
+      image = v;
+      return this;
+    }
+
+    public Builder container(String v) {
+      container = v;
+      return this;
+    }
+
+    public Builder daemon(String v) {
+      daemon = v;
+      return this;
+    }
+
+    public Builder versions(Map<String, String> v) {
+      versions = new LinkedHashMap<>(v);
+      return this;
+    }
+
+    /** Start and end, as ISO-8601 instants. */
+    public Builder times(String started, String ended) {
+      startedAt = started;
+      endedAt = ended;
+      return this;
+    }
+
+    public Builder durations(Map<String, Double> v) {
+      durations = new LinkedHashMap<>(v);
+      return this;
+    }
+
+    public Builder prepare(List<String> v) {
+      prepare = new ArrayList<>(v);
+      return this;
+    }
+
+    public Builder canary(Canary.Verdict v) {
+      canary = v;
+      return this;
+    }
+
+    public Builder leftovers(List<RemoteReaper.Reaped> v) {
+      leftovers = new ArrayList<>(v);
+      return this;
+    }
+
+    public Builder message(String v) {
+      message = v;
+      return this;
+    }
+
+    public RunSummary build() {
+      return new RunSummary(
+          SCHEMA, job, runId, runDir, outcome, exitCode, nodes, ranks, image, container, daemon,
+          versions, startedAt, endedAt, durations, prepare, canary, leftovers, message);
+    }
+  }
+}

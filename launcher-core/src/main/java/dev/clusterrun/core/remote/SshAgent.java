@@ -25,9 +25,7 @@ public final class SshAgent implements Closeable {
   private static final byte SIGN_RESPONSE = 14;
   private static final int MAX_MESSAGE = 256 * 1024;
 
-  /** Flags for RSA keys: sign with SHA-2 instead of SHA-1. */
-  public static final int RSA_SHA2_256 = 2;
-
+  /** The flag for RSA keys: sign with SHA-2 (512) instead of SHA-1. */
   public static final int RSA_SHA2_512 = 4;
 
   /** One key the agent holds. {@code blob} is the SSH wire encoding of the public key. */

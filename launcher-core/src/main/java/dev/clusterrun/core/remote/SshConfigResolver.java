@@ -3,10 +3,7 @@ package dev.clusterrun.core.remote;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,16 +64,6 @@ public final class SshConfigResolver {
     return new SshConfigResolver(
         explicit,
         null,
-        SshConfigResolver::runProcess,
-        Path.of(System.getProperty("user.home")),
-        System.getProperty("user.name"));
-  }
-
-  /** Like {@link #system} but with {@code ssh -F configFile}. */
-  public static SshConfigResolver withConfigFile(SshSpec explicit, Path configFile) {
-    return new SshConfigResolver(
-        explicit,
-        configFile,
         SshConfigResolver::runProcess,
         Path.of(System.getProperty("user.home")),
         System.getProperty("user.name"));
@@ -440,51 +427,50 @@ public final class SshConfigResolver {
     }
   }
 
-  /** Runs a real process; empty when the program does not exist. */
+  /**
+   * Runs a real process; empty when the program does not exist. Its stderr goes to a temporary file
+   * (no thread to drain it), read only when the process fails.
+   */
   static Optional<String> runProcess(List<String> argv) throws IOException {
+    Path errFile = Files.createTempFile("clusterrun-ssh-G", ".err");
+    try {
+      return runProcess(argv, errFile);
+    } finally {
+      Files.deleteIfExists(errFile);
+    }
+  }
+
+  private static Optional<String> runProcess(List<String> argv, Path errFile) throws IOException {
     Process p;
     try {
-      p = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(devNull())).start();
+      p =
+          new ProcessBuilder(argv)
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .redirectError(errFile.toFile())
+              .start();
     } catch (IOException e) {
       if (String.valueOf(e.getMessage()).contains("error=2,")) {
         return Optional.empty(); // No such file or directory: ssh is not installed
       }
       throw e;
     }
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    Thread errPump = new Thread(() -> copy(p.getErrorStream(), err), "ssh-G-stderr");
-    errPump.setDaemon(true);
-    errPump.start();
     byte[] out = p.getInputStream().readAllBytes();
     try {
       if (!p.waitFor(20, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new IOException("ssh -G did not finish within 20 s");
       }
-      errPump.join(2000);
     } catch (InterruptedException e) {
       p.destroyForcibly();
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);
     }
     if (p.exitValue() != 0) {
-      String msg = err.toString(StandardCharsets.UTF_8).strip();
+      String msg = Files.readString(errFile, StandardCharsets.UTF_8).strip();
       int nl = msg.indexOf('\n');
       msg = nl < 0 ? msg : msg.substring(0, nl); // the first line names file and line
       throw new IOException(msg.isEmpty() ? "exit code " + p.exitValue() : msg);
     }
     return Optional.of(new String(out, StandardCharsets.UTF_8));
-  }
-
-  private static java.io.File devNull() {
-    return new java.io.File("/dev/null");
-  }
-
-  private static void copy(InputStream in, ByteArrayOutputStream out) {
-    try {
-      in.transferTo(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

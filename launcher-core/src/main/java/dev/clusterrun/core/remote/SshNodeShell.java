@@ -17,11 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -57,11 +52,6 @@ public final class SshNodeShell implements NodeShell {
 
   private static final Duration CHANNEL_TIMEOUT = Duration.ofSeconds(30);
 
-  private static final ScheduledExecutorService DEADLINES =
-      Executors.newSingleThreadScheduledExecutor(daemon("clusterrun-ssh-deadline"));
-  private static final ExecutorService PUMPS =
-      Executors.newCachedThreadPool(daemon("clusterrun-ssh-output"));
-
   private static volatile Config config;
 
   private final String node;
@@ -80,15 +70,17 @@ public final class SshNodeShell implements NodeShell {
    * Opens the connection (through the target's jump hosts, if any) and authenticates.
    *
    * @param node the node's name as the hostfile gives it, used in every message
+   * @param deadlines ends the attempt once the target's connect timeout is up
    * @throws NodeConnectException naming the node and the problem, e.g. {@code connection refused},
    *     {@code host key verification failed: ...}, {@code authentication failed ...}
    */
-  public static SshNodeShell connect(String node, SshTarget target) throws NodeConnectException {
+  public static SshNodeShell connect(String node, SshTarget target, Deadlines deadlines)
+      throws NodeConnectException {
     List<SSHClient> chain = new ArrayList<>();
     AtomicBoolean timedOut = new AtomicBoolean();
     long timeoutMs = target.connectTimeout().toMillis();
-    ScheduledFuture<?> deadline =
-        DEADLINES.schedule(() -> abort(chain, timedOut), timeoutMs, TimeUnit.MILLISECONDS);
+    Deadlines.Deadline deadline =
+        deadlines.after(Duration.ofMillis(timeoutMs), () -> abort(chain, timedOut));
     SshTarget current = target;
     String via = "";
     try {
@@ -119,7 +111,7 @@ public final class SshNodeShell implements NodeShell {
         authenticate(node, via, step, c);
         previous = c;
       }
-      deadline.cancel(false);
+      deadline.cancel();
       if (timedOut.get()) {
         throw new SocketTimeoutException();
       }
@@ -129,14 +121,14 @@ public final class SshNodeShell implements NodeShell {
       SSHClient last = chain.remove(chain.size() - 1);
       return new SshNodeShell(node, target, last, List.copyOf(chain));
     } catch (NodeConnectException e) {
-      deadline.cancel(false);
+      deadline.cancel();
       closeAll(chain);
       if (timedOut.get()) {
         throw new NodeConnectException(node, via + timeoutMessage(current), e);
       }
       throw e;
     } catch (IOException | RuntimeException e) {
-      deadline.cancel(false);
+      deadline.cancel();
       closeAll(chain);
       String problem = timedOut.get() ? timeoutMessage(current) : describe(e, current);
       throw new NodeConnectException(node, via + problem, e);
@@ -411,12 +403,12 @@ public final class SshNodeShell implements NodeShell {
     }
     try (session) {
       Session.Command cmd = session.exec("sh -c " + ShellQuote.quote(script));
-      Pump out = new Pump(cmd.getInputStream());
-      Pump err = new Pump(cmd.getErrorStream());
-      Future<?> fo = PUMPS.submit(out);
-      Future<?> fe = PUMPS.submit(err);
+      Output out = new Output(cmd.getInputStream());
+      Output err = new Output(cmd.getErrorStream());
       cmd.getOutputStream().close(); // no stdin: EOF right away
-      boolean finished = waitClosed(cmd, timeout);
+      boolean finished = waitClosed(cmd, timeout, out, err);
+      out.drain();
+      err.drain();
       if (!finished) {
         kill(cmd);
         return new ExecResult(
@@ -425,12 +417,6 @@ public final class SshNodeShell implements NodeShell {
             err.text(),
             elapsed(start),
             node + ": timed out after " + human(timeout) + " (command killed)");
-      }
-      try {
-        fo.get(10, TimeUnit.SECONDS);
-        fe.get(10, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        // output ends with the channel; whatever arrived is kept
       }
       Integer status = cmd.getExitStatus();
       if (status != null) {
@@ -459,19 +445,30 @@ public final class SshNodeShell implements NodeShell {
     }
   }
 
-  private boolean waitClosed(Session.Command cmd, Duration timeout) throws InterruptedException {
+  /**
+   * Waits for the command to end, reading its output on this thread as it arrives (the channel's
+   * window refills only as it is read): no thread per stream. Returns false on timeout.
+   */
+  private boolean waitClosed(Session.Command cmd, Duration timeout, Output out, Output err)
+      throws InterruptedException, IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
+    long pause = 1;
     while (cmd.isOpen()) {
       if (Thread.interrupted()) {
         kill(cmd);
         throw new InterruptedException();
       }
+      if (out.drain() + err.drain() > 0) {
+        pause = 1; // output is flowing: look again at once
+        continue;
+      }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
         return false;
       }
+      pause = Math.min(pause * 2, 200);
       try {
-        cmd.join(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, 200), TimeUnit.MILLISECONDS);
+        cmd.join(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, pause), TimeUnit.MILLISECONDS);
       } catch (IOException e) {
         if (!client.isConnected()) {
           return true; // the caller reports the lost connection
@@ -523,34 +520,33 @@ public final class SshNodeShell implements NodeShell {
     return Duration.ofNanos(System.nanoTime() - startNanos);
   }
 
-  /** Copies a stream into memory; {@link #text()} may be read at any time. */
-  private static final class Pump implements Runnable {
+  /** A command's output stream, read into memory by whoever waits for the command. */
+  private static final class Output {
     private final InputStream in;
     private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    private final byte[] chunk = new byte[16384];
 
-    Pump(InputStream in) {
+    Output(InputStream in) {
       this.in = in;
     }
 
-    @Override
-    public void run() {
-      byte[] b = new byte[16384];
-      try {
-        int n;
-        while ((n = in.read(b)) > 0) {
-          synchronized (buf) {
-            buf.write(b, 0, n);
-          }
+    /** Reads what has arrived, without blocking; returns how many bytes that was. */
+    int drain() throws IOException {
+      int total = 0;
+      int ready;
+      while ((ready = in.available()) > 0) {
+        int n = in.read(chunk, 0, Math.min(ready, chunk.length));
+        if (n <= 0) {
+          break;
         }
-      } catch (IOException e) {
-        // channel closed
+        buf.write(chunk, 0, n);
+        total += n;
       }
+      return total;
     }
 
     String text() {
-      synchronized (buf) {
-        return buf.toString(StandardCharsets.UTF_8);
-      }
+      return buf.toString(StandardCharsets.UTF_8);
     }
   }
 
@@ -681,13 +677,5 @@ public final class SshNodeShell implements NodeShell {
         InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
       return tune(new Socket(address, port, localAddress, localPort));
     }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
   }
 }

@@ -212,25 +212,4 @@ public record SshTarget(
         serverAliveCountMax,
         notes);
   }
-
-  public SshTarget withServerAlive(Duration interval, int countMax) {
-    return new SshTarget(
-        alias,
-        hostname,
-        port,
-        user,
-        identityFiles,
-        identitiesOnly,
-        identityAgent,
-        jumps,
-        userKnownHostsFiles,
-        globalKnownHostsFiles,
-        knownHostsPolicy,
-        hashKnownHosts,
-        hostKeyAlias,
-        connectTimeout,
-        interval,
-        countMax,
-        notes);
-  }
 }

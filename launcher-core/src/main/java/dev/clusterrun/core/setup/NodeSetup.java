@@ -1,5 +1,6 @@
 package dev.clusterrun.core.setup;
 
+import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
 import java.time.Clock;
@@ -29,14 +30,14 @@ public final class NodeSetup {
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
   private final SetupSpec spec;
-  private final DataPathProof proof;
+  private final SharedPathProof.Verdict proof;
   private final Clock clock;
   private final Duration timeout;
   private final List<DesiredFile> desired;
   private final SetupScripts scripts;
   private final int failAfterRename;
 
-  public NodeSetup(SetupSpec spec, DataPathProof proof) {
+  public NodeSetup(SetupSpec spec, SharedPathProof.Verdict proof) {
     this(spec, proof, Clock.systemUTC(), DEFAULT_TIMEOUT);
   }
 
@@ -44,13 +45,17 @@ public final class NodeSetup {
    * @param clock gives the UTC timestamp in backup names
    * @param timeout for each round trip
    */
-  public NodeSetup(SetupSpec spec, DataPathProof proof, Clock clock, Duration timeout) {
+  public NodeSetup(SetupSpec spec, SharedPathProof.Verdict proof, Clock clock, Duration timeout) {
     this(spec, proof, clock, timeout, -1);
   }
 
   /** For tests: {@code failAfterRename > 0} makes the apply script fail after that many renames. */
   NodeSetup(
-      SetupSpec spec, DataPathProof proof, Clock clock, Duration timeout, int failAfterRename) {
+      SetupSpec spec,
+      SharedPathProof.Verdict proof,
+      Clock clock,
+      Duration timeout,
+      int failAfterRename) {
     this.failAfterRename = failAfterRename;
     this.spec = spec;
     this.proof = proof;
@@ -65,11 +70,6 @@ public final class NodeSetup {
     }
     this.scripts =
         new SetupScripts(spec.sysconfDir(), dirs, desired.stream().map(DesiredFile::path).toList());
-  }
-
-  /** The files this setup installs, with their full content. */
-  public List<DesiredFile> desiredFiles() {
-    return desired;
   }
 
   /** Brings the node to the desired state; see {@link NodeOutcome.Status} for the outcomes. */

@@ -102,10 +102,23 @@ final class SetupScripts {
       int failAfterRename) {
     List<FileChange> changes = plan.changes();
     StringBuilder s = new StringBuilder(PRELUDE);
+    rollback(s, plan);
+    checkUnchanged(s, changes, current, backupSuffix);
+    directories(s, plan);
+    newContents(s, changes, desired);
+    backups(s, changes, current, backupSuffix);
+    renames(s, changes, failAfterRename);
+    s.append("\ntrap - EXIT HUP INT TERM\n");
+    s.append("echo ").append(APPLIED).append('\n');
+    s.append(probes());
+    return s.toString();
+  }
+
+  /** The undo, newest first ({@code set +e}: undo as much as possible), armed on any exit. */
+  private static void rollback(StringBuilder s, SetupPlan plan) {
+    List<FileChange> changes = plan.changes();
     int n = changes.size();
     int d = plan.dirsToCreate().size();
-
-    // Undo, newest first. set +e: undo as much as possible.
     s.append("rollback() {\n    set +e\n");
     for (int i = n - 1; i >= 0; i--) {
       String p = q(changes.get(i).path());
@@ -132,7 +145,11 @@ final class SetupScripts {
     s.append(
         "trap 'rc=$?; trap - EXIT; if [ \"$rc\" -ne 0 ]; then rollback; fi; exit \"$rc\"' EXIT\n");
     s.append("trap 'exit 1' HUP INT TERM\n\n");
+  }
 
+  /** 1. Everything is still as it was read, and nothing is in the way. */
+  private void checkUnchanged(
+      StringBuilder s, List<FileChange> changes, NodeState current, String backupSuffix) {
     s.append("# 1. Everything is still as it was read, and nothing is in the way.\n");
     s.append("[ -d ").append(q(sysconfDir)).append(" ] || fail ");
     s.append(q(sysconfDir + " is not a directory")).append('\n');
@@ -147,7 +164,11 @@ final class SetupScripts {
         s.append(" ]; then fail ").append(q(backup + " already exists")).append("; fi\n");
       }
     }
+  }
 
+  /** 2. Directories. */
+  private static void directories(StringBuilder s, SetupPlan plan) {
+    int d = plan.dirsToCreate().size();
     s.append("\n# 2. Directories.\n");
     for (int j = 0; j < d; j++) {
       String dir = q(plan.dirsToCreate().get(j));
@@ -165,7 +186,12 @@ final class SetupScripts {
           .append(dir)
           .append("\nfi\n");
     }
+  }
 
+  /** 3. New contents beside their targets, checked. */
+  private static void newContents(
+      StringBuilder s, List<FileChange> changes, List<DesiredFile> desired) {
+    int n = changes.size();
     s.append("\n# 3. New contents beside their targets, checked.\n");
     for (int i = 0; i < n; i++) {
       FileChange c = changes.get(i);
@@ -184,7 +210,12 @@ final class SetupScripts {
       s.append(want.sha256()).append(" ] || fail ");
       s.append(q(c.path() + ": the new content arrived altered; nothing was written")).append('\n');
     }
+  }
 
+  /** 4. Backups of the files about to be replaced. */
+  private static void backups(
+      StringBuilder s, List<FileChange> changes, NodeState current, String backupSuffix) {
+    int n = changes.size();
     s.append("\n# 4. Backups of the files about to be replaced.\n");
     for (int i = 0; i < n; i++) {
       FileChange c = changes.get(i);
@@ -197,7 +228,11 @@ final class SetupScripts {
       s.append(symlink ? "cp -P -p -- " : "ln -- ").append(q(c.path())).append(' ');
       s.append(backup).append("\nb").append(i).append('=').append(backup).append('\n');
     }
+  }
 
+  /** 5. Renames: each one atomic. */
+  private static void renames(StringBuilder s, List<FileChange> changes, int failAfterRename) {
+    int n = changes.size();
     s.append("\n# 5. Renames: each one atomic.\n");
     for (int i = 0; i < n; i++) {
       s.append("mv -f -- \"$t").append(i).append("\" ").append(q(changes.get(i).path()));
@@ -206,10 +241,6 @@ final class SetupScripts {
         s.append("fail 'failing on purpose (test)'\n");
       }
     }
-    s.append("\ntrap - EXIT HUP INT TERM\n");
-    s.append("echo ").append(APPLIED).append('\n');
-    s.append(probes());
-    return s.toString();
   }
 
   private static DesiredFile find(List<DesiredFile> desired, String path) {

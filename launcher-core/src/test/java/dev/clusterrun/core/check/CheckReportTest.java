@@ -40,24 +40,24 @@ class CheckReportTest {
     facts.put(
         "node3",
         Facts.unanswered("node3", "connect to node3 port 22: No route to host", Duration.ZERO));
-    Map<String, SharedPathProof.NodeOutcome> proof = new LinkedHashMap<>();
+    Map<String, SharedPathProof.NodeProof> proof = new LinkedHashMap<>();
     proof.put(
         "node1",
-        new SharedPathProof.NodeOutcome(
+        new SharedPathProof.NodeProof(
             "node1", SharedPathProof.Status.SHARED, "/shared/enroot/data-1000", "wrote"));
     proof.put(
         "node2",
-        new SharedPathProof.NodeOutcome(
+        new SharedPathProof.NodeProof(
             "node2",
             SharedPathProof.Status.NOT_SHARED,
             "/shared/enroot/data-1000",
             "does not see the head's probe /shared/enroot/data-1000/.clusterrun-probe-x/head:"
                 + " not the head's storage"));
-    Map<String, NodeToNodeSsh.Outcome> ssh = new LinkedHashMap<>();
-    ssh.put("node2", new NodeToNodeSsh.Outcome("node2", true, 0, ""));
+    Map<String, NodeToNodeSsh.Answer> ssh = new LinkedHashMap<>();
+    ssh.put("node2", new NodeToNodeSsh.Answer("node2", true, 0, ""));
     ssh.put(
         "node3",
-        new NodeToNodeSsh.Outcome(
+        new NodeToNodeSsh.Answer(
             "node3", false, 255, "ssh: connect to host node3 port 22: No route to host"));
     Map<String, Host> hosts = new LinkedHashMap<>();
     hosts.put("node1", new Host("node1", 4, true, 0, 1));
@@ -69,7 +69,7 @@ class CheckReportTest {
             "node1",
             facts,
             hosts,
-            new SharedPathProof.Result("node1", "/shared/enroot/data-1000/.p", proof, null),
+            new SharedPathProof.Verdict("node1", "/shared/enroot/data-1000/.p", proof, null, null),
             ssh,
             CheckJob.NONE,
             ExpectedSetup.standard(1));

@@ -23,26 +23,26 @@ class ChecksTest {
     }
   }
 
-  private SharedPathProof.Result allShared() {
-    Map<String, SharedPathProof.NodeOutcome> m = new LinkedHashMap<>();
+  private SharedPathProof.Verdict allShared() {
+    Map<String, SharedPathProof.NodeProof> m = new LinkedHashMap<>();
     for (String n : nodes.keySet()) {
       m.put(
           n,
-          new SharedPathProof.NodeOutcome(
+          new SharedPathProof.NodeProof(
               n, SharedPathProof.Status.SHARED, "/shared/enroot/data-1000", "ok"));
     }
-    return new SharedPathProof.Result("node1", "/shared/enroot/data-1000/.p", m, null);
+    return new SharedPathProof.Verdict("node1", "/shared/enroot/data-1000/.p", m, null, null);
   }
 
-  private Map<String, NodeToNodeSsh.Outcome> sshOk() {
-    Map<String, NodeToNodeSsh.Outcome> m = new LinkedHashMap<>();
-    m.put("node2", new NodeToNodeSsh.Outcome("node2", true, 0, ""));
-    m.put("node3", new NodeToNodeSsh.Outcome("node3", true, 0, ""));
+  private Map<String, NodeToNodeSsh.Answer> sshOk() {
+    Map<String, NodeToNodeSsh.Answer> m = new LinkedHashMap<>();
+    m.put("node2", new NodeToNodeSsh.Answer("node2", true, 0, ""));
+    m.put("node3", new NodeToNodeSsh.Answer("node3", true, 0, ""));
     return m;
   }
 
   private CheckInput input(
-      SharedPathProof.Result proof, Map<String, NodeToNodeSsh.Outcome> ssh, CheckJob job) {
+      SharedPathProof.Verdict proof, Map<String, NodeToNodeSsh.Answer> ssh, CheckJob job) {
     Map<String, Facts> facts = new LinkedHashMap<>();
     nodes.forEach((n, t) -> facts.put(n, t.build()));
     return input(facts, proof, ssh, job, 4);
@@ -50,8 +50,8 @@ class ChecksTest {
 
   private CheckInput input(
       Map<String, Facts> facts,
-      SharedPathProof.Result proof,
-      Map<String, NodeToNodeSsh.Outcome> ssh,
+      SharedPathProof.Verdict proof,
+      Map<String, NodeToNodeSsh.Answer> ssh,
       CheckJob job,
       int slots) {
     Map<String, Host> hosts = new LinkedHashMap<>();
@@ -99,18 +99,18 @@ class ChecksTest {
 
   @Test
   void nonSharedDataPathNamesTheNode() {
-    SharedPathProof.Result p = allShared();
-    Map<String, SharedPathProof.NodeOutcome> m = new LinkedHashMap<>(p.nodes());
+    SharedPathProof.Verdict p = allShared();
+    Map<String, SharedPathProof.NodeProof> m = new LinkedHashMap<>(p.nodes());
     m.put(
         "node2",
-        new SharedPathProof.NodeOutcome(
+        new SharedPathProof.NodeProof(
             "node2",
             SharedPathProof.Status.NOT_SHARED,
             "/shared/enroot/data-1000",
             "does not see the head's probe /shared/enroot/data-1000/.p/head: not the head's storage"));
     nodes.get("node2").set("data.fstype", "ext4").set("data.mountpoint", "/");
     CheckInput in =
-        input(new SharedPathProof.Result("node1", "x", m, null), sshOk(), CheckJob.NONE);
+        input(new SharedPathProof.Verdict("node1", "x", m, null, null), sshOk(), CheckJob.NONE);
     CheckResult r = of(in, CheckId.DATA_PATH_SHARED, "node2");
     assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
     assertThat(r.reason()).startsWith("not shared: node2 does not see").contains("[ext4 on /]");
@@ -349,7 +349,7 @@ class ChecksTest {
             "f".repeat(64),
             ExpectedSetup.DROP_IN_FILE_NAME,
             null);
-    CheckResult r = Checks.hook(exp, nodes.get("node1").build());
+    CheckResult r = new HookCheck().judge(exp, nodes.get("node1").build());
     assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
     assertThat(r.reason()).contains("modified");
   }
@@ -396,14 +396,14 @@ class ChecksTest {
 
   @Test
   void sshFailuresGetTheMatchingFix() {
-    Map<String, NodeToNodeSsh.Outcome> ssh = new LinkedHashMap<>();
+    Map<String, NodeToNodeSsh.Answer> ssh = new LinkedHashMap<>();
     ssh.put(
         "node2",
-        new NodeToNodeSsh.Outcome(
+        new NodeToNodeSsh.Answer(
             "node2", false, 255, "Warning: Permanently added 'x'\nHost key verification failed."));
     ssh.put(
         "node3",
-        new NodeToNodeSsh.Outcome(
+        new NodeToNodeSsh.Answer(
             "node3", false, 255, "alice@node3: Permission denied (publickey)."));
     CheckInput in = input(allShared(), ssh, CheckJob.NONE);
     CheckResult two = of(in, CheckId.SSH_FROM_HEAD, "node2");

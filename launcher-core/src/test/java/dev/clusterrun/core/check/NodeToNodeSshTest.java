@@ -51,7 +51,7 @@ class NodeToNodeSshTest {
     nodes.add("nowhere");
     nodes.add("it's");
 
-    Map<String, NodeToNodeSsh.Outcome> r = NodeToNodeSsh.run(head, nodes, Duration.ofSeconds(30));
+    Map<String, NodeToNodeSsh.Answer> r = NodeToNodeSsh.run(head, nodes, Duration.ofSeconds(30));
 
     assertThat(r).hasSize(43);
     assertThat(r.get("good0").ok()).isTrue();
@@ -71,7 +71,7 @@ class NodeToNodeSshTest {
 
   @Test
   void noAnswerFromTheHeadIsAnOutcomeForEveryNode() {
-    Map<String, NodeToNodeSsh.Outcome> r =
+    Map<String, NodeToNodeSsh.Answer> r =
         NodeToNodeSsh.parse(List.of("a", "b"), ExecResult.failed("connection lost", Duration.ZERO));
     assertThat(r.get("b").ok()).isFalse();
     assertThat(r.get("b").error()).isEqualTo("the head gave no answer: connection lost");

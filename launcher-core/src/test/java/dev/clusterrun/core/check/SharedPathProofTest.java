@@ -3,6 +3,7 @@ package dev.clusterrun.core.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.session.FanOut;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +11,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -25,20 +24,20 @@ class SharedPathProofTest {
 
   @TempDir Path tmp;
   Path shared;
-  ExecutorService pool;
+  FanOut pool;
   final Map<String, NodeShell> shells = new LinkedHashMap<>();
   final Map<String, String> data = new LinkedHashMap<>();
 
   @BeforeEach
-  void setUp() throws IOException {
+  void setUp() throws IOException, InterruptedException {
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
     shared = Files.createDirectories(tmp.resolve("shared/enroot"));
-    pool = Executors.newFixedThreadPool(4);
+    pool = new FanOut(4);
   }
 
   @AfterEach
   void tearDown() {
-    pool.shutdownNow();
+    pool.close();
   }
 
   private void node(String name, ShNodeShell shell, Path dataPath) {
@@ -46,15 +45,15 @@ class SharedPathProofTest {
     data.put(name, dataPath.toString());
   }
 
-  private SharedPathProof.Result prove() {
-    return new SharedPathProof(ParallelRunner.on(pool), T).prove("head", shells, data);
+  private SharedPathProof.Verdict prove() throws InterruptedException {
+    return new SharedPathProof(pool, T).prove("head", shells, data);
   }
 
   private ShNodeShell sh(String name) {
     return ShNodeShell.of(name, tmp.toString());
   }
 
-  private void assertNoProbeLeft(Path dir) throws IOException {
+  private void assertNoProbeLeft(Path dir) throws IOException, InterruptedException {
     try (Stream<Path> s = Files.list(dir)) {
       assertThat(s.map(p -> p.getFileName().toString()))
           .noneMatch(n -> n.startsWith(".clusterrun-probe-"));
@@ -62,13 +61,14 @@ class SharedPathProofTest {
   }
 
   @Test
-  void nodesOnTheSameStorageAreProvenSharedAndTheProbeIsRemoved() throws IOException {
+  void nodesOnTheSameStorageAreProvenSharedAndTheProbeIsRemoved()
+      throws IOException, InterruptedException {
     node("head", sh("head"), shared);
     node("n2", sh("n2"), shared);
     node("n3", sh("n3"), shared);
-    SharedPathProof.Result r = prove();
+    SharedPathProof.Verdict r = prove();
     assertThat(r.nodes().values())
-        .extracting(SharedPathProof.NodeOutcome::status)
+        .extracting(SharedPathProof.NodeProof::status)
         .containsOnly(SharedPathProof.Status.SHARED);
     assertThat(r.nodes().get("n2").detail()).contains("the head read its own");
     assertThat(r.cleanupProblem()).isNull();
@@ -76,20 +76,21 @@ class SharedPathProofTest {
   }
 
   @Test
-  void aNodeWithItsOwnDirectoryIsNotSharedAndSaysWhatItSaw() throws IOException {
+  void aNodeWithItsOwnDirectoryIsNotSharedAndSaysWhatItSaw()
+      throws IOException, InterruptedException {
     Path local = Files.createDirectories(tmp.resolve("n3-local/enroot"));
     node("head", sh("head"), shared);
     node("n2", sh("n2"), shared);
     node("n3", sh("n3"), local);
     node("n4", sh("n4"), tmp.resolve("does/not/exist"));
-    SharedPathProof.Result r = prove();
+    SharedPathProof.Verdict r = prove();
     assertThat(r.nodes().get("n2").status()).isEqualTo(SharedPathProof.Status.SHARED);
-    SharedPathProof.NodeOutcome n3 = r.nodes().get("n3");
+    SharedPathProof.NodeProof n3 = r.nodes().get("n3");
     assertThat(n3.status()).isEqualTo(SharedPathProof.Status.NOT_SHARED);
     assertThat(n3.detail())
         .startsWith("does not see the head's probe " + shared + "/.clusterrun-probe-")
         .contains("(its ENROOT_DATA_PATH is " + local + ")");
-    SharedPathProof.NodeOutcome n4 = r.nodes().get("n4");
+    SharedPathProof.NodeProof n4 = r.nodes().get("n4");
     assertThat(n4.status()).isEqualTo(SharedPathProof.Status.NOT_SHARED);
     assertThat(n4.detail()).startsWith("has no directory " + tmp.resolve("does/not/exist"));
     assertNoProbeLeft(shared);
@@ -114,7 +115,7 @@ class SharedPathProofTest {
         n3.run("true", T).ok(), "mount namespaces are not available on this machine");
     node("head", sh("head"), shared);
     node("n3", n3, shared);
-    SharedPathProof.Result r = prove();
+    SharedPathProof.Verdict r = prove();
     assertThat(r.nodes().get("n3").status()).isEqualTo(SharedPathProof.Status.NOT_SHARED);
     assertThat(r.nodes().get("n3").detail())
         .startsWith("does not see the head's probe")
@@ -122,14 +123,14 @@ class SharedPathProofTest {
   }
 
   @Test
-  void aNodeThatReadsButCannotWriteIsAnError() throws IOException {
+  void aNodeThatReadsButCannotWriteIsAnError() throws IOException, InterruptedException {
     node("head", sh("head"), shared);
     node(
         "n2",
         sh("n2").withPrefix("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"),
         shared);
-    SharedPathProof.Result r = prove();
-    SharedPathProof.NodeOutcome n2 = r.nodes().get("n2");
+    SharedPathProof.Verdict r = prove();
+    SharedPathProof.NodeProof n2 = r.nodes().get("n2");
     assertThat(n2.status()).isEqualTo(SharedPathProof.Status.ERROR);
     assertThat(n2.detail())
         .startsWith("read the head's probe but could not write")
@@ -138,13 +139,13 @@ class SharedPathProofTest {
   }
 
   @Test
-  void whenTheHeadCannotWriteEveryNodeIsAnError() throws IOException {
+  void whenTheHeadCannotWriteEveryNodeIsAnError() throws IOException, InterruptedException {
     Path file = Files.writeString(tmp.resolve("a-file"), "x");
     node("head", sh("head"), file);
     node("n2", sh("n2"), shared);
-    SharedPathProof.Result r = prove();
+    SharedPathProof.Verdict r = prove();
     assertThat(r.nodes().values())
-        .extracting(SharedPathProof.NodeOutcome::status)
+        .extracting(SharedPathProof.NodeProof::status)
         .containsOnly(SharedPathProof.Status.ERROR);
     assertThat(r.nodes().get("n2").detail()).startsWith("the head could not write " + file);
   }

@@ -70,7 +70,7 @@ class LaunchAgentHookTest {
     assertThat(LaunchAgentHook.content()).contains("\nset -eu\n").endsWith("\n");
     assertThat(LaunchAgentHook.versionOf(LaunchAgentHook.content()))
         .hasValue(LaunchAgentHook.VERSION);
-    assertThat(LaunchAgentHook.envVarName()).isEqualTo("CLUSTERRUN_LAUNCH_AGENT");
+    assertThat(LaunchAgentHook.ENV_VAR).isEqualTo("CLUSTERRUN_LAUNCH_AGENT");
 
     Path f = tmp.resolve("hook");
     Files.writeString(f, LaunchAgentHook.content(), StandardCharsets.UTF_8);

@@ -73,7 +73,7 @@ class CanaryTest {
             rank("node1", "mnt:[101]"),
             rank("node2", "mnt:[2]"),
             "[1,3]<stdout>:" + rank("node2", "mnt:[202]"));
-    Canary.Result r = Canary.judge(Canary.parse(out), threeNodes(2, 2, 2), RUN, TOKEN, 6, 0);
+    Canary.Verdict r = Canary.judge(Canary.parse(out), threeNodes(2, 2, 2), RUN, TOKEN, 6, 0);
     assertThat(r.ok()).isFalse();
     assertThat(r.missing()).containsExactly("node3");
     assertThat(r.nodes())
@@ -81,7 +81,7 @@ class CanaryTest {
         .containsExactly("node1", "node2", "node3");
     assertThat(r.nodes().get(0).ok()).isTrue();
     assertThat(r.nodes().get(1).outside()).isEqualTo(1);
-    assertThat(JobRunner.describe(r))
+    assertThat(MpirunLauncher.describe(r))
         .contains("node2: 1 of 2 ranks ran OUTSIDE the container")
         .contains("node3: no rank answered (2 expected by the mapping)");
   }
@@ -89,12 +89,12 @@ class CanaryTest {
   @Test
   void allInsideWithThisRunsAgentAndEveryExpectedRankAnsweringPasses() {
     String out = rank("node1", "mnt:[9]") + "\n" + rank("node2", "mnt:[8]") + "\n";
-    Canary.Result r = Canary.judge(Canary.parse(out), threeNodes(1, 1, 0), RUN, TOKEN, 2, 0);
-    assertThat(r.ok()).as(JobRunner.describe(r)).isTrue();
+    Canary.Verdict r = Canary.judge(Canary.parse(out), threeNodes(1, 1, 0), RUN, TOKEN, 2, 0);
+    assertThat(r.ok()).as(MpirunLauncher.describe(r)).isTrue();
     assertThat(r.missing()).isEmpty();
-    assertThat(JobRunner.verdictLine(r.nodes().get(2), 2))
+    assertThat(MpirunLauncher.verdictLine(r.nodes().get(2), 2))
         .isEqualTo("node3: no rank placed here (2 ranks in all)");
-    assertThat(JobRunner.verdictLine(r.nodes().get(0), 2))
+    assertThat(MpirunLauncher.verdictLine(r.nodes().get(0), 2))
         .isEqualTo("node1: 1/1 ranks inside the container");
     assertThat(Canary.judge(List.of(), threeNodes(1, 1, 0), RUN, TOKEN, 2, 0).ok()).isFalse();
   }
@@ -109,13 +109,13 @@ class CanaryTest {
             "clusterrun-canary node1 mnt:[11] - " + TOKEN,
             "clusterrun-canary node2 mnt:[22] - -",
             "clusterrun-canary node3 mnt:[33] other-run " + TOKEN);
-    Canary.Result r = Canary.judge(Canary.parse(out), threeNodes(1, 1, 1), RUN, TOKEN, 3, 0);
+    Canary.Verdict r = Canary.judge(Canary.parse(out), threeNodes(1, 1, 1), RUN, TOKEN, 3, 0);
     assertThat(r.ok()).isFalse();
     Canary.NodeVerdict two = r.nodes().get(1);
     assertThat(two.foreign()).isEqualTo(1);
     assertThat(two.inside()).isZero();
     assertThat(two.outside()).isZero();
-    assertThat(JobRunner.describe(r))
+    assertThat(MpirunLauncher.describe(r))
         .contains(
             "node2: 1 of 1 ranks ran in a container without this run's launch agent"
                 + " (CLUSTERRUN_RUN_ID unset; the run directory not mounted): another hook or"
@@ -124,7 +124,7 @@ class CanaryTest {
             "node3: 1 of 1 ranks ran in a container without this run's launch agent"
                 + " (CLUSTERRUN_RUN_ID=other-run, another run's)")
         .doesNotContain("node1");
-    assertThat(JobRunner.verdictLine(two, 3))
+    assertThat(MpirunLauncher.verdictLine(two, 3))
         .isEqualTo(
             "node2: 0/1 ranks inside the container; 1 without this run's launch agent"
                 + " (CLUSTERRUN_RUN_ID unset; the run directory not mounted)");
@@ -148,10 +148,10 @@ class CanaryTest {
     Map<String, Canary.Expected> e = threeNodes(2, 2, 0);
     assertThat(Canary.judge(Canary.parse(out), e, RUN, TOKEN, 4, 0).ok()).isTrue();
     // One rank of node2 never answered: node2 is one short even though it answered.
-    Canary.Result short1 =
+    Canary.Verdict short1 =
         Canary.judge(Canary.parse(out.substring(0, out.lastIndexOf('\n'))), e, RUN, TOKEN, 4, 0);
     assertThat(short1.ok()).isFalse();
-    assertThat(JobRunner.describe(short1)).contains("node2: 1 ranks answered, 2 expected");
+    assertThat(MpirunLauncher.describe(short1)).contains("node2: 1 ranks answered, 2 expected");
   }
 
   @Test
@@ -198,16 +198,16 @@ class CanaryTest {
     String out = rank("node2", "mnt:[22]") + "\n" + rank("node3", "mnt:[33]");
     Map<String, Canary.Expected> e = threeNodes(null, null, null);
     assertThat(Canary.judge(Canary.parse(out), e, RUN, TOKEN, 2, 0).ok()).isTrue();
-    Canary.Result r = Canary.judge(Canary.parse(out), e, RUN, TOKEN, 3, 0);
+    Canary.Verdict r = Canary.judge(Canary.parse(out), e, RUN, TOKEN, 3, 0);
     assertThat(r.ok()).isFalse();
-    assertThat(JobRunner.describe(r)).isEqualTo("canary failed: 2 of 3 ranks answered");
+    assertThat(MpirunLauncher.describe(r)).isEqualTo("canary failed: 2 of 3 ranks answered");
   }
 
   @Test
   void openMpiVersionIsRead() {
-    assertThat(JobRunner.openMpiVersion("mpirun (Open MPI) 4.1.4\n\nReport bugs"))
+    assertThat(MpirunLauncher.openMpiVersion("mpirun (Open MPI) 4.1.4\n\nReport bugs"))
         .isEqualTo("4.1.4");
-    assertThat(JobRunner.openMpiVersion("mpirun (Open MPI) 5.0.3")).isEqualTo("5.0.3");
-    assertThat(JobRunner.openMpiVersion("bash: mpirun: command not found")).isNull();
+    assertThat(MpirunLauncher.openMpiVersion("mpirun (Open MPI) 5.0.3")).isEqualTo("5.0.3");
+    assertThat(MpirunLauncher.openMpiVersion("bash: mpirun: command not found")).isNull();
   }
 }

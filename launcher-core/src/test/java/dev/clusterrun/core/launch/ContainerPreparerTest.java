@@ -132,7 +132,7 @@ class ContainerPreparerTest {
         new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
   }
 
-  ContainerPreparer.Outcome prepare(Head head, Plan p) throws Exception {
+  ContainerPreparer.Prepared prepare(Head head, Plan p) throws Exception {
     return new ContainerPreparer(head, new ByteArrayOutputStream()).prepare(p, ws.toString());
   }
 
@@ -187,7 +187,7 @@ class ContainerPreparerTest {
     Files.createDirectories(sqsh.getParent());
     // an old cache: the file is there without a record (or with another image's)
     Files.writeString(sqsh, "podman://img:1");
-    ContainerPreparer.Outcome o = prepare(head, p);
+    ContainerPreparer.Prepared o = prepare(head, p);
     assertThat(head.imports()).isOne();
     assertThat(o.actions()).anyMatch(a -> a.contains("has no image record; importing"));
     assertThat(head.containers.get("c")).isEqualTo("docker://img:1");
@@ -209,7 +209,7 @@ class ContainerPreparerTest {
     Plan p = plan("nvcr.io#nvidia/hpc-benchmarks:25.04", "mine", Source.FLAG, Source.DEFAULT);
     assertThat(p.imageOnlyIfMissing()).isTrue();
     assertThat(PlanRenderer.text(p)).contains("only if container mine is missing");
-    ContainerPreparer.Outcome o = prepare(head, p);
+    ContainerPreparer.Prepared o = prepare(head, p);
     assertThat(head.imports()).isZero();
     assertThat(head.containers.get("mine")).isEqualTo("made by hand");
     assertThat(o.created()).isFalse();

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.session.Console;
+import dev.clusterrun.core.session.FanOut;
+import dev.clusterrun.core.session.Progress;
+import dev.clusterrun.core.session.Session;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
@@ -63,30 +67,29 @@ class JobRunnerTest {
           @Override
           public void close() {}
         };
-    JobRunner.Result r =
-        new JobRunner(head)
-            .run(
-                new JobRunner.Request(
-                    d ->
-                        Planner.plan(
-                            job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
-                    LaunchAgent.Daemon.ORTED,
-                    ws.toString(),
-                    Map.of("gpu01", counting),
+    MpirunLauncher mpirun =
+        new MpirunLauncher(
+            d -> Planner.plan(job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
+            LaunchAgent.Daemon.ORTED,
+            CanaryMode.OFF);
+    RunSummary r =
+        new JobRunner(
+                head,
+                Session.over(
+                    PlannerTest.TWO_BY_EIGHT,
                     "gpu01",
-                    JobRunner.CanaryMode.OFF,
-                    null,
-                    "test",
-                    new ByteArrayOutputStream(),
-                    new ByteArrayOutputStream(),
-                    line -> {}));
+                    Map.of("gpu01", counting),
+                    Map.of(),
+                    new FanOut(2),
+                    Progress.NONE),
+                new Console(
+                    Progress.NONE, new ByteArrayOutputStream(), new ByteArrayOutputStream(), null))
+            .run(new JobRunner.Request(mpirun.firstPlan(), ws.toString(), null, "test", mpirun));
     assertThat(Thread.interrupted()).as("the interruption is passed on to the caller").isTrue();
     assertThat(r.exitCode()).isEqualTo(130);
-    assertThat(r.summary().outcome()).isEqualTo("interrupted");
+    assertThat(r.outcome().label()).isEqualTo("interrupted");
     assertThat(asked.get()).as("the node was searched for leftovers").isEqualTo(1);
-    assertThat(r.summary().leftovers())
-        .singleElement()
-        .satisfies(o -> assertThat(o.error()).isNull());
+    assertThat(r.leftovers()).singleElement().satisfies(o -> assertThat(o.error()).isNull());
   }
 
   @Test
@@ -109,22 +112,24 @@ class JobRunnerTest {
           throw new InterruptedException();
         };
     List<String> said = new java.util.ArrayList<>();
-    new JobRunner(head)
-        .run(
-            new JobRunner.Request(
-                d ->
-                    Planner.plan(
-                        job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
-                LaunchAgent.Daemon.ORTED,
-                ws.toString(),
-                Map.of(),
-                "gpu01",
-                JobRunner.CanaryMode.OFF,
-                null,
-                "test",
-                new ByteArrayOutputStream(),
-                new ByteArrayOutputStream(),
-                said::add));
+    Progress saying =
+        new Progress() {
+          @Override
+          public void note(String line) {
+            said.add(line);
+          }
+        };
+    MpirunLauncher mpirun =
+        new MpirunLauncher(
+            d -> Planner.plan(job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
+            LaunchAgent.Daemon.ORTED,
+            CanaryMode.OFF);
+    new JobRunner(
+            head,
+            Session.over(
+                PlannerTest.TWO_BY_EIGHT, "gpu01", Map.of(), Map.of(), new FanOut(2), saying),
+            new Console(saying, new ByteArrayOutputStream(), new ByteArrayOutputStream(), null))
+        .run(new JobRunner.Request(mpirun.firstPlan(), ws.toString(), null, "test", mpirun));
     Thread.interrupted();
     assertThat(said)
         .first()

@@ -56,7 +56,7 @@ class RemoteReaperTest {
     Process ignoresTerm = startMarked(a, "sh", "-c", "trap '' TERM; sleep 60 & wait");
     Thread.sleep(200);
     try {
-      RemoteReaper.NodeOutcome o = RemoteReaper.reap(new ShShell(), a, Duration.ofSeconds(20));
+      RemoteReaper.Reaped o = RemoteReaper.reap(new ShShell(), a, Duration.ofSeconds(20));
       assertThat(o.error()).isNull();
       assertThat(o.leftovers())
           .extracting(RemoteReaper.Leftover::pid)
@@ -70,7 +70,7 @@ class RemoteReaperTest {
       assertThat(ignoresTerm.waitFor(5, TimeUnit.SECONDS)).isTrue();
       assertThat(other.isAlive()).isTrue();
 
-      RemoteReaper.NodeOutcome again = RemoteReaper.reap(new ShShell(), a, Duration.ofSeconds(20));
+      RemoteReaper.Reaped again = RemoteReaper.reap(new ShShell(), a, Duration.ofSeconds(20));
       assertThat(again.leftovers()).isEmpty();
     } finally {
       mine.destroyForcibly();
@@ -81,7 +81,7 @@ class RemoteReaperTest {
 
   @Test
   void aHostileRunIdIsQuoted() {
-    RemoteReaper.NodeOutcome o =
+    RemoteReaper.Reaped o =
         RemoteReaper.reap(
             new ShShell(), "x'; touch /tmp/pwned-by-reaper; '", Duration.ofSeconds(20));
     assertThat(o.error()).isNull();

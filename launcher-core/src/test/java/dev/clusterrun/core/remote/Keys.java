@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Key files made by the real ssh-keygen, as users have them. */
-final class Keys {
+public final class Keys {
   private Keys() {}
 
-  static Path keygen(Path dir, String name, String type, String passphrase) throws Exception {
+  public static Path keygen(Path dir, String name, String type, String passphrase)
+      throws Exception {
     Path key = dir.resolve(name);
     Process p =
         new ProcessBuilder(

@@ -28,7 +28,7 @@ import org.apache.sshd.server.forward.AcceptAllForwardingFilter;
  * An in-process SSH server for tests, on 127.0.0.1 and a random port only. Exec requests run as
  * {@code sh -c <command>} like sshd does with a POSIX login shell.
  */
-final class MinaServer implements AutoCloseable {
+public final class MinaServer implements AutoCloseable {
   static {
     EcdsaKeyFactoryAlias.install(); // this class parses ECDSA keys with sshj before any connect
   }
@@ -38,7 +38,7 @@ final class MinaServer implements AutoCloseable {
   final List<PublicKey> authorized = new CopyOnWriteArrayList<>();
   final List<String> commands = new CopyOnWriteArrayList<>();
 
-  MinaServer(boolean forwarding) throws Exception {
+  public MinaServer(boolean forwarding) throws Exception {
     this(newHostKey(), forwarding);
   }
 
@@ -67,12 +67,12 @@ final class MinaServer implements AutoCloseable {
     return g.generateKeyPair();
   }
 
-  int port() {
+  public int port() {
     return sshd.getPort();
   }
 
   /** {@code [127.0.0.1]:port ecdsa-sha2-nistp256 AAAA...} */
-  String knownHostsLine() {
+  public String knownHostsLine() {
     return "[127.0.0.1]:" + port() + " " + keyLine(hostKey.getPublic());
   }
 
@@ -82,7 +82,7 @@ final class MinaServer implements AutoCloseable {
   }
 
   /** Authorizes the public key of an OpenSSH {@code .pub} file. */
-  void authorize(Path pubFile) throws IOException {
+  public void authorize(Path pubFile) throws IOException {
     String[] parts = Files.readString(pubFile).strip().split("\\s+");
     byte[] blob = Base64.getDecoder().decode(parts[1]);
     try {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -28,6 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * known_hosts written by ssh-keygen, and the connect cost.
  */
 class OpenSshdIT {
+  /** The connect deadlines a session's fan-out keeps. */
+  static final FanOut DEADLINES = new FanOut(1);
+
   @TempDir static Path dir;
   static Process sshd;
   static int port;
@@ -129,7 +133,7 @@ class OpenSshdIT {
   void ed25519KeysAndHashedKnownHostsWork() throws Exception {
     Path kh = knownHosts("kh_hashed", "[127.0.0.1]:" + port + " " + hostPub() + "\n");
     run("ssh-keygen", "-q", "-H", "-f", kh.toString());
-    try (SshNodeShell sh = SshNodeShell.connect("node1", target(kh))) {
+    try (SshNodeShell sh = SshNodeShell.connect("node1", target(kh), DEADLINES)) {
       ExecResult r = sh.run("echo \"$0\" >&2; id -un; exit 7", Duration.ofSeconds(10));
       assertThat(r.exitCode()).isEqualTo(7);
       assertThat(r.stdout()).isEqualTo(user + "\n");
@@ -146,12 +150,12 @@ class OpenSshdIT {
     // Only the CA is known: the host key itself is not in known_hosts.
     String ca = Files.readString(Path.of(caKey + ".pub")).split(" ")[1];
     Path kh = knownHosts("kh_ca", "@cert-authority [127.0.0.1]:* ssh-ed25519 " + ca + "\n");
-    try (SshNodeShell sh = SshNodeShell.connect("node1", target(kh))) {
+    try (SshNodeShell sh = SshNodeShell.connect("node1", target(kh), DEADLINES)) {
       assertThat(sh.run("echo cert", Duration.ofSeconds(10)).stdout()).isEqualTo("cert\n");
     }
     // A CA for other hosts does not vouch for this one.
     Path other = knownHosts("kh_ca_other", "@cert-authority *.example ssh-ed25519 " + ca + "\n");
-    assertThatThrownBy(() -> SshNodeShell.connect("node1", target(other)))
+    assertThatThrownBy(() -> SshNodeShell.connect("node1", target(other), DEADLINES))
         .hasMessageContaining("host key verification failed");
   }
 
@@ -160,7 +164,7 @@ class OpenSshdIT {
     Path other = Keys.keygen(dir, "other_host", "ed25519", "");
     String[] p = Files.readString(Path.of(other + ".pub")).split(" ");
     Path kh = knownHosts("kh_changed", "\n[127.0.0.1]:" + port + " " + p[0] + " " + p[1] + "\n");
-    assertThatThrownBy(() -> SshNodeShell.connect("node1", target(kh)))
+    assertThatThrownBy(() -> SshNodeShell.connect("node1", target(kh), DEADLINES))
         .hasMessageStartingWith(
             "node1: host key verification failed: the ssh-ed25519 key of [127.0.0.1]:"
                 + port
@@ -171,11 +175,11 @@ class OpenSshdIT {
   @Test
   void connectAndTrueIsCheap() throws Exception {
     Path kh = knownHosts("kh_plain", "[127.0.0.1]:" + port + " " + hostPub() + "\n");
-    SshNodeShell.connect("node1", target(kh)).close(); // warm up
+    SshNodeShell.connect("node1", target(kh), DEADLINES).close(); // warm up
     List<Long> ms = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       long t0 = System.nanoTime();
-      try (SshNodeShell sh = SshNodeShell.connect("node1", target(kh))) {
+      try (SshNodeShell sh = SshNodeShell.connect("node1", target(kh), DEADLINES)) {
         assertThat(sh.run("true", Duration.ofSeconds(5)).ok()).isTrue();
       }
       ms.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Agent authentication with a real OpenSSH ssh-agent and ssh-add. */
 class SshAgentTest {
+  /** The connect deadlines a session's fan-out keeps. */
+  static final FanOut DEADLINES = new FanOut(1);
+
   @TempDir Path dir;
   Process agent;
   Path socket;
@@ -90,7 +94,7 @@ class SshAgentTest {
     sshAdd(ecdsa);
     server.authorize(Path.of(ecdsa + ".pub"));
     Files.delete(ecdsa);
-    try (SshNodeShell sh = SshNodeShell.connect("node5", target())) {
+    try (SshNodeShell sh = SshNodeShell.connect("node5", target(), DEADLINES)) {
       assertThat(sh.run("echo agent", Duration.ofSeconds(10)).stdout()).isEqualTo("agent\n");
     }
 
@@ -98,7 +102,7 @@ class SshAgentTest {
     server.authorized.clear();
     sshAdd(rsa);
     server.authorize(Path.of(rsa + ".pub"));
-    try (SshNodeShell sh = SshNodeShell.connect("node5", target())) {
+    try (SshNodeShell sh = SshNodeShell.connect("node5", target(), DEADLINES)) {
       assertThat(sh.run("echo rsa", Duration.ofSeconds(10)).stdout()).isEqualTo("rsa\n");
     }
   }
@@ -116,14 +120,14 @@ class SshAgentTest {
             .start();
     assertThat(p.waitFor()).isZero();
     try (SshNodeShell sh =
-        SshNodeShell.connect("node5", target().withIdentityFiles(List.of(locked)))) {
+        SshNodeShell.connect("node5", target().withIdentityFiles(List.of(locked)), DEADLINES)) {
       assertThat(sh.run("echo ok", Duration.ofSeconds(10)).ok()).isTrue();
     }
   }
 
   @Test
   void emptyAgentAndNoFilesSaysThereIsNoKey() {
-    assertThatThrownBy(() -> SshNodeShell.connect("node5", target()))
+    assertThatThrownBy(() -> SshNodeShell.connect("node5", target(), DEADLINES))
         .isInstanceOf(NodeConnectException.class)
         .hasMessageStartingWith("node5: authentication failed for tester: no key to offer");
   }

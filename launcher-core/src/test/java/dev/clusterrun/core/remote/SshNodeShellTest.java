@@ -3,6 +3,7 @@ package dev.clusterrun.core.remote;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -31,6 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * covered against a real OpenSSH sshd in {@code OpenSshdIT}.
  */
 class SshNodeShellTest {
+  /** The connect deadlines a session's fan-out keeps. */
+  static final FanOut DEADLINES = new FanOut(1);
+
   @TempDir static Path keys;
   static Path userKey;
 
@@ -71,7 +75,8 @@ class SshNodeShellTest {
   @Test
   void runsScriptsWithExitCodesStdoutAndStderr() throws Exception {
     trustServer();
-    try (SshNodeShell sh = SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT))) {
+    try (SshNodeShell sh =
+        SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT), DEADLINES)) {
       ExecResult r = sh.run("echo out; echo err >&2; exit 3", Duration.ofSeconds(10));
       assertThat(r.exitCode()).isEqualTo(3);
       assertThat(r.stdout()).isEqualTo("out\n");
@@ -110,7 +115,8 @@ class SshNodeShellTest {
   @Test
   void commandTimeoutKillsTheCommandAndKeepsPartialOutput() throws Exception {
     trustServer();
-    try (SshNodeShell sh = SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT))) {
+    try (SshNodeShell sh =
+        SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT), DEADLINES)) {
       long t0 = System.nanoTime();
       ExecResult r = sh.run("echo started; sleep 30", Duration.ofMillis(800));
       long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -125,7 +131,8 @@ class SshNodeShellTest {
 
   @Test
   void unknownHostIsRefusedWithAFix() {
-    assertThatThrownBy(() -> SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT)))
+    assertThatThrownBy(
+            () -> SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT), DEADLINES))
         .isInstanceOf(NodeConnectException.class)
         .hasMessageStartingWith("node3: host key verification failed: [127.0.0.1]:" + server.port())
         .hasMessageContaining("is not in " + knownHosts)
@@ -137,15 +144,17 @@ class SshNodeShellTest {
 
   @Test
   void acceptNewAddsTheKeyAndTheNextStrictConnectPasses() throws Exception {
-    try (SshNodeShell sh = SshNodeShell.connect("node3", target(KnownHostsPolicy.ACCEPT_NEW))) {
+    try (SshNodeShell sh =
+        SshNodeShell.connect("node3", target(KnownHostsPolicy.ACCEPT_NEW), DEADLINES)) {
       assertThat(sh.run("echo hi", Duration.ofSeconds(10)).stdout()).isEqualTo("hi\n");
     }
     assertThat(Files.readAllLines(knownHosts)).containsExactly(server.knownHostsLine());
-    try (SshNodeShell sh = SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT))) {
+    try (SshNodeShell sh =
+        SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT), DEADLINES)) {
       assertThat(sh.run("echo again", Duration.ofSeconds(10)).ok()).isTrue();
     }
     // accepting again adds nothing
-    SshNodeShell.connect("node3", target(KnownHostsPolicy.ACCEPT_NEW)).close();
+    SshNodeShell.connect("node3", target(KnownHostsPolicy.ACCEPT_NEW), DEADLINES).close();
     assertThat(Files.readAllLines(knownHosts)).hasSize(1);
   }
 
@@ -153,7 +162,7 @@ class SshNodeShellTest {
   void acceptNewWithHashKnownHostsWritesAHashedLineThatMatches() throws Exception {
     SshTarget t = target(KnownHostsPolicy.ACCEPT_NEW);
     t = t.withKnownHosts(t.userKnownHostsFiles(), List.of(), KnownHostsPolicy.ACCEPT_NEW, true);
-    SshNodeShell.connect("node3", t).close();
+    SshNodeShell.connect("node3", t, DEADLINES).close();
     String line = Files.readString(knownHosts).strip();
     assertThat(line)
         .startsWith("|1|")
@@ -167,7 +176,7 @@ class SshNodeShellTest {
             .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).as(out).isZero();
-    SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT)).close();
+    SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT), DEADLINES).close();
   }
 
   @Test
@@ -179,7 +188,8 @@ class SshNodeShellTest {
         fs.add(
             pool.submit(
                 () -> {
-                  SshNodeShell.connect("node3", target(KnownHostsPolicy.ACCEPT_NEW)).close();
+                  SshNodeShell.connect("node3", target(KnownHostsPolicy.ACCEPT_NEW), DEADLINES)
+                      .close();
                   return null;
                 }));
       }
@@ -200,7 +210,7 @@ class SshNodeShellTest {
         knownHosts,
         "# header\nother.example " + other + "\n[127.0.0.1]:" + server.port() + " " + other + "\n");
     for (KnownHostsPolicy policy : KnownHostsPolicy.values()) {
-      assertThatThrownBy(() -> SshNodeShell.connect("node3", target(policy)))
+      assertThatThrownBy(() -> SshNodeShell.connect("node3", target(policy), DEADLINES))
           .isInstanceOf(NodeConnectException.class)
           .hasMessageStartingWith(
               "node3: host key verification failed: the ecdsa-sha2-nistp256 key of [127.0.0.1]:"
@@ -217,7 +227,8 @@ class SshNodeShellTest {
     trustServer();
     hashWithSshKeygen(knownHosts);
     assertThat(Files.readString(knownHosts)).doesNotContain("127.0.0.1").contains("|1|");
-    try (SshNodeShell sh = SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT))) {
+    try (SshNodeShell sh =
+        SshNodeShell.connect("node3", target(KnownHostsPolicy.STRICT), DEADLINES)) {
       assertThat(sh.run("echo hashed", Duration.ofSeconds(10)).stdout()).isEqualTo("hashed\n");
     }
   }
@@ -252,7 +263,7 @@ class SshNodeShellTest {
         tasks.add(
             () -> {
               try (SshNodeShell sh =
-                  SshNodeShell.connect("node" + n, target(KnownHostsPolicy.STRICT))) {
+                  SshNodeShell.connect("node" + n, target(KnownHostsPolicy.STRICT), DEADLINES)) {
                 return sh.run("echo " + n, Duration.ofSeconds(20)).stdout().strip();
               }
             });
@@ -294,7 +305,7 @@ class SshNodeShellTest {
               .withKnownHosts(List.of(knownHosts), List.of(), KnownHostsPolicy.STRICT, false)
               .withConnectTimeout(Duration.ofMillis(1500));
       long t0 = System.nanoTime();
-      assertThatThrownBy(() -> SshNodeShell.connect("node7", t))
+      assertThatThrownBy(() -> SshNodeShell.connect("node7", t, DEADLINES))
           .isInstanceOf(NodeConnectException.class)
           .hasMessage(
               "node7: connection timed out after 1 s (127.0.0.1 port "
@@ -312,7 +323,7 @@ class SshNodeShellTest {
       port = s.getLocalPort();
     }
     SshTarget t = SshTarget.of("node3", "127.0.0.1", port, "tester").withIdentityAgent("none");
-    assertThatThrownBy(() -> SshNodeShell.connect("node3", t))
+    assertThatThrownBy(() -> SshNodeShell.connect("node3", t, DEADLINES))
         .isInstanceOf(NodeConnectException.class)
         .hasMessage("node3: connection refused (127.0.0.1 port " + port + ")");
   }
@@ -322,7 +333,7 @@ class SshNodeShellTest {
     trustServer();
     Path other = Keys.keygen(dir, "id_other", "ecdsa", "");
     SshTarget t = target(KnownHostsPolicy.STRICT).withIdentityFiles(List.of(other));
-    assertThatThrownBy(() -> SshNodeShell.connect("node3", t))
+    assertThatThrownBy(() -> SshNodeShell.connect("node3", t, DEADLINES))
         .isInstanceOf(NodeConnectException.class)
         .hasMessageStartingWith("node3: authentication failed for tester (tried " + other + ")");
   }
@@ -333,7 +344,7 @@ class SshNodeShellTest {
     Path locked = Keys.keygen(dir, "id_locked", "ecdsa", "secret phrase");
     server.authorize(Path.of(locked + ".pub"));
     SshTarget t = target(KnownHostsPolicy.STRICT).withIdentityFiles(List.of(locked));
-    assertThatThrownBy(() -> SshNodeShell.connect("node3", t))
+    assertThatThrownBy(() -> SshNodeShell.connect("node3", t, DEADLINES))
         .isInstanceOf(NodeConnectException.class)
         .hasMessageStartingWith("node3: authentication failed for tester: no key to offer")
         .hasMessageContaining(locked + " is protected by a passphrase and clusterrun never prompts")
@@ -348,7 +359,7 @@ class SshNodeShellTest {
       server.authorize(Path.of(k + ".pub"));
       try (SshNodeShell sh =
           SshNodeShell.connect(
-              "node3", target(KnownHostsPolicy.STRICT).withIdentityFiles(List.of(k)))) {
+              "node3", target(KnownHostsPolicy.STRICT).withIdentityFiles(List.of(k)), DEADLINES)) {
         assertThat(sh.run("echo " + type, Duration.ofSeconds(10)).stdout()).isEqualTo(type + "\n");
       }
     }
@@ -366,7 +377,7 @@ class SshNodeShellTest {
               .withIdentityAgent("none")
               .withKnownHosts(List.of(knownHosts), List.of(), KnownHostsPolicy.STRICT, false);
       SshTarget t = target(KnownHostsPolicy.STRICT).withJumps(List.of(hop));
-      try (SshNodeShell sh = SshNodeShell.connect("node3", t)) {
+      try (SshNodeShell sh = SshNodeShell.connect("node3", t, DEADLINES)) {
         assertThat(sh.run("echo via", Duration.ofSeconds(10)).stdout()).isEqualTo("via\n");
       }
       assertThat(server.commands).hasSize(1);
@@ -374,7 +385,7 @@ class SshNodeShellTest {
 
       // an unknown jump host is refused, and the message says it was the jump host
       Files.writeString(knownHosts, server.knownHostsLine() + "\n");
-      assertThatThrownBy(() -> SshNodeShell.connect("node3", t))
+      assertThatThrownBy(() -> SshNodeShell.connect("node3", t, DEADLINES))
           .hasMessageStartingWith("node3: via jump host bastion: host key verification failed");
     }
   }

@@ -2,6 +2,7 @@ package dev.clusterrun.core.setup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.enroot.LaunchAgentHook;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
@@ -48,7 +49,7 @@ class NodeSetupTest {
   }
 
   NodeSetup setup(SetupSpec s) {
-    return new NodeSetup(s, DataPathProof.assumed(), CLOCK, Duration.ofSeconds(30));
+    return new NodeSetup(s, SharedPathProof.Verdict.assumed(), CLOCK, Duration.ofSeconds(30));
   }
 
   NodeOutcome apply(SetupSpec s) {
@@ -260,7 +261,7 @@ class NodeSetupTest {
   @Test
   void failureAfterTheFirstRenameRollsEverythingBack() throws IOException {
     NodeSetup failing =
-        new NodeSetup(spec, DataPathProof.assumed(), CLOCK, Duration.ofSeconds(30), 1);
+        new NodeSetup(spec, SharedPathProof.Verdict.assumed(), CLOCK, Duration.ofSeconds(30), 1);
 
     NodeOutcome o = failing.apply(new LocalShell("node1"));
 
@@ -275,7 +276,7 @@ class NodeSetupTest {
     write(hook, v0, "rwxr-x---");
     Object inode = Files.getAttribute(hook, "unix:ino");
     NodeSetup failing =
-        new NodeSetup(spec, DataPathProof.assumed(), CLOCK, Duration.ofSeconds(30), 2);
+        new NodeSetup(spec, SharedPathProof.Verdict.assumed(), CLOCK, Duration.ofSeconds(30), 2);
 
     NodeOutcome o = failing.apply(new LocalShell("node1"));
 
@@ -369,7 +370,8 @@ class NodeSetupTest {
 
   @Test
   void unprovenDataPathBlocksTheDropInAndSoTheWholeNode() throws IOException {
-    DataPathProof proof = DataPathProof.of(Map.of("node1", "node1 cannot see the token"));
+    SharedPathProof.Verdict proof =
+        SharedPathProof.Verdict.notProven(Map.of("node1", "node1 cannot see the token"));
 
     NodeOutcome o =
         new NodeSetup(spec, proof, CLOCK, Duration.ofSeconds(30)).apply(new LocalShell("node1"));
@@ -384,7 +386,8 @@ class NodeSetupTest {
   void proofIsOnlyNeededWhenTheDropInChanges() throws IOException {
     apply(spec);
     Files.delete(hook);
-    DataPathProof proof = DataPathProof.of(Map.of("node1", "not shared"));
+    SharedPathProof.Verdict proof =
+        SharedPathProof.Verdict.notProven(Map.of("node1", "not shared"));
 
     NodeOutcome o =
         new NodeSetup(spec, proof, CLOCK, Duration.ofSeconds(30)).apply(new LocalShell("node1"));

@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): what `clusterrun run` costs next to the command a user types by hand,
+# on the local test cluster (examples/local-cluster, enroot stand-in), at 3, 8 and 32 nodes (64
+# with --with-64). Issue 10's measuring stick: `clusterrun run` within 1.3x of the hand-typed
+# command at every size, and an unnamed .sqsh job within 1.5x of the named one.
+#
+#   sudo bench/run-vs-raw.sh                       # build first: mvn -B -q package -DskipTests
+#   sudo bench/run-vs-raw.sh --with-64
+#   SIZES="3 8" RUNS=7 IMAGE_MB=188 sudo bench/run-vs-raw.sh
+#
+# What is timed, from a login outside the cluster (the machine itself, as the job user), each
+# figure including one ssh login to the head (node1), with the job `hostname`, 2 ranks a node:
+#   raw       ssh node1 enroot start --rw --mount WS:/app bench mpirun -np 2N
+#                 --hostfile /app/hosts.txt hostname
+#             the seed recipe exactly (README "How it works", examples/seed.yaml): the named
+#             container `bench` already created, a drop-in with a shared ENROOT_DATA_PATH,
+#             ENROOT_MOUNT_HOME yes and a per-user runtime path, and the seed's hook
+#             hooks.d/ompi.sh writing OMPI_MCA_orte_launch_agent="enroot start --rw --mount
+#             WS:/app ${ENROOT_ROOTFS##*/} orted" for exactly that command;
+#   named     ssh node1 clusterrun run --nodes HOSTS --container-name=bench --np 2N hostname
+#             after `clusterrun setup` (its drop-in and hook, same data path), same container;
+#   unnamed   ssh node1 clusterrun run --nodes HOSTS --container-image=IMG.sqsh --np 2N hostname
+#             the same image, no name: today each run makes (unpacks) and removes a container.
+# The image is the stand-in's tiny image plus IMAGE_MB (default 188, the issue's image) of this
+# machine's /usr (as one tar file), so that unpacking it costs what a real image's does.
+#
+# Fairness: the seed's hook and clusterrun's would fight (a hook that sets the launch agent makes
+# `clusterrun check` fail, by design), so each node's /etc/enroot is switched between the two
+# setups before every timed command (files moved on the machine, outside the timing): the raw run
+# sees only the seed's files, the clusterrun runs only clusterrun's. Same nodes, same container,
+# same data path, same hostfile. After one warm-up of each, the three alternate RUNS times
+# (default 5, 5..7). Every output is checked (each node's name exactly twice) before it counts.
+#
+# How to read it: per size, the median, min and max wall time of each kind, the ratio of medians
+# (named / raw, unnamed / named) against the targets, and where clusterrun's time goes: the
+# medians of the phases its summary.json records (`durations...`: prepare, canary, job, cleanup,
+# total), and "outside", the wall time not in `total` (ssh login, JVM start, the node checks).
+# The load average of the machine (2 cores shared with other work) is printed before and after
+# each size: repeat when it was high.
+#
+# Needs root (the cluster is namespaces + sshd). Takes the local cluster's machine-wide owner lock
+# first (cluster.sh own), so it waits for integration tests of other builds instead of tearing
+# their cluster down; brings the cluster up per size and takes it down at the end, leaving
+# nothing behind.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+cluster=$root/examples/local-cluster/cluster.sh
+
+die() {
+  echo "run-vs-raw.sh: $*" >&2
+  exit 2
+}
+say() { echo "run-vs-raw.sh: $*" >&2; }
+
+sizes=${SIZES:-3 8 32}
+runs=${RUNS:-5}
+image_mb=${IMAGE_MB:-188}
+args=("$@")
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --with-64) sizes+=" 64" ;;
+    -h | --help)
+      sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+      exit 0
+      ;;
+    *) die "unknown argument '$1' (usage: run-vs-raw.sh [--with-64])" ;;
+  esac
+  shift
+done
+[[ $(id -u) -eq 0 ]] || die "must run as root (the local cluster needs it)"
+[[ -x launcher-cli/target/clusterrun && -f launcher-cli/target/clusterrun.jar ]] ||
+  die "launcher-cli/target/clusterrun is missing; run: mvn -B -q package -DskipTests"
+[[ $runs =~ ^[0-9]+$ ]] && ((runs >= 5 && runs <= 7)) || die "RUNS must be 5..7, got $runs"
+[[ $image_mb =~ ^[0-9]+$ ]] || die "IMAGE_MB must be a number of MiB, got $image_mb"
+for n in $sizes; do [[ $n =~ ^[0-9]+$ ]] && ((n >= 2)) || die "SIZES: '$n' is not a node count >= 2"; done
+
+# The whole benchmark runs as the owner of the local cluster.
+if [[ ${CLUSTERRUN_LC_OWNER:-} != "$PPID" ]]; then
+  bash "$cluster" check >/dev/null || die "the local cluster cannot run here: $(bash "$cluster" check 2>&1 | tr '\n' ';')"
+  exec bash "$cluster" own -- bash "$0" ${args[@]+"${args[@]}"}
+fi
+
+work=$(mktemp -d /var/tmp/run-vs-raw.XXXXXX)
+chmod 0755 "$work"
+cleanup() {
+  bash "$cluster" down >/dev/null 2>&1 || true
+  rm -rf --one-file-system "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+readonly CONTAINER=bench
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print "-"; else if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+minmax() { sort -n | awk 'NR==1 {min=$1} {max=$1} END {printf "%s %s\n", min, max}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "-"}'; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# Runs as the job user on the machine (the login outside the cluster): times one command, keeps
+# its output. Prints "SECONDS EXIT".
+cat >"$work/timed.sh" <<'EOF'
+out=$1
+shift
+s=$(date +%s%N)
+"$@" >"$out.out" 2>"$out.err" </dev/null
+rc=$?
+e=$(date +%s%N)
+awk -v d=$((e - s)) -v rc=$rc 'BEGIN {printf "%.3f %d\n", d / 1e9, rc}'
+EOF
+
+# as_user CMD...: CMD as the job user on the machine, with a login's plain environment.
+as_user() {
+  setpriv --reuid="$JOB_UID" --regid="$JOB_UID" --init-groups env -i HOME="$JOB_HOME" \
+    USER="$JOB_USER" LOGNAME="$JOB_USER" SHELL=/bin/bash PATH=/usr/local/bin:/usr/bin:/bin "$@"
+}
+on_head() { bash "$cluster" exec node1 -- "$@"; }
+
+# Switches every node's /etc/enroot to the seed's files (seed) or clusterrun's (clusterrun).
+switch_to() {
+  local want=$1 k etc st
+  [[ $want != "$mode" ]] || return 0
+  for ((k = 1; k <= n; k++)); do
+    etc=$STATE_DIR/nodes/node$k/etc-enroot
+    st=$work/stash/node$k
+    if [[ $want == seed ]]; then
+      mv "$etc/enroot.conf.d/50-clusterrun.conf" "$etc/hooks.d/50-clusterrun-launch-agent.sh" "$st/clusterrun/"
+      mv "$st/seed/50-seed.conf" "$etc/enroot.conf.d/"
+      mv "$st/seed/ompi.sh" "$etc/hooks.d/"
+    else
+      mv "$etc/enroot.conf.d/50-seed.conf" "$etc/hooks.d/ompi.sh" "$st/seed/"
+      mv "$st/clusterrun/50-clusterrun.conf" "$etc/enroot.conf.d/"
+      mv "$st/clusterrun/50-clusterrun-launch-agent.sh" "$etc/hooks.d/"
+    fi
+  done
+  mode=$want
+}
+
+# check_output FILE N: every node's name exactly twice, nothing else that looks like a host.
+check_output() {
+  local file=$1 n=$2
+  awk -v n="$n" '/^node[0-9]+$/ {c[$1]++; lines++}
+    END {if (lines != 2 * n) exit 1; for (k = 1; k <= n; k++) if (c["node" k] != 2) exit 1}' "$file"
+}
+
+# The phases of a clusterrun run, from the summary.json its stderr names: "name seconds" lines.
+phases() {
+  local err=$1 dir
+  dir=$(sed -n 's/.*; run directory \(.*\)$/\1/p' "$err" | tail -n1)
+  [[ -n $dir && -r $dir/summary.json ]] || return 0
+  awk '/"durations[A-Za-z]*" *: *\{/ {on=1; next} on && /\}/ {exit}
+    on {gsub(/[",]/, ""); split($0, f, ":"); gsub(/ /, "", f[1]); gsub(/ /, "", f[2]); print f[1], f[2]}' \
+    "$dir/summary.json"
+}
+
+# timed KIND I: one timed command of KIND (raw, named, unnamed); appends to $work/times.
+timed() {
+  local kind=$1 i=$2 out res secs rc
+  out=$work/out/$kind-$n-$i
+  case $kind in
+    raw)
+      switch_to seed
+      res=$(as_user bash "$work/timed.sh" "$out" ssh -o BatchMode=yes node1 enroot start --rw \
+        --mount "$WS:/app" "$CONTAINER" mpirun -np "$np" --hostfile /app/hosts.txt hostname)
+      ;;
+    named)
+      switch_to clusterrun
+      res=$(as_user bash "$work/timed.sh" "$out" ssh -o BatchMode=yes node1 "$CR" run --nodes \
+        "$HOSTS" "--container-name=$CONTAINER" --np "$np" hostname)
+      ;;
+    unnamed)
+      switch_to clusterrun
+      res=$(as_user bash "$work/timed.sh" "$out" ssh -o BatchMode=yes node1 "$CR" run --nodes \
+        "$HOSTS" "--container-image=$IMG" --np "$np" hostname)
+      ;;
+  esac
+  read -r secs rc <<<"$res"
+  if [[ $rc != 0 ]] || ! check_output "$out.out" "$n"; then
+    echo "run-vs-raw.sh: $kind on $n nodes (run $i) failed (exit $rc); its output:" >&2
+    tail -n 30 "$out.out" "$out.err" >&2
+    exit 1
+  fi
+  if ((i > 0)); then
+    echo "$n $kind $secs" >>"$work/times"
+    if [[ $kind != raw ]]; then
+      phases "$out.err" | while read -r p s; do echo "$n $kind $p $s"; done >>"$work/phases"
+      echo "$n $kind outside $(awk -v w="$secs" -v t="$(phases "$out.err" | awk '$1 == "total" {print $2}')" \
+        'BEGIN {if (t != "") printf "%.3f", w - t; else print "-"}')" >>"$work/phases"
+    fi
+  fi
+}
+
+: >"$work/times"
+: >"$work/phases"
+mkdir -p "$work/out"
+declare -A load_before load_after
+for n in $sizes; do
+  np=$((2 * n))
+  load_before[$n]=$(load)
+  say "$n nodes: bringing the cluster up (load $(load))"
+  CLUSTERRUN_LC_QUIET=1 CLUSTERRUN_LC_ENROOT=${CLUSTERRUN_LC_ENROOT:-standin} bash "$cluster" up "$n"
+  eval "$(bash "$cluster" env | grep -E '^(JOB_USER|JOB_UID|JOB_HOME|SHARED_DIR|STATE_DIR|REGISTRY_DIR)=')"
+  chown "$JOB_UID" "$work/out"
+  S=$SHARED_DIR
+  WS=$S/ws
+  HOSTS=$S/hosts
+  IMG=$S/img.sqsh
+  CR=$S/opt/clusterrun/clusterrun
+  install -d -o "$JOB_UID" -g "$JOB_UID" "$WS" "$S/opt/clusterrun"
+  install -m 0755 launcher-cli/target/clusterrun "$CR"
+  install -m 0644 launcher-cli/target/clusterrun.jar "$S/opt/clusterrun/clusterrun.jar"
+  if [[ -f launcher-cli/target/clusterrun.jsa ]]; then
+    install -m 0644 launcher-cli/target/clusterrun.jsa "$S/opt/clusterrun/clusterrun.jsa"
+  fi
+  bash "$cluster" hostfile 2 >"$HOSTS"
+  cp "$HOSTS" "$WS/hosts.txt"
+  chown "$JOB_UID:$JOB_UID" "$HOSTS" "$WS/hosts.txt"
+
+  # clusterrun's setup, as the job user on the head (sudo on the nodes).
+  on_head "$CR" setup --nodes "$HOSTS" --data-path "$S/enroot-data" >/dev/null ||
+    die "clusterrun setup failed on $n nodes"
+  mode=clusterrun
+  # The image (made once, kept for the next sizes) and the named container.
+  if [[ ! -f $work/img.sqsh ]]; then
+    say "making the image: the tiny image plus $image_mb MiB of this machine's /usr"
+    mkdir -p "$REGISTRY_DIR/clusterrun/bench"
+    cp -a "$REGISTRY_DIR/clusterrun/tiny/latest" "$REGISTRY_DIR/clusterrun/bench/latest"
+    mkdir -p "$REGISTRY_DIR/clusterrun/bench/latest/opt/pad"
+    # Real binaries and libraries, as an image's layers hold: they compress as those do, so that
+    # unpacking costs what it costs with a real image (random bytes would be stored uncompressed).
+    { tar -cf - -C / usr 2>/dev/null || true; } | head -c "${image_mb}M" \
+      >"$REGISTRY_DIR/clusterrun/bench/latest/opt/pad/usr.tar" || true
+    (($(stat -c %s "$REGISTRY_DIR/clusterrun/bench/latest/opt/pad/usr.tar") == image_mb * 1048576)) ||
+      die "this machine's /usr is smaller than IMAGE_MB=$image_mb MiB"
+    chmod -R a+rX "$REGISTRY_DIR/clusterrun/bench"
+    on_head enroot import -o "$IMG" docker://clusterrun/bench >/dev/null 2>&1 ||
+      die "enroot import of the bench image failed"
+    cp "$IMG" "$work/img.sqsh"
+  else
+    install -m 0644 -o "$JOB_UID" "$work/img.sqsh" "$IMG"
+  fi
+  on_head enroot create -n "$CONTAINER" "$IMG" >/dev/null 2>&1 || die "enroot create failed"
+
+  # The seed's files, kept aside until a raw run needs them.
+  for ((k = 1; k <= n; k++)); do
+    mkdir -p "$work/stash/node$k/seed" "$work/stash/node$k/clusterrun"
+    cat >"$work/stash/node$k/seed/50-seed.conf" <<EOF
+# The seed recipe's enroot settings (what clusterrun setup also writes, by hand).
+ENROOT_DATA_PATH $S/enroot-data
+ENROOT_MOUNT_HOME yes
+ENROOT_RUNTIME_PATH \${XDG_RUNTIME_DIR:-/tmp/enroot-runtime-\$(id -u)}/enroot
+EOF
+    cat >"$work/stash/node$k/seed/ompi.sh" <<EOF
+#!/bin/bash
+# The seed recipe's hook: the launch agent for exactly the command typed on the head.
+echo "OMPI_MCA_orte_launch_agent=enroot start --rw --mount $WS:/app \${ENROOT_ROOTFS##*/} orted" >> "\$ENROOT_ENVIRON"
+EOF
+    chmod 0644 "$work/stash/node$k/seed/50-seed.conf"
+    chmod 0755 "$work/stash/node$k/seed/ompi.sh"
+  done
+
+  say "$n nodes: one warm-up of each, then $runs alternating runs of raw, named, unnamed"
+  for ((i = 0; i <= runs; i++)); do
+    for kind in raw named unnamed; do timed "$kind" "$i"; done
+  done
+  switch_to clusterrun
+  load_after[$n]=$(load)
+  bash "$cluster" down >/dev/null
+  rm -rf "$work/stash"
+done
+
+echo
+echo "clusterrun run vs the hand-typed seed command, job hostname, 2 ranks a node, each with one ssh"
+echo "login to the head; median (min-max) of $runs runs, seconds; enroot: ${CLUSTERRUN_LC_ENROOT:-standin}, image $image_mb MiB"
+printf '%-6s %-20s %-20s %-20s %-14s %-14s %s\n' nodes raw named unnamed "named/raw" "unnamed/named" "load before -> after"
+for n in $sizes; do
+  row=()
+  for kind in raw named unnamed; do
+    vals=$(awk -v n="$n" -v k="$kind" '$1 == n && $2 == k {print $3}' "$work/times")
+    m=$(median <<<"$vals")
+    read -r lo hi < <(minmax <<<"$vals")
+    row+=("$m ($lo-$hi)")
+    eval "med_$kind=$m"
+  done
+  r1=$(ratio "$med_named" "$med_raw")
+  r2=$(ratio "$med_unnamed" "$med_named")
+  v1=$(awk -v x="$r1" 'BEGIN {print (x <= 1.3 ? "met" : "MISSED")}')
+  v2=$(awk -v x="$r2" 'BEGIN {print (x <= 1.5 ? "met" : "MISSED")}')
+  printf '%-6s %-20s %-20s %-20s %-14s %-14s %s\n' "$n" "${row[0]}" "${row[1]}" "${row[2]}" \
+    "${r1}x $v1" "${r2}x $v2" "${load_before[$n]} -> ${load_after[$n]}"
+done
+echo "(targets: named/raw <= 1.3x, unnamed/named <= 1.5x)"
+echo
+echo "where clusterrun's time goes: medians of summary.json's phases, seconds (outside = wall - total:"
+echo "ssh login, JVM start, node checks)"
+phase_names=$(awk '{print $3}' "$work/phases" | awk '!seen[$1]++' | tr '\n' ' ')
+printf '%-6s %-8s' nodes kind
+for p in $phase_names; do printf ' %8s' "$p"; done
+echo
+for n in $sizes; do
+  for kind in named unnamed; do
+    printf '%-6s %-8s' "$n" "$kind"
+    for p in $phase_names; do
+      printf ' %8s' "$(awk -v n="$n" -v k="$kind" -v p="$p" '$1 == n && $2 == k && $3 == p {print $4}' "$work/phases" | median)"
+    done
+    echo
+  done
+done

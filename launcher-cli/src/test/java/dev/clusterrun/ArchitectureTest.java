@@ -1,0 +1,134 @@
+package dev.clusterrun;
+
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaConstructorCall;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering docs/architecture.md describes, kept by the build: launcher-core never speaks to the
+ * terminal, never exits and never knows picocli; the one thread pool (and timer) of a command lives
+ * in the session layer; core's packages depend on each other without cycles.
+ */
+class ArchitectureTest {
+  static final String CORE = "dev.clusterrun.core..";
+  static final String SESSION = "dev.clusterrun.core.session..";
+
+  /**
+   * Classes that start processes: their output is pumped by commons-exec's own threads, inside the
+   * library; none of them makes a thread or a pool itself (the rule below holds them to it).
+   */
+  static final Set<String> PROCESS_PLUMBING =
+      Set.of(
+          "dev.clusterrun.core.remote.LocalNodeShell",
+          "dev.clusterrun.core.launch.HeadProcess",
+          "dev.clusterrun.core.launch.HeadCommands");
+
+  static final JavaClasses CLASSES =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("dev.clusterrun");
+
+  @Test
+  void bothModulesAreImported() {
+    assertThat(CLASSES.contain("dev.clusterrun.core.session.FanOut")).isTrue();
+    assertThat(CLASSES.contain("dev.clusterrun.cli.Main")).isTrue();
+  }
+
+  @Test
+  void coreKnowsNoPicocli() {
+    ArchRule r =
+        noClasses()
+            .that()
+            .resideInAPackage(CORE)
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("picocli..")
+            .because("launcher-core is the library; launcher-cli parses flags");
+    r.check(CLASSES);
+  }
+
+  @Test
+  void coreNeverPrintsNorExits() {
+    ArchRule r =
+        noClasses()
+            .that()
+            .resideInAPackage(CORE)
+            .should()
+            .accessField(System.class, "out")
+            .orShould()
+            .accessField(System.class, "err")
+            .orShould()
+            .callMethod(System.class, "exit", int.class)
+            .orShould()
+            .callMethod(Runtime.class, "exit", int.class)
+            .orShould()
+            .callMethod(Runtime.class, "halt", int.class)
+            .because("core returns values and outcomes; the CLI prints them and Main exits");
+    r.check(CLASSES);
+  }
+
+  @Test
+  void threadsAndPoolsOnlyInTheSessionLayer() {
+    ArchRule pools =
+        noClasses()
+            .that()
+            .resideOutsideOfPackage(SESSION)
+            .should()
+            .dependOnClassesThat()
+            .belongToAnyOf(
+                Executors.class,
+                ThreadPoolExecutor.class,
+                ScheduledThreadPoolExecutor.class,
+                ForkJoinPool.class,
+                java.util.Timer.class)
+            .orShould()
+            .callConstructorWhere(newThread())
+            .orShould()
+            .callMethodWhere(asyncOnTheCommonPool())
+            .because(
+                "every per-node round goes through the session's one fan-out (sized by --fanout);"
+                    + " process plumbing "
+                    + PROCESS_PLUMBING
+                    + " leaves its pump threads to commons-exec");
+    pools.check(CLASSES);
+  }
+
+  @Test
+  void corePackagesHaveNoCycles() {
+    slices().matching("dev.clusterrun.core.(*)..").should().beFreeOfCycles().check(CLASSES);
+  }
+
+  private static com.tngtech.archunit.base.DescribedPredicate<JavaConstructorCall> newThread() {
+    return describe("a new Thread", call -> call.getTargetOwner().isAssignableTo(Thread.class));
+  }
+
+  private static com.tngtech.archunit.base.DescribedPredicate<JavaMethodCall>
+      asyncOnTheCommonPool() {
+    return describe(
+        "CompletableFuture.runAsync/supplyAsync or a parallel stream",
+        call -> {
+          JavaClass owner = call.getTargetOwner();
+          String name = call.getName();
+          return owner.isEquivalentTo(CompletableFuture.class)
+                  && (name.equals("runAsync") || name.equals("supplyAsync"))
+              || name.equals("parallelStream")
+              || (name.equals("parallel") && owner.getName().startsWith("java.util.stream."));
+        });
+  }
+}

@@ -1,0 +1,220 @@
+package dev.clusterrun.core.check;
+
+import dev.clusterrun.core.cluster.Host;
+import dev.clusterrun.core.enroot.LaunchAgentHook;
+import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.session.FanOut;
+import dev.clusterrun.core.session.Progress;
+import dev.clusterrun.core.session.Session;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The flow of {@code clusterrun check}, and of the checks {@code run} makes first: the fact script
+ * on every node in parallel (one round trip each), then the shared-path proof and the head's SSH
+ * probe (side by side), then the registered checks ({@link CheckId}). Every remote call has its own
+ * timeout, so a slow node never hides the others; a node that fails is a result, not an exception.
+ */
+public final class CheckFlow {
+  static final Duration FACT_TIMEOUT = Duration.ofSeconds(30);
+  static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
+
+  private final ExpectedSetup expected;
+  private final Duration factTimeout;
+  private final Duration probeTimeout;
+
+  /**
+   * @param expected what {@code clusterrun setup} installs
+   * @param factTimeout per node, for the fact script
+   * @param probeTimeout per call, for the proof steps and the head's SSH probe
+   */
+  public CheckFlow(ExpectedSetup expected, Duration factTimeout, Duration probeTimeout) {
+    this.expected = expected;
+    this.factTimeout = factTimeout;
+    this.probeTimeout = probeTimeout;
+  }
+
+  /** The checks as {@code check} and {@code run} make them: this clusterrun's hook and drop-in. */
+  public static CheckFlow standard() {
+    ExpectedSetup std = ExpectedSetup.standard(LaunchAgentHook.VERSION);
+    return new CheckFlow(
+        new ExpectedSetup(
+            std.sysconfDir(),
+            std.hookFileName(),
+            std.hookVersion(),
+            LaunchAgentHook.sha256(),
+            std.dropInFileName(),
+            null),
+        FACT_TIMEOUT,
+        PROBE_TIMEOUT);
+  }
+
+  /** {@code clusterrun check}: opens the session, checks, closes it. */
+  public static CheckOutcome run(CheckRequest rq, Progress progress) throws InterruptedException {
+    try (Session session = Session.open(rq.hostfile(), rq.ssh(), progress)) {
+      return new CheckOutcome(standard().check(session, rq.job(), rq.selection()));
+    }
+  }
+
+  /** The checks over an open session. */
+  public CheckReport check(Session session, CheckJob job, CheckSelection selection)
+      throws InterruptedException {
+    try {
+      return new Round(session, job, selection).run();
+    } finally {
+      session.progress().done("checks");
+    }
+  }
+
+  /** One check round: its nodes, its facts, its proof and probe. */
+  private final class Round {
+    final Session session;
+    final CheckJob job;
+    final CheckSelection selection;
+    final long start = System.nanoTime();
+    final List<String> nodes = new ArrayList<>();
+
+    Round(Session session, CheckJob job, CheckSelection selection) {
+      this.session = session;
+      this.job = job;
+      this.selection = selection;
+      if (!session.hostfile().names().contains(session.head())) {
+        nodes.add(session.head());
+      }
+      nodes.addAll(session.hostfile().names());
+    }
+
+    CheckReport run() throws InterruptedException {
+      String head = session.head();
+      // 0. The head's SSH probe needs neither facts nor proof: it runs beside them from the start
+      // (one command on the head that itself fans out).
+      List<String> sshTargets = nodes.stream().filter(n -> !n.equals(head)).toList();
+      FanOut.Task<Timed<Map<String, NodeToNodeSsh.Answer>>> sshProbe = null;
+      if (selection.includes(CheckId.SSH_FROM_HEAD)
+          && session.shells().containsKey(head)
+          && !session.unreachable().containsKey(head)) {
+        sshProbe =
+            session
+                .fanOut()
+                .beside(
+                    () ->
+                        Timed.of(
+                            () ->
+                                NodeToNodeSsh.run(session.headShell(), sshTargets, probeTimeout)));
+      }
+
+      // 1. Facts, one round trip per node.
+      Map<String, Facts> facts = facts();
+      Duration factsTime = since(start);
+
+      // 2. The shared-path proof needs every node's data path from the facts.
+      Facts headFacts = facts.get(head);
+      boolean headOk =
+          headFacts != null && headFacts.answered() && session.shells().containsKey(head);
+      Timed<SharedPathProof.Verdict> proof = Timed.none();
+      if (headOk && nodes.size() > 1 && selection.includes(CheckId.DATA_PATH_SHARED)) {
+        proof = prove(facts);
+      }
+      Timed<Map<String, NodeToNodeSsh.Answer>> ssh = Timed.none();
+      if (sshProbe != null) {
+        // Said even when the probe is done already: progress keeps one phase order.
+        session.progress().phase("ssh-from-head", sshTargets);
+        ssh = sshProbe.join();
+      }
+      // As before the probe ran early: without the head's own facts there is no SSH verdict.
+      Map<String, NodeToNodeSsh.Answer> sshAnswers = headOk ? ssh.value() : null;
+
+      // 3. The checks themselves are pure.
+      Map<String, Host> hosts = new LinkedHashMap<>();
+      for (Host h : session.hostfile().hosts()) {
+        hosts.put(h.name(), h);
+      }
+      CheckInput in =
+          new CheckInput(nodes, head, facts, hosts, proof.value(), sshAnswers, job, expected);
+      List<CheckResult> results = Checks.evaluate(in, selection);
+      List<CheckId> checks = Arrays.stream(CheckId.values()).filter(selection::includes).toList();
+      return new CheckReport(
+          nodes,
+          head,
+          checks,
+          results,
+          facts,
+          new CheckReport.Timings(since(start), factsTime, proof.took(), ssh.took()),
+          proof.value() == null ? null : proof.value().cleanupProblem());
+    }
+
+    Map<String, Facts> facts() throws InterruptedException {
+      String script = FactScript.render(expected.sysconfDir(), job.containerNames());
+      List<Facts> gathered =
+          session.fanOut().map("facts", nodes, n -> gather(n, script), session.progress());
+      Map<String, Facts> facts = new LinkedHashMap<>();
+      for (int i = 0; i < nodes.size(); i++) {
+        facts.put(nodes.get(i), gathered.get(i));
+      }
+      return facts;
+    }
+
+    private Facts gather(String node, String script) {
+      String failure = session.unreachable().get(node);
+      if (failure != null) {
+        return Facts.unanswered(node, failure, Duration.ZERO);
+      }
+      NodeShell shell = session.shells().get(node);
+      if (shell == null) {
+        return Facts.unanswered(node, "no connection", Duration.ZERO);
+      }
+      try {
+        return FactParser.parse(node, shell.run(script, factTimeout));
+      } catch (RuntimeException e) {
+        return Facts.unanswered(node, "internal error: " + e, Duration.ZERO);
+      }
+    }
+
+    Timed<SharedPathProof.Verdict> prove(Map<String, Facts> facts) throws InterruptedException {
+      Map<String, String> dataPaths = new LinkedHashMap<>();
+      for (String n : nodes) {
+        Facts f = facts.get(n);
+        if (f.answered() && session.shells().containsKey(n)) {
+          dataPaths.put(n, f.dataPath());
+        }
+      }
+      session.progress().phase("data-path-shared", new ArrayList<>(dataPaths.keySet()));
+      long t = System.nanoTime();
+      try {
+        return new Timed<>(
+            new SharedPathProof(session.fanOut(), probeTimeout)
+                .prove(session.head(), session.shells(), dataPaths),
+            since(t));
+      } catch (RuntimeException e) {
+        return new Timed<>(null, since(t));
+      }
+    }
+  }
+
+  /** A value (null when there is none) and how long it took to get. */
+  private record Timed<T>(T value, Duration took) {
+    static <T> Timed<T> none() {
+      return new Timed<>(null, Duration.ZERO);
+    }
+
+    /** Runs {@code get}; a failure yields no value. */
+    static <T> Timed<T> of(java.util.function.Supplier<T> get) {
+      long t = System.nanoTime();
+      T v;
+      try {
+        v = get.get();
+      } catch (RuntimeException e) {
+        v = null;
+      }
+      return new Timed<>(v, since(t));
+    }
+  }
+
+  private static Duration since(long start) {
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+}

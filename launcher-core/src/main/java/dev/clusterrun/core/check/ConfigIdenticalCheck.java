@@ -1,0 +1,96 @@
+package dev.clusterrun.core.check;
+
+import static dev.clusterrun.core.check.CheckText.names;
+import static dev.clusterrun.core.check.CheckText.shortSha;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The {@code config-identical} check: enroot's configuration files are identical everywhere. */
+final class ConfigIdenticalCheck extends ClusterCheck {
+  ConfigIdenticalCheck() {
+    super(
+        "config-identical",
+        "enroot's configuration files are identical everywhere",
+        "conf.",
+        "enroot.sysconf");
+  }
+
+  @Override
+  public Map<String, CheckResult> evaluate(CheckInput in) {
+    Map<String, String> prints = answeredValues(in, Facts::configFingerprint);
+    Map<String, CheckResult> out = new LinkedHashMap<>();
+    String ref = reference(in, prints);
+    List<String> refNodes = ref == null ? List.of() : nodesWith(prints, ref);
+    Facts refFacts =
+        refNodes.isEmpty()
+            ? null
+            : in.facts().get(refNodes.contains(in.head()) ? in.head() : refNodes.get(0));
+    for (String n : prints.keySet()) {
+      Facts f = in.facts().get(n);
+      String files = f.confFiles().size() + " file" + (f.confFiles().size() == 1 ? "" : "s");
+      if (prints.get(n).equals(ref)) {
+        out.put(
+            n,
+            pass(
+                n,
+                prints.size() == refNodes.size()
+                    ? files + ", identical on every node"
+                    : files + ", as on " + names(refNodes)));
+        continue;
+      }
+      out.put(
+          n,
+          fail(
+              n,
+              "enroot configuration differs from "
+                  + names(refNodes)
+                  + ": "
+                  + configDiff(refFacts, f),
+              "make "
+                  + f.sysconfDir()
+                  + "/enroot.conf and enroot.conf.d/ on "
+                  + n
+                  + " the same as on "
+                  + refFacts.node()
+                  + " (`clusterrun setup` on every node)"));
+    }
+    return out;
+  }
+
+  private static String configDiff(Facts ref, Facts f) {
+    Map<String, String> a = new LinkedHashMap<>();
+    for (Facts.ConfFile c : ref.confFiles()) {
+      a.put(ref.relativeConfName(c), c.sha256());
+    }
+    Map<String, String> b = new LinkedHashMap<>();
+    for (Facts.ConfFile c : f.confFiles()) {
+      b.put(f.relativeConfName(c), c.sha256());
+    }
+    List<String> parts = new ArrayList<>();
+    for (var e : a.entrySet()) {
+      if (!b.containsKey(e.getKey())) {
+        parts.add(e.getKey() + " missing here");
+      } else if (!java.util.Objects.equals(e.getValue(), b.get(e.getKey()))) {
+        parts.add(
+            e.getKey()
+                + " differs (sha256 "
+                + shortSha(b.get(e.getKey()))
+                + " here, "
+                + shortSha(e.getValue())
+                + " there)");
+      }
+    }
+    for (String k : b.keySet()) {
+      if (!a.containsKey(k)) {
+        parts.add(k + " only here");
+      }
+    }
+    if (parts.isEmpty()) {
+      parts.add("files read in another order");
+    }
+    return String.join("; ", parts);
+  }
+}

@@ -1,0 +1,49 @@
+package dev.clusterrun.core.check;
+
+import static dev.clusterrun.core.check.CheckText.oneLine;
+
+import dev.clusterrun.core.cluster.Host;
+
+/** The {@code gpu-slots} check: hostfile slots match the node's GPUs. */
+final class GpuSlotsCheck extends NodeCheck {
+  GpuSlotsCheck() {
+    super("gpu-slots", "hostfile slots match the node's GPUs", "gpu.list", "gpu.rc");
+  }
+
+  @Override
+  CheckResult judge(CheckInput in, Facts f) {
+    String n = f.node();
+    if (f.gpuCount() == null) {
+      return skip(n, "no nvidia-smi");
+    }
+    if (f.gpuError() != null) {
+      return warn(
+          n, "nvidia-smi -L failed: " + oneLine(f.gpuError()), "check the NVIDIA driver on " + n);
+    }
+    Host h = in.hosts().get(n);
+    if (h == null) {
+      return skip(n, "not in the hostfile");
+    }
+    String gpus =
+        f.gpuCount()
+            + " GPU"
+            + (f.gpuCount() == 1 ? "" : "s")
+            + (f.gpuModel() != null ? " (" + f.gpuModel() + ")" : "");
+    if (h.slots() == f.gpuCount()) {
+      return pass(n, h.slots() + " slots, " + gpus);
+    }
+    return warn(
+        n,
+        h.slots()
+            + " slot"
+            + (h.slots() == 1 ? "" : "s")
+            + (h.slotsGiven() ? "" : " (none given)")
+            + " but "
+            + gpus,
+        "write `"
+            + n
+            + " slots="
+            + f.gpuCount()
+            + "` in the hostfile for one rank per GPU (ignore if intended)");
+  }
+}

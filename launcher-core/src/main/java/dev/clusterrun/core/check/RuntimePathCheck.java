@@ -1,0 +1,84 @@
+package dev.clusterrun.core.check;
+
+import static dev.clusterrun.core.check.CheckText.from;
+import static dev.clusterrun.core.check.CheckText.oneLine;
+import static dev.clusterrun.core.check.CheckText.unexpanded;
+import static dev.clusterrun.core.check.CheckText.unsetReason;
+
+import dev.clusterrun.core.enroot.EnrootConfigValue;
+
+/** The {@code runtime-path} check: ENROOT_RUNTIME_PATH is creatable and writable. */
+final class RuntimePathCheck extends NodeCheck {
+  RuntimePathCheck() {
+    super(
+        "runtime-path",
+        "ENROOT_RUNTIME_PATH is creatable and writable",
+        "enroot.ENROOT_RUNTIME_PATH",
+        "probe.runtime",
+        "env.xdg_runtime_dir",
+        "uid",
+        "user");
+  }
+
+  @Override
+  CheckResult judge(CheckInput in, Facts f) {
+    EnrootConfigValue v = f.enroot().runtimePath();
+    String n = f.node();
+    String fix = "run `clusterrun setup` (sets ENROOT_RUNTIME_PATH to a per-user path)";
+    if (unexpanded(v) != null) {
+      return fail(n, unexpanded(v), "fix that line");
+    }
+    if (!v.isSet()) {
+      return fail(n, unsetReason(v), fix);
+    }
+    if (EnrootConfigValue.ENVIRONMENT.equals(v.source())) {
+      // Setup cannot help: the environment overrides every configuration file.
+      fix =
+          "unset ENROOT_RUNTIME_PATH in the environment of "
+              + f.user()
+              + " on "
+              + n
+              + " (it overrides enroot's configuration), or point it to a directory "
+              + f.user()
+              + " can create";
+    } else if (!EnrootConfigValue.DEFAULT.equals(v.source())) {
+      // Set by a file (clusterrun's drop-in or another): setup again would change nothing.
+      fix =
+          "make "
+              + v.value()
+              + " creatable by "
+              + f.user()
+              + " on "
+              + n
+              + ", or set another ENROOT_RUNTIME_PATH in "
+              + v.describeSource();
+    }
+    boolean fallback =
+        EnrootConfigValue.DEFAULT.equals(v.source())
+            && (f.xdgRuntimeDir() == null || f.xdgRuntimeDir().isEmpty());
+    if (!f.runtime().writable()) {
+      return fail(
+          n,
+          v.value()
+              + " "
+              + from(v)
+              + " is not writable: "
+              + oneLine(f.runtime().error())
+              + (fallback
+                  ? " (no XDG_RUNTIME_DIR in a non-interactive SSH session, so enroot uses /run/enroot)"
+                  : ""),
+          fix);
+    }
+    if (fallback && f.uid() != null && f.uid() != 0) {
+      return warn(
+          n,
+          v.value()
+              + " "
+              + from(v)
+              + " works here only because it exists already (no XDG_RUNTIME_DIR over SSH); nodes"
+              + " without it fail",
+          fix);
+    }
+    return pass(n, v.value() + " " + from(v));
+  }
+}

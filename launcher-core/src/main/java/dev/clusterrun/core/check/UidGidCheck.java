@@ -1,0 +1,39 @@
+package dev.clusterrun.core.check;
+
+/** The {@code uid-gid} check: the job user has the same uid and gid everywhere. */
+final class UidGidCheck extends NodeCheck {
+  UidGidCheck() {
+    super("uid-gid", "the job user has the same uid and gid everywhere", "uid", "gid", "user");
+  }
+
+  @Override
+  CheckResult judge(CheckInput in, Facts f) {
+    String n = f.node();
+    Facts ref = in.facts().get(in.head());
+    if (ref == null || !ref.answered() || ref.uid() == null) {
+      ref = null;
+    }
+    if (f.uid() == null || f.gid() == null) {
+      return skip(n, "uid/gid unknown");
+    }
+    String mine = "uid " + f.uid() + " gid " + f.gid() + " (" + f.user() + ")";
+    if (ref == null || n.equals(in.head())) {
+      return pass(n, mine);
+    }
+    if (ref.uid().equals(f.uid()) && java.util.Objects.equals(ref.gid(), f.gid())) {
+      return pass(n, mine);
+    }
+    return fail(
+        n,
+        mine
+            + " here, but uid "
+            + ref.uid()
+            + " gid "
+            + ref.gid()
+            + " ("
+            + ref.user()
+            + ") on the head "
+            + in.head(),
+        "give the job user the same uid and gid on every node (files in the shared data path belong to a uid)");
+  }
+}

@@ -1,0 +1,193 @@
+package dev.clusterrun.core.launch;
+
+import dev.clusterrun.core.check.CheckFlow;
+import dev.clusterrun.core.check.CheckId;
+import dev.clusterrun.core.check.CheckJob;
+import dev.clusterrun.core.check.CheckReport;
+import dev.clusterrun.core.check.CheckSelection;
+import dev.clusterrun.core.check.SharedPathProof;
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.session.Console;
+import dev.clusterrun.core.session.Session;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The flow of {@code run}, shared by {@code hpl} and {@code bench}: resolve the job (flags over
+ * environment over file), plan it (touching no node), connect, check, prove the workspace shared,
+ * then hand over to {@link JobRunner} with its {@link Launcher}, Ctrl-C and SIGTERM turned into an
+ * orderly stop on every node.
+ */
+public final class LaunchFlow {
+  static final Duration PROOF_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * Runs after the checks passed (or were skipped) and before the job; returns the job to run,
+   * which may differ from the one given (e.g. {@code hpl} finishes its command from probes inside
+   * the container). {@code report} is null when the checks were skipped.
+   */
+  @FunctionalInterface
+  public interface JobFinisher {
+    JobFinisher NONE = (session, report, job) -> job;
+
+    ResolvedJob finish(Session session, CheckReport report, ResolvedJob job)
+        throws IOException, InterruptedException;
+  }
+
+  /**
+   * A resolved job, ready to launch.
+   *
+   * @param jobFileText the job file, kept in the run directory (null when given by flags)
+   */
+  public record Launch(
+      Hostfile hostfile,
+      ResolvedJob job,
+      String runId,
+      String jobFileText,
+      LaunchOptions options,
+      String clusterrunVersion) {}
+
+  private LaunchFlow() {}
+
+  /** {@code clusterrun run}: the job resolved and planned, then launched. */
+  public static LaunchOutcome run(LaunchRequest rq, Console console)
+      throws IOException, InterruptedException {
+    Hostfile hostfile = rq.input().readHostfile();
+    ResolvedJob job = rq.input().resolve(hostfile);
+    JobInput.checkOnTheHead(job);
+    String runId = newRunId(job.name().value());
+    // Fail on a plan error (bad mounts, np) before touching any node.
+    Planner.plan(
+        job, hostfile, new Planner.Options(runId, LaunchAgent.Daemon.ORTED, rq.options().hook()));
+    Launch launch =
+        new Launch(
+            hostfile, job, runId, rq.input().jobFileText(), rq.options(), rq.clusterrunVersion());
+    return launch(launch, JobFinisher.NONE, console);
+  }
+
+  /**
+   * {@code clusterrun plan}: what {@link #run} would execute, touching no node. With {@code
+   * --mpi-daemon auto}, run asks the container; the plan shows Open MPI 4's orted.
+   */
+  public static Plan plan(LaunchRequest rq) {
+    Hostfile hostfile = rq.input().readHostfile();
+    ResolvedJob job = rq.input().resolve(hostfile);
+    LaunchAgent.Daemon fixed = rq.options().daemon().fixed();
+    boolean auto = fixed == null;
+    String runId = newRunId(job.name().value());
+    return ContainerPreparer.lookUp(
+        Planner.plan(
+            job,
+            hostfile,
+            new Planner.Options(
+                runId, auto ? LaunchAgent.Daemon.ORTED : fixed, rq.options().hook(), auto)),
+        job.workspacePath().value());
+  }
+
+  /** A new run id for a job of this name. */
+  public static String newRunId(String jobName) {
+    return Planner.newRunId(jobName, Instant.now(), new SecureRandom());
+  }
+
+  /** Connects, checks, finishes the job ({@code finisher}) and runs it. */
+  public static LaunchOutcome launch(Launch launch, JobFinisher finisher, Console console)
+      throws IOException, InterruptedException {
+    ResolvedJob job = launch.job();
+    try (Session session =
+        Session.open(launch.hostfile(), job.ssh().explicit(), console.progress())) {
+      CheckReport report = null;
+      if (!launch.options().skipChecks()) {
+        report =
+            CheckFlow.standard()
+                .check(
+                    session,
+                    new CheckJob(
+                        job.containerName().value(), job.mounts().value(), job.mountHome().value()),
+                    selection(launch.options()));
+        if (!report.passed()) {
+          return new LaunchOutcome.ChecksFailed(report);
+        }
+        String ws = job.workspacePath().value();
+        String problem = workspaceProblem(session, ws);
+        if (problem != null) {
+          return new LaunchOutcome.WorkspaceNotShared(ws, problem);
+        }
+        console.progress().note("checks passed on " + launch.hostfile().names().size() + " nodes");
+      } else if (!session.unreachable().isEmpty()) {
+        return new LaunchOutcome.Unreachable(session.unreachable());
+      }
+      ResolvedJob toRun = finisher.finish(session, report, job);
+      RunSummary s = runJob(launch, toRun, session, console);
+      if (s.message() != null) {
+        console.progress().note(s.message());
+      }
+      console
+          .progress()
+          .note(
+              String.format(
+                  Locale.ROOT,
+                  "run %s %s (exit %d) in %.1f s; run directory %s",
+                  s.runId(),
+                  s.outcome(),
+                  s.exitCode(),
+                  s.durationsSeconds().getOrDefault("total", 0.0),
+                  s.runDir()));
+      return new LaunchOutcome.Ran(s);
+    }
+  }
+
+  private static CheckSelection selection(LaunchOptions options) {
+    EnumSet<CheckId> ids = EnumSet.allOf(CheckId.class);
+    if (!options.hook()) {
+      ids.remove(CheckId.HOOK);
+    }
+    return new CheckSelection(ids);
+  }
+
+  private static RunSummary runJob(Launch launch, ResolvedJob job, Session session, Console console)
+      throws IOException {
+    LaunchAgent.Daemon fixed = launch.options().daemon().fixed();
+    boolean hook = launch.options().hook();
+    MpirunLauncher mpirun =
+        new MpirunLauncher(
+            d ->
+                Planner.plan(
+                    job,
+                    launch.hostfile(),
+                    new Planner.Options(launch.runId(), d, hook, fixed == null)),
+            fixed,
+            launch.options().canary());
+    JobRunner runner = new JobRunner(HeadCommands.LOCAL, session, console);
+    try (Console.Handle h = console.interrupts().onInterrupt(runner::interrupt)) {
+      return runner.run(
+          new JobRunner.Request(
+              mpirun.firstPlan(),
+              job.workspacePath().value(),
+              launch.jobFileText(),
+              launch.clusterrunVersion(),
+              mpirun));
+    }
+  }
+
+  /** The workspace is mounted into every container: it must exist, shared, on every node. */
+  private static String workspaceProblem(Session session, String ws) throws InterruptedException {
+    SharedPathProof.Verdict v = SharedPathProof.ofDirectory(session, ws, PROOF_TIMEOUT);
+    if (v.headProblem() != null) {
+      return "the head cannot create it: " + v.headProblem();
+    }
+    List<String> bad = new ArrayList<>();
+    v.notShared().forEach((n, d) -> bad.add(n + " (" + d + ")"));
+    return bad.isEmpty()
+        ? null
+        : "not shared with the head on "
+            + String.join(", ", bad)
+            + "; put the workspace on the shared filesystem";
+  }
+}

@@ -1,0 +1,57 @@
+package dev.clusterrun.core.launch;
+
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.enroot.LaunchAgent;
+
+/**
+ * How {@code run}, {@code hpl} and {@code bench} launch a job.
+ *
+ * @param skipChecks no check suite first ({@code --skip-checks})
+ * @param canary the canary before the job, alone, or none
+ * @param daemon the daemon the agent starts, or {@link Daemon#AUTO} to ask the container
+ * @param hook the node hook hands over the agent; false ({@code --no-hook}) passes it with {@code
+ *     enroot start --env}
+ */
+public record LaunchOptions(boolean skipChecks, CanaryMode canary, Daemon daemon, boolean hook) {
+  /** {@code --mpi-daemon}: the daemon the launch agent starts. */
+  public enum Daemon {
+    /** Asked of the container ({@code mpirun --version}): orted for Open MPI 4, prted for 5. */
+    AUTO(null),
+    ORTED(LaunchAgent.Daemon.ORTED),
+    PRTED(LaunchAgent.Daemon.PRTED);
+
+    private final LaunchAgent.Daemon fixed;
+
+    Daemon(LaunchAgent.Daemon fixed) {
+      this.fixed = fixed;
+    }
+
+    /** The daemon given, or null for {@link #AUTO}. */
+    public LaunchAgent.Daemon fixed() {
+      return fixed;
+    }
+
+    /** {@code auto}, {@code orted} or {@code prted}, as {@code --mpi-daemon} takes them. */
+    public static Daemon parse(String s) {
+      return switch (s) {
+        case "auto" -> AUTO;
+        case "orted" -> ORTED;
+        case "prted" -> PRTED;
+        default ->
+            throw new BadInputException(
+                "--mpi-daemon", "expected auto, orted or prted, got '" + s + "'");
+      };
+    }
+  }
+
+  /** The options as the flags give them; contradicting flags are bad input. */
+  public static LaunchOptions of(
+      boolean skipChecks, boolean canaryOnly, boolean noCanary, String daemon, boolean noHook) {
+    if (canaryOnly && noCanary) {
+      throw new BadInputException("--canary", "contradicts --no-canary; give only one of them");
+    }
+    CanaryMode canary =
+        canaryOnly ? CanaryMode.ONLY : noCanary ? CanaryMode.OFF : CanaryMode.BEFORE;
+    return new LaunchOptions(skipChecks, canary, Daemon.parse(daemon), !noHook);
+  }
+}

@@ -1,0 +1,48 @@
+package dev.clusterrun.core.launch;
+
+import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.check.CheckReport;
+import java.util.Map;
+
+/** How a launch ended: stopped before the job (and why), or run ({@link Ran}). */
+public sealed interface LaunchOutcome {
+  /** What clusterrun exits with. */
+  int exitCode();
+
+  /** The summary of the run, or null when it stopped before the job. */
+  default RunSummary summary() {
+    return null;
+  }
+
+  /** A check failed; nothing was started. */
+  record ChecksFailed(CheckReport report) implements LaunchOutcome {
+    @Override
+    public int exitCode() {
+      return ExitCode.CHECK_FAILED.value();
+    }
+  }
+
+  /** The workspace, mounted into every container, is not the same storage everywhere. */
+  record WorkspaceNotShared(String workspace, String problem) implements LaunchOutcome {
+    @Override
+    public int exitCode() {
+      return ExitCode.CHECK_FAILED.value();
+    }
+  }
+
+  /** With {@code --skip-checks}: nodes that could not be reached, and why. */
+  record Unreachable(Map<String, String> nodes) implements LaunchOutcome {
+    @Override
+    public int exitCode() {
+      return ExitCode.CHECK_FAILED.value();
+    }
+  }
+
+  /** The run went ahead: its summary says how it ended. */
+  record Ran(RunSummary summary) implements LaunchOutcome {
+    @Override
+    public int exitCode() {
+      return summary.exitCode();
+    }
+  }
+}

@@ -1,0 +1,8 @@
+package dev.clusterrun.core.launch;
+
+/**
+ * One {@code clusterrun run} (or {@code plan}, which shows what it would do).
+ *
+ * @param clusterrunVersion kept in {@code summary.json}
+ */
+public record LaunchRequest(JobInput input, LaunchOptions options, String clusterrunVersion) {}

@@ -1,0 +1,29 @@
+package dev.clusterrun.core.launch;
+
+import java.io.IOException;
+
+/**
+ * How a run's processes start once its container is ready, and what must come just before them: the
+ * seam where launchers differ. {@link JobRunner} does what every run needs around it (the
+ * container, the run directory, the search for leftovers on every node, {@code summary.json}).
+ * Today's launcher is {@link MpirunLauncher}: the daemon found in the container, the canary, then
+ * {@code enroot start … mpirun …} on the head.
+ */
+public interface Launcher {
+  /** How the job ended and the code to exit with. */
+  record Ending(RunEnd end, int exitCode) {
+    public static Ending of(RunEnd end) {
+      return new Ending(end, end.exitCode().value());
+    }
+  }
+
+  /**
+   * Starts the job of {@code run} and waits for it. May settle the plan ({@link RunContext#plan})
+   * first, and must write the run files ({@link RunContext#writeRunFiles}) before any process
+   * starts.
+   */
+  Ending launch(RunContext run) throws IOException, InterruptedException;
+
+  /** Ctrl-C or SIGTERM: stop what runs; {@link #launch} then returns {@link RunEnd#INTERRUPTED}. */
+  void interrupt();
+}

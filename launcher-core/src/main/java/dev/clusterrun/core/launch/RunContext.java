@@ -1,0 +1,170 @@
+package dev.clusterrun.core.launch;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.clusterrun.core.AtomicFiles;
+import dev.clusterrun.core.session.Console;
+import dev.clusterrun.core.session.Session;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One run as it goes: the open session and console, the plan (a launcher may settle it), the run
+ * directory, and what has been gathered for {@code summary.json}, which is written from it whatever
+ * happens.
+ */
+public final class RunContext {
+  private final Session session;
+  private final Console console;
+  private final HeadCommands head;
+  private final String jobFile;
+  private Plan plan;
+  private final Path runDir;
+  private final Instant started = Instant.now();
+  private final long t0 = System.nanoTime();
+  private final Map<String, Double> durations = new LinkedHashMap<>();
+  private final Map<String, String> versions = new LinkedHashMap<>();
+  private final List<String> prepared = new ArrayList<>();
+  private Canary.Verdict canary;
+  private List<RemoteReaper.Reaped> leftovers = List.of();
+  private String message;
+
+  RunContext(
+      Session session,
+      Console console,
+      HeadCommands head,
+      Plan plan,
+      String jobFile,
+      String clusterrunVersion) {
+    this.session = session;
+    this.console = console;
+    this.head = head;
+    this.plan = plan;
+    this.jobFile = jobFile;
+    this.runDir = Path.of(plan.runDir());
+    versions.put("clusterrun", clusterrunVersion);
+  }
+
+  public Session session() {
+    return session;
+  }
+
+  public Console console() {
+    return console;
+  }
+
+  /** Runs commands on the head (clusterrun's own machine). */
+  public HeadCommands head() {
+    return head;
+  }
+
+  public Plan plan() {
+    return plan;
+  }
+
+  /** Settles the plan (e.g. for the daemon found in the container). */
+  public void plan(Plan settled) {
+    this.plan = settled;
+  }
+
+  public Path runDir() {
+    return runDir;
+  }
+
+  /** Says what is going on, for people. */
+  public void say(String line) {
+    console.progress().note(line);
+  }
+
+  /** Adds to the summary's message (why the run ended as it did). */
+  public void note(String m) {
+    message = message == null ? m : message + "; " + m;
+  }
+
+  /** Records how long preparing took: from the start of the run until now. */
+  public void tookPreparing() {
+    durations.put("prepare", secs(t0));
+  }
+
+  /** Records how long a phase took, from {@code since} ({@link System#nanoTime}). */
+  public void took(String phase, long since) {
+    durations.put(phase, secs(since));
+  }
+
+  public void version(String what, String version) {
+    versions.put(what, version);
+  }
+
+  public String version(String what) {
+    return versions.get(what);
+  }
+
+  public void canary(Canary.Verdict v) {
+    canary = v;
+  }
+
+  void prepared(List<String> actions) {
+    prepared.addAll(actions);
+  }
+
+  List<String> prepared() {
+    return prepared;
+  }
+
+  void leftovers(List<RemoteReaper.Reaped> found) {
+    leftovers = found;
+  }
+
+  /** The hostfile mpirun reads, the run's files, the job file, the plan as text and JSON. */
+  public void writeRunFiles() throws IOException {
+    AtomicFiles.write(Path.of(plan.hostfileHostPath()), plan.hostfileContent());
+    for (Map.Entry<String, String> f : plan.runFiles().entrySet()) {
+      AtomicFiles.write(Path.of(f.getKey()), f.getValue());
+    }
+    if (jobFile != null) {
+      AtomicFiles.write(runDir.resolve("job.yaml"), jobFile);
+    }
+    AtomicFiles.write(runDir.resolve("plan.txt"), PlanRenderer.text(plan));
+    AtomicFiles.write(runDir.resolve("plan.json"), PlanRenderer.json(plan));
+    AtomicFiles.write(runDir.resolve("hosts.txt"), plan.hostfileContent());
+  }
+
+  /** Writes {@code summary.json} for how the run ended; returns the summary. */
+  RunSummary finish(Launcher.Ending end) throws IOException {
+    durations.put("total", secs(t0));
+    List<String> left = new ArrayList<>();
+    for (RemoteReaper.Reaped o : leftovers) {
+      for (RemoteReaper.Leftover l : o.leftovers()) {
+        left.add(o.node() + " pid " + l.pid());
+      }
+    }
+    if (!left.isEmpty()) {
+      say("killed what the run left behind: " + String.join(", ", left));
+    }
+    RunSummary s =
+        RunSummary.builder()
+            .plan(plan)
+            .ended(end.end(), end.exitCode())
+            .versions(versions)
+            .times(started.toString(), Instant.now().toString())
+            .durations(durations)
+            .prepare(prepared)
+            .canary(canary)
+            .leftovers(leftovers)
+            .message(message)
+            .build();
+    AtomicFiles.write(
+        runDir.resolve("summary.json"),
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s) + "\n");
+    return s;
+  }
+
+  static double secs(long since) {
+    return Math.round((System.nanoTime() - since) / 1e7) / 100.0;
+  }
+}

@@ -1,0 +1,47 @@
+package dev.clusterrun.core.launch;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.clusterrun.core.ExitCode;
+
+/**
+ * How a run ended, as {@code summary.json} names it, and the row of the exit-code table it takes.
+ */
+public enum RunEnd {
+  /** The job (or the canary alone, with {@code --canary}) exited 0. */
+  SUCCEEDED("succeeded", ExitCode.OK),
+  /** The job ran and exited non-zero: its own code is passed on. */
+  FAILED("failed", ExitCode.JOB),
+  /** Ctrl-C or SIGTERM: the job was stopped on every node. */
+  INTERRUPTED("interrupted", ExitCode.INTERRUPTED),
+  /** The canary found a rank outside this run's container; the job did not start. */
+  CANARY_FAILED("canary-failed", ExitCode.CHECK_FAILED),
+  /** The container (or the daemon inside it) could not be made ready. */
+  PREPARE_FAILED("prepare-failed", ExitCode.SETUP_FAILED);
+
+  private final String label;
+  private final ExitCode exitCode;
+
+  RunEnd(String label, ExitCode exitCode) {
+    this.label = label;
+    this.exitCode = exitCode;
+  }
+
+  @JsonValue
+  public String label() {
+    return label;
+  }
+
+  public ExitCode exitCode() {
+    return exitCode;
+  }
+
+  /** The process exit code: the table's, or for {@link #FAILED} the job's own. */
+  public int exitCode(int jobExit) {
+    return this == FAILED ? jobExit : exitCode.value();
+  }
+
+  @Override
+  public String toString() {
+    return label;
+  }
+}

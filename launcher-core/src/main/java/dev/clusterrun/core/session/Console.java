@@ -1,0 +1,36 @@
+package dev.clusterrun.core.session;
+
+import java.io.OutputStream;
+
+/**
+ * Where a command speaks: {@link Progress} for people, the job's own output streams, and the hook
+ * that turns Ctrl-C or SIGTERM into an orderly stop while a job runs. The CLI makes one; tests make
+ * their own.
+ *
+ * @param out the job's stdout, passed through unchanged
+ * @param err the job's stderr, and enroot's while the container is made
+ */
+public record Console(
+    Progress progress, OutputStream out, OutputStream err, Interrupts interrupts) {
+  /** Turns an interrupt from the person into {@code stop} for as long as the handle is open. */
+  @FunctionalInterface
+  public interface Interrupts {
+    Interrupts NONE = stop -> () -> {};
+
+    Handle onInterrupt(Runnable stop);
+  }
+
+  /** Restores what an interrupt did before, when closed. */
+  @FunctionalInterface
+  public interface Handle extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  public Console {
+    progress = progress == null ? Progress.NONE : progress;
+    out = out == null ? OutputStream.nullOutputStream() : out;
+    err = err == null ? OutputStream.nullOutputStream() : err;
+    interrupts = interrupts == null ? Interrupts.NONE : interrupts;
+  }
+}

@@ -1,0 +1,257 @@
+package dev.clusterrun.core.session;
+
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.remote.HeadDetector;
+import dev.clusterrun.core.remote.LocalNodeShell;
+import dev.clusterrun.core.remote.NodeConnectException;
+import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.remote.SshConfigResolver;
+import dev.clusterrun.core.remote.SshNodeShell;
+import dev.clusterrun.core.remote.SshTarget;
+import dev.clusterrun.core.spec.SshSpec;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Every node's shell for one command, open for the whole command: a local shell for the head (the
+ * machine clusterrun runs on, which joins even when the hostfile does not list it), SSH to every
+ * other node, opened in parallel; the one {@link FanOut} (sized by {@code --fanout}) through which
+ * every per-node round goes; and the command's {@link Progress}. A node that cannot be reached is
+ * data ({@link #unreachable()}), so a report can show it next to the nodes that answered.
+ */
+public final class Session implements AutoCloseable {
+  private final Hostfile hostfile;
+  private final String head;
+  private final Map<String, NodeShell> shells;
+  private final Map<String, String> unreachable;
+  private final List<String> notes;
+  private final FanOut fanOut;
+  private final Progress progress;
+
+  private Session(
+      Hostfile hostfile,
+      String head,
+      Map<String, NodeShell> shells,
+      Map<String, String> unreachable,
+      List<String> notes,
+      FanOut fanOut,
+      Progress progress) {
+    this.hostfile = hostfile;
+    this.head = head;
+    this.shells = Collections.unmodifiableMap(new LinkedHashMap<>(shells));
+    this.unreachable = Collections.unmodifiableMap(new LinkedHashMap<>(unreachable));
+    this.notes = List.copyOf(notes);
+    this.fanOut = fanOut;
+    this.progress = progress == null ? Progress.NONE : progress;
+  }
+
+  /**
+   * Opens a shell to every node of the hostfile through the user's OpenSSH configuration and the
+   * explicit settings {@code ssh}; the head is found among them or added.
+   *
+   * @throws InterruptedException when interrupted; connections already open are closed
+   */
+  public static Session open(Hostfile hostfile, SshSpec ssh, Progress progress)
+      throws InterruptedException {
+    int fanout = ssh.fanout() == null ? FanOut.DEFAULT_PARALLELISM : ssh.fanout();
+    // At most one task per node, the head (when the hostfile does not list it) and one beside.
+    FanOut fan = new FanOut(Math.min(fanout, hostfile.hosts().size() + 2));
+    SshConfigResolver resolver = SshConfigResolver.system(ssh);
+    try {
+      return open(hostfile, HeadDetector.forThisMachine(), resolver::resolve, fan, progress);
+    } catch (InterruptedException | RuntimeException e) {
+      fan.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens a shell to every host of the hostfile, in parallel through {@code fanOut}, which the
+   * session then owns.
+   *
+   * @param head decides which name is this machine; that one runs locally
+   * @param targets resolves a name to its SSH settings, e.g. {@link SshConfigResolver#resolve}
+   */
+  public static Session open(
+      Hostfile hostfile,
+      HeadDetector head,
+      Function<String, SshTarget> targets,
+      FanOut fanOut,
+      Progress progress)
+      throws InterruptedException {
+    List<String> names = new ArrayList<>(new LinkedHashSet<>(hostfile.names()));
+    String headName = null;
+    for (String n : names) {
+      if (head.isHead(n)) {
+        headName = n;
+        break; // one head: a second local name (e.g. localhost twice) still goes over SSH
+      }
+    }
+    final String h = headName;
+    List<NodeShell> opened = Collections.synchronizedList(new ArrayList<>());
+    List<Object> outcomes;
+    try {
+      outcomes =
+          fanOut.map(
+              "connecting",
+              names,
+              n -> {
+                Object o = openOne(n, n.equals(h), targets, fanOut);
+                if (o instanceof NodeShell s) {
+                  opened.add(s);
+                }
+                return o;
+              },
+              progress);
+    } catch (InterruptedException e) {
+      // Nothing is handed back: close what was opened before the interruption.
+      synchronized (opened) {
+        opened.forEach(NodeShell::close);
+      }
+      throw e;
+    } finally {
+      progress.done("connecting");
+    }
+    Map<String, NodeShell> shells = new LinkedHashMap<>();
+    Map<String, String> down = new LinkedHashMap<>();
+    LinkedHashSet<String> notes = new LinkedHashSet<>();
+    for (Object o : outcomes) {
+      if (o instanceof SshNodeShell s) {
+        shells.put(s.node(), s);
+        notes.addAll(s.target().notes());
+      } else if (o instanceof NodeShell s) {
+        shells.put(s.node(), s);
+      } else {
+        Unreachable u = (Unreachable) o;
+        down.put(u.node(), u.problem());
+      }
+    }
+    String headNode = h;
+    if (headNode == null) {
+      headNode = localHostname();
+      Map<String, NodeShell> withHead = new LinkedHashMap<>(shells);
+      withHead.put(headNode, new LocalNodeShell(headNode));
+      shells = withHead;
+    }
+    for (String note : notes) {
+      progress.note(note);
+    }
+    return new Session(hostfile, headNode, shells, down, new ArrayList<>(notes), fanOut, progress);
+  }
+
+  /**
+   * A session over shells that are open already (tests, and callers that made their own).
+   *
+   * @param head the node clusterrun runs on; must be in {@code shells}
+   * @param unreachable nodes that could not be reached, with the problem
+   */
+  public static Session over(
+      Hostfile hostfile,
+      String head,
+      Map<String, NodeShell> shells,
+      Map<String, String> unreachable,
+      FanOut fanOut,
+      Progress progress) {
+    return new Session(hostfile, head, shells, unreachable, List.of(), fanOut, progress);
+  }
+
+  private record Unreachable(String node, String problem) {}
+
+  private static Object openOne(
+      String name, boolean isHead, Function<String, SshTarget> targets, FanOut deadlines) {
+    if (isHead) {
+      return new LocalNodeShell(name);
+    }
+    SshTarget t;
+    try {
+      t = targets.apply(name);
+    } catch (BadInputException e) {
+      return new Unreachable(name, "ssh configuration: " + e.getMessage());
+    }
+    try {
+      return SshNodeShell.connect(name, t, deadlines);
+    } catch (NodeConnectException e) {
+      return new Unreachable(name, e.problem());
+    }
+  }
+
+  static String localHostname() {
+    try {
+      String h = java.net.InetAddress.getLocalHost().getHostName();
+      int dot = h.indexOf('.');
+      return dot > 0 ? h.substring(0, dot) : h;
+    } catch (java.net.UnknownHostException e) {
+      return "localhost";
+    }
+  }
+
+  /** The nodes of the command, in hostfile order (the head only if listed). */
+  public Hostfile hostfile() {
+    return hostfile;
+  }
+
+  /** The node clusterrun (and so mpirun) runs on. */
+  public String head() {
+    return head;
+  }
+
+  /** The head's shell (always there: a local one). */
+  public NodeShell headShell() {
+    return shells.get(head);
+  }
+
+  /** Every reachable node's shell in hostfile order, the head's included. */
+  public Map<String, NodeShell> shells() {
+    return shells;
+  }
+
+  /** The nodes that could not be reached, and why, in hostfile order. */
+  public Map<String, String> unreachable() {
+    return unreachable;
+  }
+
+  /** Notes from SSH resolution worth showing once (e.g. "ssh not installed: defaults used"). */
+  public List<String> notes() {
+    return notes;
+  }
+
+  public FanOut fanOut() {
+    return fanOut;
+  }
+
+  public Progress progress() {
+    return progress;
+  }
+
+  /**
+   * {@code task} on the shell of every reachable node at once, keyed by node in order (failures are
+   * part of each result: {@link NodeShell} answers them as data).
+   */
+  public <T> Map<String, T> onEveryShell(Function<NodeShell, T> task) throws InterruptedException {
+    List<String> names = new ArrayList<>(shells.keySet());
+    return fanOut.byNode(names, n -> task.apply(shells.get(n)));
+  }
+
+  /** Closes every connection (in parallel), then the fan-out. */
+  @Override
+  public void close() {
+    try {
+      onEveryShell(
+          s -> {
+            s.close();
+            return Boolean.TRUE;
+          });
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      shells.values().forEach(NodeShell::close);
+    } finally {
+      fanOut.close();
+    }
+  }
+}
