@@ -110,6 +110,9 @@ class DocsTest {
           "--prefix",
           "--oversubscribe",
           "--allow-run-as-root",
+          "--wdir",
+          // what mpirun hands to the other nodes' daemons
+          "-mca",
           // enroot start
           "--env",
           "--mount",
@@ -123,6 +126,14 @@ class DocsTest {
           "-b",
           // Maven
           "-DskipITs",
+          // the hostile-input property tests' own properties
+          "-Dhostile.seed",
+          "-Dhostile.tries",
+          "-Dhostile.keepGoing",
+          // examples/local-cluster/cluster.sh
+          "--with-64",
+          "--docker-bridge",
+          "--arp",
           // java (the launcher's JVM options)
           "-XX:TieredStopAtLevel",
           "-XX:ArchiveClassesAtExit");

@@ -79,7 +79,7 @@ public record JobInput(
     // Found now, not after the job: --container-save never writes over a directory or a file
     // clusterrun did not save (SaveTarget); the save step asks again before it writes.
     if (job.save().value() != null) {
-      var d = dev.clusterrun.core.launch.SaveTarget.decide(Path.of(job.save().value()));
+      SaveTarget.Decision d = SaveTarget.decide(Path.of(job.save().value()));
       if (!d.allowed()) {
         throw new BadInputException(JobResolver.subject(job.save(), "container.save"), d.problem());
       }

@@ -1,7 +1,6 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.AtomicFiles;
-import dev.clusterrun.core.enroot.EnrootArgs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -144,9 +143,7 @@ public final class SaveTarget {
 
   /** Whether a plan step is the save ({@code enroot export --output PATH NAME}). */
   public static boolean isSave(Plan.Step step) {
-    List<String> a = step.argv();
-    return a.size() == 5
-        && a.subList(0, 3).equals(List.of(EnrootArgs.ENROOT, "export", "--output"));
+    return step.action() == Plan.Step.Action.SAVE;
   }
 
   /**

@@ -171,11 +171,17 @@ class SaveTargetTest {
 
   @Test
   void onlyThePlansExportIsTheSaveStep() {
-    assertThat(SaveTarget.isSave(new Plan.Step("save", argv(dir.resolve("x.sqsh")), "after")))
+    assertThat(
+            SaveTarget.isSave(
+                new Plan.Step(Plan.Step.Action.SAVE, "save", argv(dir.resolve("x.sqsh")), "after")))
         .isTrue();
     assertThat(
             SaveTarget.isSave(
-                new Plan.Step("remove", List.of("enroot", "remove", "--force", "job"), "after")))
+                new Plan.Step(
+                    Plan.Step.Action.REMOVE,
+                    "remove",
+                    List.of("enroot", "remove", "--force", "job"),
+                    "after")))
         .isFalse();
   }
 }
