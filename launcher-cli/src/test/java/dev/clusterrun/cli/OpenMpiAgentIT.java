@@ -51,18 +51,18 @@ class OpenMpiAgentIT {
     json.path("launchAgent").path("argv").forEach(w -> agentWords.add(w.asText()));
     assertThat(agentWords).contains(src + ":/data'x");
 
-    // The stand-in ssh writes what the real one would send: its arguments after the host,
-    // joined by single spaces.
+    // The stand-in ssh writes what the real one would send: its arguments joined by single
+    // spaces; the remote command follows the host's name.
     Path seen = dir.resolve("remote-command.txt");
     Path ssh = dir.resolve("ssh");
     Files.writeString(
-        ssh,
-        "#!/bin/sh\nshift\nprintf '%s' \"$*\" > '" + seen + "'\nexit 1\n",
-        StandardCharsets.UTF_8);
+        ssh, "#!/bin/sh\nprintf '%s' \"$*\" > '" + seen + "'\nexit 1\n", StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwxr-xr-x"));
     ProcessBuilder pb =
         new ProcessBuilder(
-                mpirun.toString(),
+                // by name, as clusterrun runs it in the container: an absolute path would make
+                // Open MPI assume --prefix and prepend its own PATH settings
+                "mpirun",
                 "--allow-run-as-root",
                 "--mca",
                 "plm_rsh_agent",
@@ -81,13 +81,19 @@ class OpenMpiAgentIT {
     Process p = pb.start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("mpirun gives up on node02").isTrue();
     assertThat(seen).as("mpirun called the stand-in ssh for node02").exists();
-    String line = Files.readString(seen, StandardCharsets.UTF_8);
+    String all = Files.readString(seen, StandardCharsets.UTF_8);
+    int host = all.indexOf("node02 ");
+    assertThat(host).as("the host in %s", all).isNotNegative();
+    String line = all.substring(host + "node02 ".length());
 
     RealShell shell = new RealShell(dir.resolve("shell"));
     for (String sh : RealShell.SHELLS) {
       List<List<String>> got = shell.words(sh, List.of(line));
       assertThat(got).as("%s reads %s", sh, line).hasSize(1);
       List<String> words = got.get(0);
+      assertThat(words.size())
+          .as("%s reads %s%n  as %s", sh, line, words)
+          .isGreaterThan(agentWords.size());
       assertThat(words.subList(0, agentWords.size())).as("%s: the agent", sh).isEqualTo(agentWords);
       int i = words.indexOf("orte_launch_agent");
       assertThat(i).as("%s: -mca orte_launch_agent in %s", sh, words).isPositive();
