@@ -37,8 +37,7 @@ import org.junit.jupiter.api.Test;
  * to (the mount, the {@code --wdir}, the command's words, …). A generated {@code $(touch MARKER)}
  * must never make its file.
  *
- * <p>CI runs a fixed seed and a bounded number of tries; {@link HostileTries} says how to run it
- * longer.
+ * <p>CI runs a fixed seed and a bounded number of tries; {@link Tries} says how to run it longer.
  */
 class HostileInputPropertyTest {
   static final Path DIR;

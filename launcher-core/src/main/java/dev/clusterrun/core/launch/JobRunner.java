@@ -121,7 +121,6 @@ public final class JobRunner {
                   run.plan().runId(),
                   argv -> head.run(argv, Map.of(), console.err(), console.err()));
           if (problem != null) {
-            run.say(problem);
             run.note(problem);
           }
           continue;

@@ -148,7 +148,8 @@ public final class SaveTarget {
 
   /**
    * The save step after the job: decides again, exports under {@link #temporary}, renames it over
-   * the target and writes the record.
+   * the target and writes the record. When the target is a file clusterrun may not replace (it
+   * appeared during the job), the image stays under its temporary name and the message says so.
    *
    * @param argv the plan's {@code enroot export --output PATH NAME}
    * @return null when saved, else what went wrong, for people
@@ -157,7 +158,15 @@ public final class SaveTarget {
       throws IOException, InterruptedException {
     Path target = Path.of(argv.get(3)).toAbsolutePath();
     Decision d = decide(target);
-    if (!d.allowed()) {
+    // A file of someone else's that appeared during the job is left alone, but the container is
+    // still exported beside it: an unnamed container is removed after the job, and its changes
+    // would be lost. A directory, a link or an unusable directory gets nothing.
+    boolean aside =
+        !d.allowed()
+            && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
+            && Files.isDirectory(target.getParent())
+            && Files.isWritable(target.getParent());
+    if (!d.allowed() && !aside) {
       return "container not saved: " + d.problem();
     }
     Path tmp = temporary(target, runId);

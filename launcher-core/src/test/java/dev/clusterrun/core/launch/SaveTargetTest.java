@@ -95,10 +95,13 @@ class SaveTargetTest {
     assertThat(d.problem())
         .contains("clusterrun did not save it")
         .contains("mine.sqsh.clusterrun-save");
+    // After the job, the image is kept beside it, under its temporary name.
     assertThat(SaveTarget.save(argv(target), "RUN1", export("image")))
-        .startsWith("container not saved");
-    assertThat(ran).isEmpty();
+        .contains("saved as " + SaveTarget.temporary(target, "RUN1"))
+        .contains("clusterrun did not save it");
+    assertThat(ran).hasSize(1);
     assertThat(target).hasContent("the user's own");
+    assertThat(SaveTarget.temporary(target, "RUN1")).hasContent("image");
   }
 
   @Test
