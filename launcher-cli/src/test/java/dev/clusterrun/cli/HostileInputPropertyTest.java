@@ -70,7 +70,11 @@ class HostileInputPropertyTest {
     Map<String, Integer> seen =
         Tries.check(
             "hostile input", 300, cases(), HostileInputPropertyTest::refusedByNameOrLiteral);
-    // Both ways are taken, for most fields: the generator is not merely refused every time.
+    // Both ways are taken, for most fields: the generator is not merely refused every time (not
+    // asked of a replay of a few tries).
+    if (Tries.count(300) < 100) {
+      return;
+    }
     assertThat(seen.keySet().stream().filter(k -> k.endsWith(" accepted")).count())
         .as("fields accepted at least once: %s", seen)
         .isGreaterThanOrEqualTo(15);
