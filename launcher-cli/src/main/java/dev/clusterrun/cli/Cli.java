@@ -52,7 +52,7 @@ final class Cli {
     cl.setParameterExceptionHandler(
         (ex, args) -> {
           CommandLine c = ex.getCommandLine();
-          err.println("clusterrun: " + ex.getMessage());
+          err.println("clusterrun: " + BadInputException.visible(ex.getMessage()));
           if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
             err.println("Try 'clusterrun " + commandPath(c) + "--help' for more information.");
           }
@@ -66,7 +66,7 @@ final class Cli {
             return ExitCode.BAD_INPUT.value();
           }
           if (ex instanceof ExitException stop) {
-            err.println("clusterrun: " + stop.getMessage());
+            err.println("clusterrun: " + BadInputException.visible(stop.getMessage()));
             return stop.code().value();
           }
           err.println(

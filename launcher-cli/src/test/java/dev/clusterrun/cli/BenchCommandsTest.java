@@ -94,6 +94,20 @@ class BenchCommandsTest {
                 + "\n");
   }
 
+  /** Found by HostileInputPropertyTest: the refusal named "command", not the flag. */
+  @Test
+  void aScriptWordLongerThanLinuxPassesIsRefusedNamingItsFlag() {
+    String big = "x".repeat(140_000);
+    for (String flag : List.of("--cpu-affinity", "--hpl-arg", "--mpi-arg")) {
+      Run r = run("hpl", "--dry-run", "--nodes", path("hostfiles/2x8.txt"), flag + "=" + big);
+      assertThat(r.code()).as(flag).isEqualTo(2);
+      assertThat(r.err())
+          .as(flag)
+          .startsWith("clusterrun: " + flag + ": the value is 140000 bytes long")
+          .doesNotContain(big);
+    }
+  }
+
   @Test
   void hplDryRunWithoutAGpuModelShowsAPlaceholder() {
     Run r = run("hpl", "--dry-run", "--nodes", path("hostfiles/2x8.txt"));

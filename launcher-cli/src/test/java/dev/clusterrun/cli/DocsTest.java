@@ -110,6 +110,9 @@ class DocsTest {
           "--prefix",
           "--oversubscribe",
           "--allow-run-as-root",
+          "--wdir",
+          // what mpirun hands to the other nodes' daemons
+          "-mca",
           // enroot start
           "--env",
           "--mount",
@@ -127,6 +130,14 @@ class DocsTest {
           "--with-64",
           // Maven
           "-DskipITs",
+          // the hostile-input property tests' own properties
+          "-Dhostile.seed",
+          "-Dhostile.tries",
+          "-Dhostile.keepGoing",
+          // examples/local-cluster/cluster.sh
+          "--with-64",
+          "--docker-bridge",
+          "--arp",
           // java (the launcher's JVM options)
           "-XX:TieredStopAtLevel",
           "-XX:ArchiveClassesAtExit");

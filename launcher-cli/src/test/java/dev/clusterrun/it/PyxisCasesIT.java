@@ -413,6 +413,99 @@ class PyxisCasesIT {
     assertThat(Paths.get(pyx, "saved-ro.sqsh")).isRegularFile();
   }
 
+  /**
+   * {@code --container-save} never writes over what clusterrun did not save (Pyxis's {@code
+   * --container-save=./} once deleted a user's files, NVIDIA/pyxis#151): a user's file and a
+   * directory are refused before any node is touched, a file the job itself writes there meanwhile
+   * survives the save step after the job, and an image clusterrun saved is replaced by the next
+   * save.
+   */
+  @Test
+  @Order(8)
+  void containerSaveNeverWritesOverAUsersFileOrADirectory() throws IOException {
+    write(pyx + "/mine.sqsh", "the user's own\n");
+    Result file =
+        clusterrun(
+            List.of(),
+            "run",
+            List.of(
+                "--nodes",
+                hosts1,
+                "--no-canary",
+                "--container-image=./pyx/base.sqsh",
+                "--container-save=./pyx/mine.sqsh",
+                "true"));
+    assertThat(file.exitCode()).as("%s", file).isEqualTo(2);
+    assertThat(file.stderr())
+        .contains(
+            "clusterrun: --container-save: '"
+                + pyx
+                + "/mine.sqsh' exists and clusterrun did not save it");
+    assertThat(Files.readString(Paths.get(pyx, "mine.sqsh"))).isEqualTo("the user's own\n");
+
+    Result dir =
+        clusterrun(
+            List.of(),
+            "run",
+            List.of(
+                "--nodes",
+                hosts1,
+                "--no-canary",
+                "--container-image=./pyx/base.sqsh",
+                "--container-save=./pyx",
+                "true"));
+    assertThat(dir.exitCode()).as("%s", dir).isEqualTo(2);
+    assertThat(dir.stderr()).contains("is a directory");
+    assertThat(Paths.get(pyx, "script.txt")).isRegularFile();
+    assertThat(Paths.get(pyx, "mine.sqsh")).isRegularFile();
+
+    // The target is free when the run starts; the job itself puts a file of its own there.
+    Files.deleteIfExists(Paths.get(pyx, "during.sqsh"));
+    Result during =
+        clusterrun(
+            List.of(),
+            "run",
+            List.of(
+                "--nodes",
+                hosts1,
+                "--no-canary",
+                "--container-image=./pyx/base.sqsh",
+                "--container-mounts=./pyx:/pyx",
+                "--container-save=./pyx/during.sqsh",
+                "sh",
+                "-c",
+                "echo written-by-the-job > /pyx/during.sqsh"));
+    assertThat(Files.readString(Paths.get(pyx, "during.sqsh"))).isEqualTo("written-by-the-job\n");
+    assertThat(during.stderr()).contains("but not renamed").contains("clusterrun did not save it");
+    try (var left = Files.list(Paths.get(pyx))) {
+      List<Path> tmp =
+          left.filter(f -> f.getFileName().toString().startsWith(".during.sqsh.clusterrun-"))
+              .toList();
+      assertThat(tmp).as("the saved image, kept under its temporary name").hasSize(1);
+      for (Path t : tmp) {
+        Files.delete(t);
+      }
+    }
+
+    // What clusterrun saved, it may save again.
+    Files.deleteIfExists(Paths.get(pyx, "twice.sqsh"));
+    for (int i = 0; i < 2; i++) {
+      ok(
+          clusterrun(
+              List.of(),
+              "run",
+              List.of(
+                  "--nodes",
+                  hosts1,
+                  "--no-canary",
+                  "--container-image=./pyx/base.sqsh",
+                  "--container-save=./pyx/twice.sqsh",
+                  "true")));
+      assertThat(Paths.get(pyx, "twice.sqsh")).isRegularFile();
+      assertThat(Paths.get(pyx, "twice.sqsh.clusterrun-save")).isRegularFile();
+    }
+  }
+
   /** squashfs_image.bats "squashfs nonexistent file". */
   @Test
   @Order(9)

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.bench;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.spec.Carry;
 import dev.clusterrun.core.spec.JobSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,6 +96,16 @@ public record BenchSettings(
   /** The flags that do not apply to {@code preset}, or hold values it cannot take: bad input. */
   public void validate(BenchPreset preset, JobSpec flags) {
     String id = preset.id();
+    // Each becomes one argument of a program: Linux's limit for one, named by the flag.
+    word("--cpu-affinity", scripts.cpuAffinity());
+    word("--mem-affinity", scripts.memAffinity());
+    word("--gpu-affinity", scripts.gpuAffinity());
+    for (String a : scripts.args() == null ? List.<String>of() : scripts.args()) {
+      word("--hpl-arg", a);
+    }
+    for (String a : mpiArgs == null ? List.<String>of() : mpiArgs) {
+      word("--mpi-arg", a);
+    }
     if (preset != BenchPreset.HPL) {
       only(hpl.dat() != null, "--dat", id, "hpl");
       only(hpl.gpuModel() != null, "--gpu-model", id, "hpl");
@@ -124,6 +135,12 @@ public record BenchSettings(
     }
     if (hpl.dat() != null && !hpl.dat().auto()) {
       validateDat(hpl.dat().file());
+    }
+  }
+
+  private static void word(String flag, String value) {
+    if (value != null) {
+      BadInputException.about(flag, () -> Carry.word(value));
     }
   }
 

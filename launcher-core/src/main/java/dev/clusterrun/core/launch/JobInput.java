@@ -61,7 +61,8 @@ public record JobInput(
 
   /**
    * What {@code run} checks on the head before any node: every host path it mounts exists there
-   * (the head's container, where mpirun runs, mounts them too), as Pyxis checks on its node.
+   * (the head's container, where mpirun runs, mounts them too), as Pyxis checks on its node, and
+   * the container can be saved where {@code --container-save} says.
    */
   static void checkOnTheHead(ResolvedJob job) {
     for (Mount m : job.mounts().value()) {
@@ -73,6 +74,14 @@ public record JobInput(
             "mount source path does not exist: "
                 + m.source()
                 + " (add the nofail flag if it exists on some nodes only)");
+      }
+    }
+    // Found now, not after the job: --container-save never writes over a directory or a file
+    // clusterrun did not save (SaveTarget); the save step asks again before it writes.
+    if (job.save().value() != null) {
+      SaveTarget.Decision d = SaveTarget.decide(Path.of(job.save().value()));
+      if (!d.allowed()) {
+        throw new BadInputException(JobResolver.subject(job.save(), "container.save"), d.problem());
       }
     }
   }

@@ -2,11 +2,14 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.spec.Carry;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.MpiSpec;
+import dev.clusterrun.core.spec.SettingRules;
+import dev.clusterrun.core.spec.SpecLoader;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
 import dev.clusterrun.core.spec.WorkspaceSpec;
@@ -27,6 +30,7 @@ public final class JobResolver {
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
   private final List<Layer> layers = new ArrayList<>();
+  private Map<String, String> hostEnv = Map.of();
 
   private record Layer(JobSpec spec, Source source, String origin, Map<String, String> variables) {}
 
@@ -43,6 +47,7 @@ public final class JobResolver {
    * aliases, each value named by the variable that set it.
    */
   public JobResolver environment(Map<String, String> env) {
+    hostEnv = env;
     for (EnvironmentLayer.Prefix p : EnvironmentLayer.Prefix.values()) {
       EnvironmentLayer.Layer l = EnvironmentLayer.read(env, p);
       layers.add(new Layer(l.spec(), Source.ENVIRONMENT, p.origin(), l.variables()));
@@ -96,6 +101,9 @@ public final class JobResolver {
     }
     Setting<Boolean> writable = pick(s -> s.container().writable(), "container.writable", false);
     Setting<List<Mount>> mounts = mounts(cwd);
+    Setting<List<String>> envFromHost =
+        pick(s -> s.container().envFromHost(), "container.env-from-host", List.of());
+    hostValues(envFromHost);
     return new ResolvedJob(
         name,
         image,
@@ -107,7 +115,7 @@ public final class JobResolver {
         pick(s -> s.container().mountHome(), "container.mount-home", null),
         pick(s -> s.container().remapRoot(), "container.remap-root", false),
         pick(s -> s.container().env(), "container.env", Map.of()),
-        pick(s -> s.container().envFromHost(), "container.env-from-host", List.of()),
+        envFromHost,
         save,
         pick(s -> s.container().entrypoint(), "container.entrypoint", true),
         wsPath,
@@ -136,6 +144,20 @@ public final class JobResolver {
         pick(s -> s.ssh().fanout(), "ssh.fanout", DEFAULT_FANOUT));
   }
 
+  /**
+   * The host's values of the variables {@code env-from-host} names, as far as this environment
+   * holds them: each reaches the container through enroot's environment file.
+   */
+  private void hostValues(Setting<List<String>> names) {
+    for (String n : names.value()) {
+      String v = hostEnv.get(n);
+      if (v != null) {
+        BadInputException.about(
+            subject(names, "container.env-from-host"), () -> Carry.hostValue(n, v));
+      }
+    }
+  }
+
   /** np: given, else per-node × nodes, else the hostfile's total slots. */
   private Setting<Integer> np(Hostfile hostfile, Setting<Integer> perNode) {
     Setting<Integer> np = pick(s -> s.mpi().np(), "mpi.np", null);
@@ -159,6 +181,25 @@ public final class JobResolver {
       throw new BadInputException(
           "workspace.path",
           "not set; give it in the job file, --workspace or CLUSTERRUN_WORKSPACE");
+    }
+    if (wsPath.source() == Source.DEFAULT) {
+      // The default workspace is ~/clusterrun: HOME is then a word of the launch agent.
+      BadInputException.about(
+          "HOME",
+          () -> {
+            try {
+              return SettingRules.workspacePath(wsPath.value());
+            } catch (IllegalArgumentException e) {
+              throw new IllegalArgumentException(
+                  "the default workspace "
+                      + wsPath.value()
+                      + " cannot be used: "
+                      + e.getMessage()
+                      + "; give the workspace with --workspace, CLUSTERRUN_WORKSPACE or"
+                      + " workspace.path",
+                  e);
+            }
+          });
     }
     return wsPath;
   }
@@ -185,6 +226,16 @@ public final class JobResolver {
           "command",
           "no command to run; give it after the options (clusterrun run --nodes HOSTFILE"
               + " --container-image=IMAGE hostname) or as `command:` in the job file");
+    }
+    List<String> words = command.value();
+    for (int i = 0; i < words.size(); i++) {
+      int index = i;
+      BadInputException.about(
+          subject(command, "command"),
+          () -> {
+            Carry.word(words.get(index));
+            return SpecLoader.commandWord(index, words.get(index));
+          });
     }
     return command;
   }

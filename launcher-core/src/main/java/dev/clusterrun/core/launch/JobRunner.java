@@ -113,6 +113,18 @@ public final class JobRunner {
     List<Plan.Step> steps = run.plan().cleanup();
     for (Plan.Step s : steps) {
       try {
+        if (SaveTarget.isSave(s)) {
+          // Never over a directory or a file clusterrun did not save: decided again right now.
+          String problem =
+              SaveTarget.save(
+                  s.argv(),
+                  run.plan().runId(),
+                  argv -> head.run(argv, Map.of(), console.err(), console.err()));
+          if (problem != null) {
+            run.note(problem);
+          }
+          continue;
+        }
         int code = head.run(s.argv(), Map.of(), console.err(), console.err());
         if (code != 0) {
           run.note(s.what() + " failed (exit " + code + ")");

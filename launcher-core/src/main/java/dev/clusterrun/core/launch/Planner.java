@@ -6,6 +6,7 @@ import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.EnrootArgs.ContainerFlags;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.mpi.MpirunArgs;
+import dev.clusterrun.core.spec.Carry;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.Mount;
 import java.time.Instant;
@@ -196,6 +197,7 @@ public final class Planner {
     List<String> agent =
         LaunchAgent.words(flags, mountHome, name, options.daemon(), options.runId());
     String agentString = LaunchAgent.string(agent);
+    agentFits(job, agentString);
 
     List<String> forward = new ArrayList<>(job.mpiEnv().value());
     List<String> headEnvFlags = new ArrayList<>();
@@ -228,6 +230,42 @@ public final class Planner {
         .agent(agent)
         .agentString(agentString)
         .runFiles(runFiles);
+  }
+
+  /**
+   * Open MPI hands the launch agent to every other node twice within one argument of its shell: the
+   * agent must stay well within Linux's limit for one argument. The setting that makes it longest
+   * is named.
+   */
+  private static void agentFits(ResolvedJob job, String agentString) {
+    int bytes = agentString.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (bytes <= Carry.MAX_AGENT) {
+      return;
+    }
+    long env = 0;
+    for (Map.Entry<String, String> e : job.env().value().entrySet()) {
+      env +=
+          e.getKey().length()
+              + e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+    long mounts = 0;
+    for (Mount m : job.mounts().value()) {
+      mounts += EnrootArgs.mount(m).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+    String subject =
+        env >= mounts
+            ? JobResolver.subject(job.env(), "container.env")
+            : JobResolver.subject(job.mounts(), "container.mounts");
+    throw new BadInputException(
+        subject,
+        "makes the launch agent "
+            + bytes
+            + " bytes long; at most "
+            + Carry.MAX_AGENT
+            + " (Open MPI hands it to every node twice within one argument, and Linux passes at"
+            + " most "
+            + Carry.MAX_ARG_STRLEN
+            + " bytes in one)");
   }
 
   /** The workspace mount, the job's mounts, and the file that skips the entrypoint if asked. */

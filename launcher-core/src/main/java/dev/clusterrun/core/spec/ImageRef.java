@@ -38,7 +38,7 @@ public record ImageRef(Kind kind, String value) {
         throw new IllegalArgumentException(
             "image '" + text + "' is a directory; give a squashfs file (e.g. ./image.sqsh)");
       }
-      return new ImageRef(Kind.SQUASHFS, text);
+      return new ImageRef(Kind.SQUASHFS, Carry.path(text, false));
     }
     String uri = text;
     String scheme = "docker";

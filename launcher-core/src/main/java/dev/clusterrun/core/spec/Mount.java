@@ -237,6 +237,14 @@ public record Mount(Kind kind, String source, String target, List<String> flags)
                 + " and cannot be part of a path");
       }
     }
+    try {
+      Carry.agentWord(path, "");
+      Carry.path(path, false);
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      throw new IllegalArgumentException(
+          what + (m.startsWith("'") ? " " : " '" + SpecLoader.clip(path) + "': ") + m, e);
+    }
   }
 
   private static void checkFlag(Kind kind, String f, String text) {

@@ -70,7 +70,7 @@ public final class SettingRules {
               + "' is a directory; give the squashfs file to write, e.g. "
               + suggestFile(path));
     }
-    return path;
+    return Carry.path(path, false);
   }
 
   /** {@code container.env-from-host}, one name. */
@@ -84,7 +84,7 @@ public final class SettingRules {
                   ? "; the value comes from the host, so give the name only"
                   : ""));
     }
-    return name;
+    return Carry.envName(name);
   }
 
   /** {@code container.env-from-host}, Pyxis's list form {@code NAME[,NAME...]}. */
@@ -111,6 +111,7 @@ public final class SettingRules {
   /** {@code workspace.mount}: where the workspace appears in the container, not {@code /}. */
   public static String workspaceMount(String path) {
     String p = absolute(path, "an absolute path inside the container", true);
+    Carry.path(p, true);
     if (p.replaceAll("/+$", "").isEmpty()) {
       throw new IllegalArgumentException(
           "'/' would hide the container's root filesystem; mount the workspace at e.g. /workspace");
@@ -196,7 +197,10 @@ public final class SettingRules {
                 + ")");
       }
     }
-    return path;
+    if (becomesAMount) {
+      Carry.agentWord(path, "");
+    }
+    return Carry.path(path, false);
   }
 
   private static String suggestFile(String path) {

@@ -78,6 +78,13 @@ public final class SpecLoader {
           "ranks", "np");
 
   private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+
+  /**
+   * The longest job name: it becomes part of a run directory's name (with a time and a random
+   * part), and a directory name holds at most 255 bytes.
+   */
+  public static final int MAX_JOB_NAME = 128;
+
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern MCA_NAME = Pattern.compile("[A-Za-z0-9_]+");
   private static final Pattern WHOLE = Pattern.compile("[+-]?[0-9]+");
@@ -118,7 +125,39 @@ public final class SpecLoader {
           "the job spec is empty; expected settings such as 'name:', 'container:' and"
               + " 'command:'");
     }
-    return new SpecLoader(sourceName).job(root);
+    SpecLoader loader = new SpecLoader(sourceName);
+    loader.carried(root, "");
+    return loader.job(root);
+  }
+
+  /**
+   * Every key and every scalar, before any other check: what no program can be given (a NUL, an
+   * unpaired surrogate, a word longer than Linux passes) is refused at its line and column.
+   */
+  private void carried(Node n, String path) {
+    if (n instanceof MapNode m) {
+      for (Entry e : m.entries().values()) {
+        String p = path.isEmpty() ? e.key() : path + "." + e.key();
+        try {
+          Carry.encodable(e.key());
+          Carry.word(e.key());
+        } catch (IllegalArgumentException ex) {
+          throw errorAt(e.line(), e.column(), p, "the key " + ex.getMessage());
+        }
+        carried(e.value(), p);
+      }
+    } else if (n instanceof Seq seq) {
+      for (int i = 0; i < seq.items().size(); i++) {
+        carried(seq.items().get(i), path + "[" + i + "]");
+      }
+    } else if (n instanceof Scalar s && !s.isNull()) {
+      try {
+        Carry.encodable(s.text());
+        Carry.word(s.text());
+      } catch (IllegalArgumentException ex) {
+        throw error(s, path, ex.getMessage());
+      }
+    }
   }
 
   // ---------------------------------------------------------------- sections
@@ -146,7 +185,19 @@ public final class SpecLoader {
     String s = string(e, "name");
     if (s != null && !JOB_NAME.matcher(s).matches()) {
       throw error(
-          e.value(), "name", "'" + s + "' is not a valid job name (letters, digits and . _ -)");
+          e.value(),
+          "name",
+          "'" + clip(s) + "' is not a valid job name (letters, digits and . _ -)");
+    }
+    if (s != null && s.length() > MAX_JOB_NAME) {
+      throw error(
+          e.value(),
+          "name",
+          "the job name is "
+              + s.length()
+              + " characters long; at most "
+              + MAX_JOB_NAME
+              + " (it names the run's directory)");
     }
     return s;
   }
@@ -249,13 +300,46 @@ public final class SpecLoader {
                 + "'; write it as a list, e.g. command: "
                 + flowList(List.of(parts)));
       }
+      try {
+        commandWord(0, text);
+      } catch (IllegalArgumentException ex) {
+        throw error(s, "command", ex.getMessage());
+      }
       return List.of(text);
     }
     List<String> words = words(e, "command", true);
     if (words.isEmpty()) {
       throw error(e.value(), "command", "expected at least one word (the program), found []");
     }
+    Seq seq = (Seq) e.value();
+    for (int i = 0; i < words.size(); i++) {
+      try {
+        commandWord(i, words.get(i));
+      } catch (IllegalArgumentException ex) {
+        throw error(seq.items().get(i), "command[" + i + "]", ex.getMessage());
+      }
+    }
     return words;
+  }
+
+  /**
+   * A word of the job's command as mpirun reads it: a lone {@code :} separates programs (its MPMD
+   * syntax), and a first word starting with {@code -} is one of its own options.
+   */
+  public static String commandWord(int index, String word) {
+    if (word.equals(":")) {
+      throw new IllegalArgumentException(
+          "a lone ':' is where mpirun separates programs (MPMD); quote it differently, e.g."
+              + " pass it through a script");
+    }
+    if (index == 0 && word.startsWith("-")) {
+      throw new IllegalArgumentException(
+          "the program '"
+              + clip(word)
+              + "' starts with '-', which mpirun would read as one of its own options; give the"
+              + " program first (mpirun's own options go in mpi.args)");
+    }
+    return word;
   }
 
   private List<Mount> mounts(Entry e) {
@@ -371,7 +455,19 @@ public final class SpecLoader {
                 + "' is not a valid variable name (letters, digits and _, not first a"
                 + " digit)");
       }
-      out.put(v.key(), scalarValue(v, p));
+      try {
+        Carry.envName(v.key());
+      } catch (IllegalArgumentException ex) {
+        throw errorAt(v.line(), v.column(), p, ex.getMessage());
+      }
+      String value = scalarValue(v, p);
+      try {
+        Carry.agentWord(value, Carry.USE_ENV_FROM_HOST);
+        Carry.envValue(value);
+      } catch (IllegalArgumentException ex) {
+        throw error(v.value(), p, ex.getMessage());
+      }
+      out.put(v.key(), value);
     }
     return Collections.unmodifiableMap(out);
   }
@@ -391,7 +487,13 @@ public final class SpecLoader {
             p,
             "'" + v.key() + "' is not a valid MCA parameter name (letters, digits and _)");
       }
-      out.put(v.key(), scalarValue(v, p));
+      String value = scalarValue(v, p);
+      try {
+        Carry.mcaValue(value);
+      } catch (IllegalArgumentException ex) {
+        throw error(v.value(), p, ex.getMessage());
+      }
+      out.put(v.key(), value);
     }
     return Collections.unmodifiableMap(out);
   }
@@ -423,7 +525,15 @@ public final class SpecLoader {
         throw error(
             seq.items().get(i),
             "mpi.env[" + i + "]",
-            "expected NAME or NAME=VALUE, found '" + item + "'");
+            "expected NAME or NAME=VALUE, found '" + clip(item) + "'");
+      }
+      try {
+        Carry.envName(name);
+        if (eq >= 0 && Carry.mpiVariable(name)) {
+          Carry.mcaValue(item.substring(eq + 1));
+        }
+      } catch (IllegalArgumentException ex) {
+        throw error(seq.items().get(i), "mpi.env[" + i + "]", ex.getMessage());
       }
     }
     return items;
@@ -495,7 +605,16 @@ public final class SpecLoader {
     String s = string(e, path);
     if (s != null && !s.startsWith("/")) {
       throw error(
-          e.value(), path, "expected an absolute path (starting with '/'), found '" + s + "'");
+          e.value(),
+          path,
+          "expected an absolute path (starting with '/'), found '" + clip(s) + "'");
+    }
+    if (s != null) {
+      try {
+        Carry.path(s, true);
+      } catch (IllegalArgumentException ex) {
+        throw error(e.value(), path, ex.getMessage());
+      }
     }
     return s;
   }
