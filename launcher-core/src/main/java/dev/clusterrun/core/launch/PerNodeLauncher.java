@@ -149,7 +149,8 @@ public final class PerNodeLauncher implements Launcher {
               script(start, System.getenv()),
               new MpirunLauncher.Tee(out, so),
               new MpirunLauncher.Tee(err, se));
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
+      // Failures are data: the node's end says why, the other nodes are stopped as for any.
       r = ExecResult.failed(node + ": " + e.getMessage(), Duration.ZERO);
     }
     // Stopped: it ended after Ctrl-C or after another node failed first.
@@ -191,7 +192,7 @@ public final class PerNodeLauncher implements Launcher {
     List<String> argv = new ArrayList<>(start.argv());
     int enroot = argv.indexOf("enroot");
     List<String> fromHost = new ArrayList<>();
-    for (int i = enroot; i < argv.size() - 1; i++) {
+    for (int i = Math.max(0, enroot); enroot >= 0 && i < argv.size() - 1; i++) {
       if (argv.get(i).equals("--env") && !argv.get(i + 1).contains("=")) {
         fromHost.add(argv.get(i + 1));
       }

@@ -218,9 +218,13 @@ public final class Planner {
 
     // Mount-home only when the user or job says so (null: each node's enroot configuration).
     Boolean mountHome = job.mountHome().value();
+    // Per-node starts no daemon: no agent, and none of its limits (white space in a word).
+    boolean perNode = job.launcher().value() == LauncherKind.PER_NODE;
     List<String> agent =
-        LaunchAgent.words(flags, mountHome, name, options.daemon(), options.runId());
-    String agentString = LaunchAgent.string(agent);
+        perNode
+            ? List.of()
+            : LaunchAgent.words(flags, mountHome, name, options.daemon(), options.runId());
+    String agentString = perNode ? "" : LaunchAgent.string(agent);
 
     List<String> forward = new ArrayList<>(job.mpiEnv().value());
     List<String> headEnvFlags = new ArrayList<>();
