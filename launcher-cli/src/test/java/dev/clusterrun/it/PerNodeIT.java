@@ -215,6 +215,37 @@ class PerNodeIT {
     }
   }
 
+  @Test
+  @Order(5)
+  void aNamedWritableRemappedContainerOnEveryNodeIsSavedWithWhatEveryNodeWrote()
+      throws IOException {
+    String saved = app + "/saved.sqsh";
+    Files.deleteIfExists(Paths.get(saved));
+    Result r =
+        ok(
+            run(
+                List.of(),
+                List.of(
+                    "--container-name=pn-named",
+                    "--container-remap-root",
+                    "--no-container-entrypoint",
+                    "--container-writable",
+                    "--container-save=" + saved,
+                    "--",
+                    "sh",
+                    "-c",
+                    "hostname > /written-by-$NODE_RANK && echo uid=$(id -u)")));
+    for (String node : c().nodes()) {
+      assertThat(r.stdout()).contains(node + ": uid=0\n");
+    }
+    // Saved on the head after the job, with what each node wrote into the shared container.
+    String listing = ok(c().exec("node1", "unsquashfs", "-l", saved)).out();
+    assertThat(listing)
+        .contains("/written-by-0")
+        .contains("/written-by-1")
+        .contains("/written-by-2");
+  }
+
   // ----------------------------------------------------------------------------------------------
 
   /** The arguments of {@code run --launcher=per-node} for this cluster, then {@code extra}. */

@@ -156,8 +156,11 @@ public final class PerNodeLauncher implements Launcher {
     // Stopped: it ended after Ctrl-C or after another node failed first.
     boolean stopped = interrupted || stopping;
     int code = r.exitCode();
-    NodeEnd end =
-        new NodeEnd(node, code, r.error() == null || code > 0 ? null : r.error(), stopped);
+    String error = r.error() == null || code > 0 ? null : r.error();
+    if (error != null && error.startsWith(node + ": ")) {
+      error = error.substring(node.length() + 2);
+    }
+    NodeEnd end = new NodeEnd(node, code, error, stopped);
     if ((code != 0 || r.error() != null) && !interrupted && !end.stopped()) {
       if (firstFailure.compareAndSet(null, end)) {
         run.say(
