@@ -30,7 +30,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "build-image.sh: debootstrap $suite into $root (this takes a few minutes)" >&2
-debootstrap --variant=minbase --include=openmpi-bin,openssh-client,procps \
+debootstrap --variant=minbase --include=openmpi-bin,openssh-client,procps,python3 \
   "$suite" "$root" "$mirror" >"$root.log" 2>&1 || { tail -20 "$root.log" >&2; rm -f "$root.log"; exit 1; }
 rm -f "$root.log"
 

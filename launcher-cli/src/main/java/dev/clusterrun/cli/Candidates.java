@@ -8,6 +8,16 @@ import java.util.List;
 final class Candidates {
   private Candidates() {}
 
+  /** {@code --launcher}: mpirun (the default) or per-node. */
+  static final class Launchers implements Iterable<String> {
+    static final List<String> VALUES = List.of("mpirun", "per-node");
+
+    @Override
+    public Iterator<String> iterator() {
+      return VALUES.iterator();
+    }
+  }
+
   /** {@code --mpi-daemon}: auto (detected in the container), orted (Open MPI 4), prted (5). */
   static final class MpiDaemons implements Iterable<String> {
     static final List<String> VALUES = List.of("auto", "orted", "prted");

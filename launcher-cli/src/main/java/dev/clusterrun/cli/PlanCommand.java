@@ -40,6 +40,7 @@ final class PlanCommand implements Callable<Integer> {
 
   @Mixin JobOptions job;
   @Mixin RunOptions run;
+  @Mixin LauncherOptions launcher;
   @Mixin SshOptions ssh;
 
   @Parameters(
@@ -55,8 +56,9 @@ final class PlanCommand implements Callable<Integer> {
     Plan plan =
         LaunchFlow.plan(
             new LaunchRequest(
-                job.input(nodes.path, CommandWords.split(spec, words), ssh, root.env),
-                run.options(job),
+                launcher.withLauncher(
+                    job.input(nodes.path, CommandWords.split(spec, words), ssh, root.env)),
+                launcher.options(run.options(job)),
                 VersionProvider.version()));
     root.out.print(json ? PlanRenderer.json(plan) : PlanRenderer.text(plan));
     root.out.flush();

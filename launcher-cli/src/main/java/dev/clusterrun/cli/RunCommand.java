@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
     name = "run",
     sortOptions = false,
     description = {
-      "Run a job across the nodes, mpirun and its daemons inside the container.",
+      "Run a job across the nodes, mpirun and its daemons inside the container (or, with"
+          + " --launcher=per-node, the command once on every node inside the container there).",
       "  clusterrun run --nodes hosts.txt --container-image=IMAGE hostname",
       "  clusterrun run job.yaml --nodes hosts.txt",
       "As with srun, the first word that is not an option starts the command and the words"
@@ -36,6 +37,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin JobOptions job;
   @Mixin RunOptions run;
+  @Mixin LauncherOptions launcher;
   @Mixin SshOptions ssh;
 
   @Parameters(
@@ -50,8 +52,9 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     LaunchRequest rq =
         new LaunchRequest(
-            job.input(nodes.path, CommandWords.split(spec, words), ssh, root.env),
-            run.options(job),
+            launcher.withLauncher(
+                job.input(nodes.path, CommandWords.split(spec, words), ssh, root.env)),
+            launcher.options(run.options(job)),
             VersionProvider.version());
     LaunchOutcome outcome = LaunchFlow.run(rq, root.console());
     render(outcome, root.err);

@@ -127,6 +127,7 @@ public final class JobResolver {
         pick(s -> s.mpi().args(), "mpi.args", List.of()),
         hostfileIn,
         command,
+        pick(JobSpec::launcher, "launcher", dev.clusterrun.core.spec.LauncherKind.MPIRUN),
         resolveSsh());
   }
 
@@ -274,7 +275,8 @@ public final class JobResolver {
         s.mpi() == null ? MpiSpec.EMPTY : s.mpi(),
         s.command(),
         s.ssh() == null ? SshSpec.EMPTY : s.ssh(),
-        s.source());
+        s.source(),
+        s.launcher());
   }
 
   /** How to name a setting in a message: the flag/variable/file it came from, and its key. */

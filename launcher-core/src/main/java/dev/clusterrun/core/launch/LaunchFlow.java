@@ -10,6 +10,7 @@ import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Session;
+import dev.clusterrun.core.spec.LauncherKind;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -62,6 +63,7 @@ public final class LaunchFlow {
     Hostfile hostfile = rq.input().readHostfile();
     ResolvedJob job = rq.input().resolve(hostfile);
     JobInput.checkOnTheHead(job);
+    checkLauncher(job, hostfile, rq.options());
     String runId = newRunId(job.name().value());
     // Fail on a plan error (bad mounts, np) before touching any node.
     Planner.plan(
@@ -79,6 +81,7 @@ public final class LaunchFlow {
   public static Plan plan(LaunchRequest rq) {
     Hostfile hostfile = rq.input().readHostfile();
     ResolvedJob job = rq.input().resolve(hostfile);
+    checkLauncher(job, hostfile, rq.options());
     LaunchAgent.Daemon fixed = rq.options().daemon().fixed();
     boolean auto = fixed == null;
     String runId = newRunId(job.name().value());
@@ -89,6 +92,37 @@ public final class LaunchFlow {
             new Planner.Options(
                 runId, auto ? LaunchAgent.Daemon.ORTED : fixed, rq.options().hook(), auto)),
         job.workspacePath().value());
+  }
+
+  /**
+   * The launcher's own settings: per-node refuses what applies to mpirun only, and {@code
+   * --label}/{@code --keep-going} apply to per-node only.
+   */
+  static void checkLauncher(ResolvedJob job, Hostfile hostfile, LaunchOptions options) {
+    if (job.launcher().value() == LauncherKind.PER_NODE) {
+      Integer fanout = job.ssh().fanout().value();
+      PerNodePlan.refuseMpiSettings(
+          job,
+          options,
+          hostfile.hosts().size(),
+          fanout == null ? JobResolver.DEFAULT_FANOUT : fanout);
+      return;
+    }
+    List<String> given = new ArrayList<>();
+    if (options.label() != null) {
+      given.add(options.label() ? "--label" : "--no-label");
+    }
+    if (options.keepGoing()) {
+      given.add("--keep-going");
+    }
+    if (!given.isEmpty()) {
+      throw new dev.clusterrun.core.BadInputException(
+          String.join(", ", given),
+          (given.size() == 1 ? "applies" : "apply")
+              + " to --launcher=per-node only (the launcher is mpirun: "
+              + JobResolver.subject(job.launcher(), "launcher")
+              + ")");
+    }
   }
 
   /** A new run id for a job of this name. */
@@ -155,6 +189,17 @@ public final class LaunchFlow {
       throws IOException {
     LaunchAgent.Daemon fixed = launch.options().daemon().fixed();
     boolean hook = launch.options().hook();
+    if (job.launcher().value() == LauncherKind.PER_NODE) {
+      Planner.Options o =
+          new Planner.Options(launch.runId(), LaunchAgent.Daemon.ORTED, hook, fixed == null);
+      PerNodeLauncher perNode =
+          new PerNodeLauncher(
+              port -> Planner.plan(job, launch.hostfile(), o, port),
+              launch.options().label(),
+              launch.options().keepGoing());
+      return run(
+          launch, job, session, console, Planner.plan(job, launch.hostfile(), o, null), perNode);
+    }
     MpirunLauncher mpirun =
         new MpirunLauncher(
             d ->
@@ -164,15 +209,26 @@ public final class LaunchFlow {
                     new Planner.Options(launch.runId(), d, hook, fixed == null)),
             fixed,
             launch.options().canary());
+    return run(launch, job, session, console, mpirun.firstPlan(), mpirun);
+  }
+
+  private static RunSummary run(
+      Launch launch,
+      ResolvedJob job,
+      Session session,
+      Console console,
+      Plan firstPlan,
+      Launcher launcher)
+      throws IOException {
     JobRunner runner = new JobRunner(HeadCommands.LOCAL, session, console);
     try (Console.Handle h = console.interrupts().onInterrupt(runner::interrupt)) {
       return runner.run(
           new JobRunner.Request(
-              mpirun.firstPlan(),
+              firstPlan,
               job.workspacePath().value(),
               launch.jobFileText(),
               launch.clusterrunVersion(),
-              mpirun));
+              launcher));
     }
   }
 

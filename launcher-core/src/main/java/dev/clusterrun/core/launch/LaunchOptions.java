@@ -11,8 +11,32 @@ import dev.clusterrun.core.enroot.LaunchAgent;
  * @param daemon the daemon the agent starts, or {@link Daemon#AUTO} to ask the container
  * @param hook the node hook hands over the agent; false ({@code --no-hook}) passes it with {@code
  *     enroot start --env}
+ * @param label with {@code --launcher=per-node}: prefix each line of output with its node ({@code
+ *     --label}/{@code --no-label}); null: when there is more than one node
+ * @param keepGoing with {@code --launcher=per-node}: when a node fails, let the others finish
+ *     ({@code --keep-going}) instead of stopping them
  */
-public record LaunchOptions(boolean skipChecks, CanaryMode canary, Daemon daemon, boolean hook) {
+public record LaunchOptions(
+    boolean skipChecks,
+    CanaryMode canary,
+    Daemon daemon,
+    boolean hook,
+    Boolean label,
+    boolean keepGoing) {
+  public LaunchOptions(boolean skipChecks, CanaryMode canary, Daemon daemon, boolean hook) {
+    this(skipChecks, canary, daemon, hook, null, false);
+  }
+
+  /** The same options, with per-node's output labels and {@code --keep-going}. */
+  public LaunchOptions perNode(Boolean label, boolean keepGoing) {
+    return new LaunchOptions(skipChecks, canary, daemon, hook, label, keepGoing);
+  }
+
+  /** Whether the per-node output is labelled, for {@code nodes} nodes. */
+  public boolean labels(int nodes) {
+    return label == null ? nodes > 1 : label;
+  }
+
   /** {@code --mpi-daemon}: the daemon the launch agent starts. */
   public enum Daemon {
     /** Asked of the container ({@code mpirun --version}): orted for Open MPI 4, prted for 5. */

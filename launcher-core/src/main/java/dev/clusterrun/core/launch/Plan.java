@@ -31,6 +31,8 @@ import java.util.Map;
  * @param containerHolds what the named container holds as far as the head knows (its image record),
  *     for people; null when not looked up (see {@link ContainerPreparer#lookUp})
  * @param placement how many ranks mpirun places on each node, for the canary
+ * @param launcher {@code mpirun} or {@code per-node}
+ * @param perNode with {@code per-node}: what starts on each node, in hostfile order (else empty)
  */
 public record Plan(
     String jobName,
@@ -58,7 +60,14 @@ public record Plan(
     Map<String, String> runFiles,
     boolean imageOnlyIfMissing,
     String containerHolds,
-    Canary.Placement placement) {
+    Canary.Placement placement,
+    String launcher,
+    List<PerNodePlan.NodeStart> perNode) {
+
+  /** Whether the command starts once on every node ({@code --launcher=per-node}). */
+  public boolean isPerNode() {
+    return !perNode.isEmpty();
+  }
 
   /** The same plan, saying what the named container holds. */
   public Plan withContainerHolds(String holds) {
@@ -98,6 +107,8 @@ public record Plan(
     b.imageOnlyIfMissing = imageOnlyIfMissing;
     b.containerHolds = containerHolds;
     b.placement = placement;
+    b.launcher = launcher;
+    b.perNode = perNode;
     return b;
   }
 
@@ -129,8 +140,20 @@ public record Plan(
     private boolean imageOnlyIfMissing;
     private String containerHolds;
     private Canary.Placement placement;
+    private String launcher = "mpirun";
+    private List<PerNodePlan.NodeStart> perNode = List.of();
 
     private Builder() {}
+
+    public Builder launcher(String v) {
+      launcher = v;
+      return this;
+    }
+
+    public Builder perNode(List<PerNodePlan.NodeStart> v) {
+      perNode = v;
+      return this;
+    }
 
     public Builder jobName(String v) {
       jobName = v;
@@ -289,7 +312,9 @@ public record Plan(
           runFiles,
           imageOnlyIfMissing,
           containerHolds,
-          placement);
+          placement,
+          launcher,
+          perNode);
     }
   }
 

@@ -23,8 +23,10 @@ public final class PlanRenderer {
     b.append("# ")
         .append(p.nodes().size())
         .append(p.nodes().size() == 1 ? " node, " : " nodes, ")
-        .append(p.np())
-        .append(p.np() == 1 ? " rank" : " ranks")
+        .append(
+            p.isPerNode()
+                ? "one process on each (per-node)"
+                : p.np() + (p.np() == 1 ? " rank" : " ranks"))
         .append("; container ")
         .append(p.containerName())
         .append(p.namedContainer() ? " (named, kept)" : " (for this run, removed after)")
@@ -46,31 +48,36 @@ public final class PlanRenderer {
     }
     b.append('\n');
 
-    b.append("## hostfile mpirun reads: ")
-        .append(p.hostfilePath())
-        .append(" (written to ")
-        .append(p.hostfileHostPath())
-        .append(")\n");
-    b.append(p.hostfileContent()).append('\n');
+    if (p.isPerNode()) {
+      perNode(p, b);
+    } else {
+      b.append("## hostfile mpirun reads: ")
+          .append(p.hostfilePath())
+          .append(" (written to ")
+          .append(p.hostfileHostPath())
+          .append(")\n");
+      b.append(p.hostfileContent()).append('\n');
 
-    b.append("## launch, on the head\n");
-    b.append("# environment of enroot start:");
-    p.launchEnv()
-        .forEach(
-            (k, v) -> b.append(' ').append(ShellQuote.quote(Secrets.maskAssignment(k + "=" + v))));
-    b.append('\n');
-    b.append(shell(p.launch())).append('\n');
-    b.append('\n');
+      b.append("## launch, on the head\n");
+      b.append("# environment of enroot start:");
+      p.launchEnv()
+          .forEach(
+              (k, v) ->
+                  b.append(' ').append(ShellQuote.quote(Secrets.maskAssignment(k + "=" + v))));
+      b.append('\n');
+      b.append(shell(p.launch())).append('\n');
+      b.append('\n');
 
-    b.append("## launch agent: how mpirun starts ")
-        .append(p.daemon())
-        .append(" in the container on every other node")
-        .append(
-            p.hook()
-                ? " (handed over by the clusterrun hook)"
-                : " (passed with enroot start --env, --no-hook)")
-        .append('\n');
-    b.append(shell(p.agent())).append('\n');
+      b.append("## launch agent: how mpirun starts ")
+          .append(p.daemon())
+          .append(" in the container on every other node")
+          .append(
+              p.hook()
+                  ? " (handed over by the clusterrun hook)"
+                  : " (passed with enroot start --env, --no-hook)")
+          .append('\n');
+      b.append(shell(p.agent())).append('\n');
+    }
 
     if (!p.cleanup().isEmpty()) {
       b.append('\n').append("## after the job, on the head\n");
@@ -99,6 +106,40 @@ public final class PlanRenderer {
     }
     b.append("# run directory: ").append(p.runDir()).append('\n');
     return b.toString();
+  }
+
+  /** The per-node launch: the rendezvous, then each node's variables and words. */
+  private static void perNode(Plan p, StringBuilder b) {
+    PerNodePlan.NodeStart first = p.perNode().get(0);
+    b.append("## launch: the command once on every node, inside the container there (per-node)\n");
+    b.append("# rendezvous: ")
+        .append(first.variables().get("MASTER_ADDR"))
+        .append(':')
+        .append(first.variables().get("MASTER_PORT"))
+        .append(" (the first host of the hostfile")
+        .append(
+            PerNodePlan.PORT_AT_LAUNCH.equals(first.variables().get("MASTER_PORT"))
+                ? "; a port free there is picked on it at launch)"
+                : ")")
+        .append('\n');
+    for (PerNodePlan.NodeStart n : p.perNode()) {
+      b.append("# ")
+          .append(n.node())
+          .append(": rank ")
+          .append(n.rank())
+          .append(", ")
+          .append(n.slots())
+          .append(n.slots() == 1 ? " slot" : " slots")
+          .append("; output kept in ")
+          .append(n.stdoutLog())
+          .append(" and ")
+          .append(n.stderrLog())
+          .append('\n');
+      b.append("#   variables:");
+      n.variables().forEach((k, v) -> b.append(' ').append(ShellQuote.quote(k + "=" + v)));
+      b.append('\n');
+      b.append(shell(n.argv())).append('\n');
+    }
   }
 
   public static String json(Plan p) {
@@ -139,6 +180,21 @@ public final class PlanRenderer {
     agent.put("daemon", p.daemon());
     agent.put("via", p.hook() ? "hook" : "enroot-env");
     m.put("launchAgent", agent);
+    m.put("launcher", p.launcher());
+    List<Map<String, Object>> nodes = new java.util.ArrayList<>();
+    for (PerNodePlan.NodeStart n : p.perNode()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("node", n.node());
+      e.put("rank", n.rank());
+      e.put("slots", n.slots());
+      e.put("variables", n.variables());
+      e.put("argv", Secrets.maskArgv(n.argv()));
+      e.put("command", shell(n.argv()));
+      e.put("stdoutLog", n.stdoutLog());
+      e.put("stderrLog", n.stderrLog());
+      nodes.add(e);
+    }
+    m.put("perNode", nodes);
     m.put("cleanup", p.cleanup().stream().map(PlanRenderer::step).toList());
     m.put("settings", p.settings());
     try {

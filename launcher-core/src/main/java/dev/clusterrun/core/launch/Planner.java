@@ -8,6 +8,7 @@ import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.mpi.MpirunArgs;
 import dev.clusterrun.core.spec.Carry;
 import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.LauncherKind;
 import dev.clusterrun.core.spec.Mount;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -60,6 +61,15 @@ public final class Planner {
   }
 
   public static Plan plan(ResolvedJob job, Hostfile hostfile, Options options) {
+    return plan(job, hostfile, options, null);
+  }
+
+  /**
+   * The plan; with {@code --launcher=per-node}, each node's start.
+   *
+   * @param masterPort the per-node rendezvous port picked on the first node, null before
+   */
+  public static Plan plan(ResolvedJob job, Hostfile hostfile, Options options, Integer masterPort) {
     Ranks.check(job, hostfile);
     Paths paths = Paths.of(job, options.runId());
     Plan.Builder plan =
@@ -77,7 +87,22 @@ public final class Planner {
             .settings(settings(job, options, paths))
             .placement(placement(job, hostfile));
     String name = container(job, options, plan);
-    launch(job, options, paths, name, plan);
+    ContainerFlags flags = launch(job, options, paths, name, plan);
+    if (job.launcher().value() == LauncherKind.PER_NODE) {
+      plan.launcher(LauncherKind.PER_NODE.word())
+          .perNode(
+              PerNodePlan.nodes(
+                  hostfile,
+                  options.runId(),
+                  paths.runDir(),
+                  name,
+                  flags,
+                  job.mountHome().value(),
+                  job.envFromHost().value(),
+                  job.workdir().value(),
+                  job.command().value(),
+                  masterPort));
+    }
     return plan.build();
   }
 
@@ -182,7 +207,7 @@ public final class Planner {
    * The flags every container of the job gets (on the head and through the agent), the agent, and
    * the head's {@code enroot start … mpirun …} for the job and for the canary.
    */
-  private static void launch(
+  private static ContainerFlags launch(
       ResolvedJob job, Options options, Paths paths, String name, Plan.Builder plan) {
     Map<String, String> runFiles = new LinkedHashMap<>();
     ContainerFlags flags =
@@ -194,10 +219,16 @@ public final class Planner {
 
     // Mount-home only when the user or job says so (null: each node's enroot configuration).
     Boolean mountHome = job.mountHome().value();
+    // Per-node starts no daemon: no agent, and none of its limits (white space in a word).
+    boolean perNode = job.launcher().value() == LauncherKind.PER_NODE;
     List<String> agent =
-        LaunchAgent.words(flags, mountHome, name, options.daemon(), options.runId());
-    String agentString = LaunchAgent.string(agent);
-    agentFits(job, agentString);
+        perNode
+            ? List.of()
+            : LaunchAgent.words(flags, mountHome, name, options.daemon(), options.runId());
+    String agentString = perNode ? "" : LaunchAgent.string(agent);
+    if (!perNode) {
+      agentFits(job, agentString);
+    }
 
     List<String> forward = new ArrayList<>(job.mpiEnv().value());
     List<String> headEnvFlags = new ArrayList<>();
@@ -230,6 +261,7 @@ public final class Planner {
         .agent(agent)
         .agentString(agentString)
         .runFiles(runFiles);
+    return flags;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.LauncherKind;
 import dev.clusterrun.core.spec.Mount;
 import java.util.List;
 import java.util.Map;
@@ -31,12 +32,14 @@ public record ResolvedJob(
     Setting<List<String>> mpiArgs,
     Setting<String> hostfile,
     Setting<List<String>> command,
+    Setting<LauncherKind> launcher,
     ResolvedSsh ssh) {
 
   /** Every setting by its job-file key, in documentation order. */
   public Map<String, Setting<?>> byKey() {
     var m = new java.util.LinkedHashMap<String, Setting<?>>();
     m.put("name", name);
+    m.put("launcher", launcher);
     m.put("container.image", image);
     m.put("container.name", containerName);
     m.put("container.mounts", mounts);

@@ -71,6 +71,39 @@ public final class LocalNodeShell implements NodeShell {
         error);
   }
 
+  @Override
+  public ExecResult stream(String script, java.io.OutputStream out, java.io.OutputStream err) {
+    long start = System.nanoTime();
+    CommandLine cl = new CommandLine("sh");
+    cl.addArgument("-c");
+    cl.addArgument(script, false);
+    PumpStreamHandler streams = new PumpStreamHandler(out, err, null);
+    streams.setStopTimeout(DRAIN_AFTER_EXIT);
+    TreeKillingWatchdog watchdog = new TreeKillingWatchdog(null);
+    DefaultExecutor ex = DefaultExecutor.builder().setExecuteStreamHandler(streams).get();
+    ex.setExitValues(null);
+    ex.setWatchdog(watchdog);
+    org.apache.commons.exec.DefaultExecuteResultHandler done =
+        new org.apache.commons.exec.DefaultExecuteResultHandler();
+    try {
+      ex.execute(cl, done);
+    } catch (IOException e) {
+      return ExecResult.failed(node + ": cannot run sh: " + e.getMessage(), elapsed(start));
+    }
+    try {
+      done.waitFor();
+    } catch (InterruptedException e) {
+      watchdog.destroyProcess();
+      Thread.currentThread().interrupt();
+      return ExecResult.failed(node + ": interrupted", elapsed(start));
+    }
+    if (done.getException() != null
+        && done.getExitValue() == org.apache.commons.exec.Executor.INVALID_EXITVALUE) {
+      return ExecResult.failed(node + ": " + done.getException().getMessage(), elapsed(start));
+    }
+    return new ExecResult(done.getExitValue(), "", "", elapsed(start), null);
+  }
+
   private static Duration elapsed(long start) {
     return Duration.ofNanos(System.nanoTime() - start);
   }
@@ -85,9 +118,12 @@ public final class LocalNodeShell implements NodeShell {
     private volatile Process process;
     private volatile boolean killed;
 
+    /**
+     * @param timeout null: no time limit (only {@link #destroyProcess} kills)
+     */
     @SuppressWarnings("deprecation")
     TreeKillingWatchdog(Duration timeout) {
-      super(Math.max(1, timeout.toMillis()));
+      super(timeout == null ? INFINITE_TIMEOUT : Math.max(1, timeout.toMillis()));
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.clusterrun.core.remote;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -17,6 +20,26 @@ public interface NodeShell extends AutoCloseable {
    * comes back as a result with {@code error} set.
    */
   ExecResult run(String script, Duration timeout);
+
+  /**
+   * Runs a POSIX shell script as {@link #run} does, for as long as it runs (a job's own process),
+   * copying its stdout and stderr to {@code out} and {@code err} as they arrive; the result's
+   * stdout and stderr are empty. Interrupting the calling thread ends the command (over SSH its
+   * channel is closed: what it started may live on, to be found by its run id) and returns a result
+   * whose {@code error} says so.
+   */
+  default ExecResult stream(String script, OutputStream out, OutputStream err) {
+    ExecResult r = run(script, Duration.ofDays(3650));
+    try {
+      out.write(r.stdout().getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      err.write(r.stderr().getBytes(StandardCharsets.UTF_8));
+      err.flush();
+    } catch (IOException e) {
+      // where the output goes is the caller's business
+    }
+    return new ExecResult(r.exitCode(), "", "", r.elapsed(), r.error());
+  }
 
   /** Runs one argv, quoted with {@link ShellQuote}. */
   default ExecResult exec(List<String> argv, Duration timeout) {

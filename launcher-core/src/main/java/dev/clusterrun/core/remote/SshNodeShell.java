@@ -445,6 +445,42 @@ public final class SshNodeShell implements NodeShell {
     }
   }
 
+  @Override
+  public ExecResult stream(String script, java.io.OutputStream out, java.io.OutputStream err) {
+    long start = System.nanoTime();
+    Session session;
+    try {
+      session = client.startSession();
+    } catch (IOException | RuntimeException e) {
+      return ExecResult.failed(node + ": connection lost: " + describe(e, target), elapsed(start));
+    }
+    try (session) {
+      Session.Command cmd = session.exec("sh -c " + ShellQuote.quote(script));
+      Output o = new Output(cmd.getInputStream(), out);
+      Output e = new Output(cmd.getErrorStream(), err);
+      cmd.getOutputStream().close(); // no stdin: EOF right away
+      waitClosed(cmd, Duration.ofDays(3650), o, e);
+      o.drain();
+      e.drain();
+      Integer status = cmd.getExitStatus();
+      if (status != null) {
+        return new ExecResult(status, "", "", elapsed(start), null);
+      }
+      Signal sig = cmd.getExitSignal();
+      if (sig != null) {
+        return new ExecResult(
+            128 + signalNumber(sig), "", "", elapsed(start), node + ": killed by signal " + sig);
+      }
+      return new ExecResult(
+          -1, "", "", elapsed(start), node + ": connection lost before the command finished");
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      return ExecResult.failed(node + ": interrupted", elapsed(start));
+    } catch (IOException | RuntimeException ex) {
+      return ExecResult.failed(node + ": " + describe(ex, target), elapsed(start));
+    }
+  }
+
   /**
    * Waits for the command to end, reading its output on this thread as it arrives (the channel's
    * window refills only as it is read): no thread per stream. Returns false on timeout.
@@ -520,14 +556,22 @@ public final class SshNodeShell implements NodeShell {
     return Duration.ofNanos(System.nanoTime() - startNanos);
   }
 
-  /** A command's output stream, read into memory by whoever waits for the command. */
+  /**
+   * A command's output stream, read by whoever waits for the command: into memory, or copied on to
+   * a sink as it arrives.
+   */
   private static final class Output {
     private final InputStream in;
-    private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    private final java.io.OutputStream buf;
     private final byte[] chunk = new byte[16384];
 
     Output(InputStream in) {
+      this(in, new ByteArrayOutputStream());
+    }
+
+    Output(InputStream in, java.io.OutputStream sink) {
       this.in = in;
+      this.buf = sink;
     }
 
     /** Reads what has arrived, without blocking; returns how many bytes that was. */
@@ -542,11 +586,14 @@ public final class SshNodeShell implements NodeShell {
         buf.write(chunk, 0, n);
         total += n;
       }
+      if (total > 0) {
+        buf.flush();
+      }
       return total;
     }
 
     String text() {
-      return buf.toString(StandardCharsets.UTF_8);
+      return buf instanceof ByteArrayOutputStream b ? b.toString(StandardCharsets.UTF_8) : "";
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.List;
  * @param name job name, used in run directory names
  * @param command the program and its arguments, as words (run by mpirun inside the container)
  * @param source where this layer came from, for messages (file name, "environment", "flags")
+ * @param launcher how the job's processes start ({@code launcher:}, {@code --launcher})
  */
 public record JobSpec(
     String name,
@@ -18,7 +19,25 @@ public record JobSpec(
     MpiSpec mpi,
     List<String> command,
     SshSpec ssh,
-    String source) {
+    String source,
+    LauncherKind launcher) {
+
+  /** A layer that does not say which launcher. */
+  public JobSpec(
+      String name,
+      ContainerSpec container,
+      WorkspaceSpec workspace,
+      MpiSpec mpi,
+      List<String> command,
+      SshSpec ssh,
+      String source) {
+    this(name, container, workspace, mpi, command, ssh, source, null);
+  }
+
+  /** The same layer, saying which launcher (null: it does not say). */
+  public JobSpec withLauncher(LauncherKind k) {
+    return new JobSpec(name, container, workspace, mpi, command, ssh, source, k);
+  }
 
   public static JobSpec empty(String source) {
     return new JobSpec(

@@ -20,6 +20,11 @@ public final class SettingRules {
 
   private SettingRules() {}
 
+  /** {@code launcher}: {@code mpirun} or {@code per-node}. */
+  public static LauncherKind launcher(String text) {
+    return LauncherKind.parse(text);
+  }
+
   /** {@code container.image}: see {@link ImageRef#parse}. */
   public static ImageRef image(String text) {
     return ImageRef.parse(text);

@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  */
 public final class SpecLoader {
   static final List<String> TOP_KEYS =
-      List.of("name", "container", "workspace", "mpi", "command", "ssh");
+      List.of("name", "launcher", "container", "workspace", "mpi", "command", "ssh");
   static final List<String> CONTAINER_KEYS =
       List.of(
           "image",
@@ -178,7 +178,8 @@ public final class SpecLoader {
         mpi(m.entries().get("mpi")),
         command(m.entries().get("command")),
         ssh(m.entries().get("ssh")),
-        source);
+        source,
+        checked(m.entries().get("launcher"), "launcher", SettingRules::launcher));
   }
 
   private String jobName(Entry e) {

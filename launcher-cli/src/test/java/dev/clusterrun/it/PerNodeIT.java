@@ -1,0 +1,345 @@
+package dev.clusterrun.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.it.LocalCluster.Result;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code clusterrun run --launcher=per-node} end to end on a 3-node local cluster, run as the job
+ * user on node1 (the head, first in the hostfile): a real rendezvous program
+ * (examples/per-node/rendezvous.py, Python's standard library) in which every node meets the rank-0
+ * node at MASTER_ADDR:MASTER_PORT; a node that fails stops the others; Ctrl-C leaves nothing
+ * behind.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PerNodeIT {
+  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+
+  static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
+
+  static String shared;
+  static String launcher;
+  static String hosts;
+  static String ws;
+  static String app;
+  static String image;
+
+  static LocalCluster c() {
+    return CLUSTER.cluster();
+  }
+
+  @BeforeAll
+  static void launcherSetupImageAndProgram() throws IOException {
+    LocalCluster c = c();
+    shared = c.sharedDir().toString();
+    launcher = c.installClusterrun(Paths.get("target")).toString();
+    ws = shared + "/ws";
+    app = shared + "/pn-app";
+    hosts = shared + "/hosts";
+    ok(c.exec("node1", "mkdir", "-p", ws, app));
+    write(hosts, c.hostfile(2));
+    Path repo = LocalCluster.script().getParent().getParent().getParent();
+    write(
+        app + "/rendezvous.py", Files.readString(repo.resolve("examples/per-node/rendezvous.py")));
+    ok(
+        c.exec(
+            "node1",
+            false,
+            null,
+            RUN_TIMEOUT,
+            List.of(launcher, "setup", "--nodes", hosts, "--data-path", shared + "/enroot-data")));
+    String given = System.getenv("CLUSTERRUN_IT_IMAGE");
+    image = app + "/base.sqsh";
+    if (given != null && !given.isBlank()) {
+      Files.copy(Paths.get(given), Paths.get(image));
+      ok(c.exec("node1", true, "chown", c.jobUser(), image));
+    } else {
+      assertThat(LocalClusterExtension.realEnrootRequested())
+          .as("CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (from build-image.sh)")
+          .isFalse();
+      ok(c.exec("node1", "enroot", "import", "-o", image, "docker://clusterrun/tiny"));
+    }
+  }
+
+  @Test
+  @Order(1)
+  void everyNodeMeetsRankZeroAtTheRendezvousAndEveryLineIsLabelled() throws IOException {
+    Result r =
+        ok(
+            run(
+                List.of("PN_MARKER=from-the-head"),
+                List.of(
+                    "--container-mounts",
+                    app + ":/app",
+                    "--container-workdir",
+                    "/app",
+                    "--container-env",
+                    "PN_MARKER",
+                    "--container-writable",
+                    "--",
+                    "python3",
+                    "rendezvous.py")));
+    // The rank-0 node gathered every rank once, from three distinct hosts.
+    assertThat(r.stdout())
+        .contains("node1: gathered 3 ranks: 0=node1 1=node2 2=node3\n")
+        .contains("node2: rank 1 on node2 met rank 0 at node1:")
+        .contains("node3: rank 2 on node3 met rank 0 at node1:");
+    for (String node : c().nodes()) {
+      assertThat(r.stdout()).contains(node + ": marker=from-the-head\n");
+    }
+    // Every line of output names its node.
+    for (String line : r.stdout().split("\n")) {
+      assertThat(line).matches("node[123]: .*");
+    }
+    JsonNode s = summary(r);
+    assertThat(s.path("outcome").asText()).isEqualTo("succeeded");
+    assertThat(s.path("leftovers").toString()).doesNotContain("\"pid\"");
+    Path runDir = Paths.get(s.path("runDir").asText());
+    // Kept per node, without labels.
+    assertThat(Files.readString(runDir.resolve("node2.stdout.log")))
+        .startsWith("rank 1 on node2 met rank 0 at node1:");
+    assertThat(Files.readString(runDir.resolve("node1.stdout.log"))).startsWith("gathered 3");
+    // The plan kept in the run directory has the picked port in every node's start.
+    Matcher port = Pattern.compile("met rank 0 at node1:(\\d+)").matcher(r.stdout());
+    assertThat(port.find()).isTrue();
+    String plan = Files.readString(runDir.resolve("plan.txt"));
+    assertThat(plan)
+        .contains("# rendezvous: node1:" + port.group(1) + " ")
+        .contains("--env PET_MASTER_PORT=" + port.group(1) + " ")
+        .contains("--env PET_NODE_RANK=2 ");
+  }
+
+  @Test
+  @Order(2)
+  void aNodeThatExits3MakesClusterrunExit3NamingItAndStopsTheOthers() {
+    long t = System.nanoTime();
+    Result r =
+        run(
+            List.of(),
+            List.of(
+                "--no-label",
+                "--",
+                "sh",
+                "-c",
+                "if [ \"$NODE_RANK\" = 1 ]; then sleep 2; echo failing; exit 3; fi; exec sleep 654"));
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
+    assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t)).isLessThan(120);
+    assertThat(r.stdout()).isEqualTo("failing\n");
+    assertThat(r.stderr())
+        .contains("clusterrun: node2: exited 3; stopping the others")
+        .contains("node2 failed first (exit 3); then node1 (stopped), node3 (stopped)");
+    String runId = runLine(r).group(1);
+    assertThat(runLine(r).group(2)).isEqualTo("failed");
+    for (String node : c().nodes()) {
+      assertThat(processes(node, runId, "sleep 654")).as(node).isEmpty();
+    }
+  }
+
+  @Test
+  @Order(3)
+  void keepGoingLetsTheOtherNodesFinish() {
+    Result r =
+        run(
+            List.of(),
+            List.of(
+                "--keep-going",
+                "--",
+                "sh",
+                "-c",
+                "if [ \"$NODE_RANK\" = 2 ]; then exit 5; fi; sleep 3; echo finished"));
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(5);
+    assertThat(r.stdout()).contains("node1: finished\n").contains("node2: finished\n");
+    assertThat(r.stderr()).contains("node3: exited 5; the other nodes go on (--keep-going)");
+  }
+
+  @Test
+  @Order(4)
+  void ctrlCStopsEveryNodeAndLeavesNothingBehind() throws Exception {
+    String pidFile = "/tmp/per-node-it.pid";
+    List<String> cmd = new ArrayList<>(List.of(launcher));
+    cmd.addAll(args(List.of("--", "sleep", "987")));
+    String script =
+        "cd "
+            + ShellQuote.quote(shared)
+            + " && echo $$ > "
+            + pidFile
+            + " && exec "
+            + ShellQuote.join(cmd);
+    CompletableFuture<Result> running =
+        CompletableFuture.supplyAsync(
+            () -> c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script)));
+    // The nodes share one process table: wait for one `sleep 987` per node.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    List<String> found = List.of();
+    while (System.nanoTime() < deadline && !running.isDone()) {
+      found = processes("node1", "", "sleep 987");
+      if (found.size() >= 3) {
+        break;
+      }
+      Thread.sleep(300);
+    }
+    assertThat(found)
+        .as("one sleep per node (%s)", running.isDone() ? running.get() : "running")
+        .hasSize(3);
+    String pid = ok(c().exec("node1", "cat", pidFile)).out();
+    ok(c().exec("node1", "kill", "-INT", pid));
+    Result r = running.get(90, TimeUnit.SECONDS);
+    System.err.println("--- per-node -- sleep 987, SIGINT after every node started\n" + r);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(130);
+    String runId = runLine(r).group(1);
+    assertThat(runLine(r).group(2)).isEqualTo("interrupted");
+    for (String node : c().nodes()) {
+      assertThat(processes(node, runId, "sleep 987"))
+          .as("processes of %s on %s", runId, node)
+          .isEmpty();
+    }
+  }
+
+  @Test
+  @Order(5)
+  void aNamedWritableRemappedContainerOnEveryNodeIsSavedWithWhatEveryNodeWrote()
+      throws IOException {
+    String saved = app + "/saved.sqsh";
+    Files.deleteIfExists(Paths.get(saved));
+    Result r =
+        ok(
+            run(
+                List.of(),
+                List.of(
+                    "--container-name=pn-named",
+                    "--container-remap-root",
+                    "--no-container-entrypoint",
+                    "--container-writable",
+                    "--container-save=" + saved,
+                    "--",
+                    "sh",
+                    "-c",
+                    "hostname > /written-by-$NODE_RANK && echo uid=$(id -u)")));
+    for (String node : c().nodes()) {
+      assertThat(r.stdout()).contains(node + ": uid=0\n");
+    }
+    // Saved on the head after the job, with what each node wrote into the shared container.
+    String listing = ok(c().exec("node1", "unsquashfs", "-l", saved)).out();
+    assertThat(listing)
+        .contains("/written-by-0")
+        .contains("/written-by-1")
+        .contains("/written-by-2");
+  }
+
+  // ----------------------------------------------------------------------------------------------
+
+  /** The arguments of {@code run --launcher=per-node} for this cluster, then {@code extra}. */
+  static List<String> args(List<String> extra) {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--launcher=per-node",
+                "--nodes",
+                hosts,
+                "--workspace",
+                ws,
+                "--container-image",
+                image));
+    a.addAll(extra);
+    return a;
+  }
+
+  /** Runs the launcher as the job user on node1 from the shared dir, with {@code env} added. */
+  static Result run(List<String> env, List<String> extra) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add("env");
+    cmd.addAll(env);
+    cmd.add(launcher);
+    cmd.addAll(args(extra));
+    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
+    Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
+    System.err.println("--- clusterrun " + String.join(" ", args(extra)) + "\n" + r);
+    return r;
+  }
+
+  static void write(String path, String content) {
+    ok(
+        c().exec(
+                "node1",
+                false,
+                content,
+                Duration.ofSeconds(30),
+                List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
+  }
+
+  static Result ok(Result r) {
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    return r;
+  }
+
+  static Matcher runLine(Result r) {
+    Matcher m = SetupRunIT.RUN_LINE.matcher(r.stderr());
+    assertThat(m.find()).as("the run's last line in %s", r).isTrue();
+    return m;
+  }
+
+  static JsonNode summary(Result r) {
+    Path dir = Paths.get(runLine(r).group(4));
+    try {
+      return new ObjectMapper().readTree(Files.readString(dir.resolve("summary.json")));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Live (not zombie) processes on {@code node}, read from /proc as root: any {@code orted}, any
+   * carrying {@code CLUSTERRUN_RUN_ID=runId} in its environment (when runId is not empty), and any
+   * whose command line is exactly {@code args}. One "PID COMM ARGS" line each.
+   */
+  static List<String> processes(String node, String runId, String args) {
+    String script =
+        String.join(
+            "\n",
+            "id=$1; want=$2",
+            "for d in /proc/[0-9]*; do",
+            "  p=${d#/proc/}",
+            "  [ \"$p\" = $$ ] && continue",
+            "  st=$(sed 's/.*) //' \"$d/stat\" 2>/dev/null | cut -d' ' -f1)",
+            "  [ -n \"$st\" ] && [ \"$st\" != Z ] || continue",
+            "  comm=$(cat \"$d/comm\" 2>/dev/null)",
+            "  cmd=$(tr '\\000' ' ' < \"$d/cmdline\" 2>/dev/null)",
+            "  hit=''",
+            "  [ \"$comm\" = orted ] && hit=1",
+            "  [ \"$cmd\" = \"$want \" ] && hit=1",
+            "  if [ -n \"$id\" ] && tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null"
+                + " | grep -qxF \"CLUSTERRUN_RUN_ID=$id\"; then hit=1; fi",
+            "  [ -n \"$hit\" ] && echo \"$p $comm $cmd\"",
+            "done",
+            "exit 0");
+    Result r = ok(c().exec(node, true, "sh", "-c", script, "procs", runId, args));
+    List<String> out = new ArrayList<>();
+    for (String l : r.stdout().split("\n")) {
+      if (!l.isBlank()) {
+        out.add(l);
+      }
+    }
+    return out;
+  }
+}

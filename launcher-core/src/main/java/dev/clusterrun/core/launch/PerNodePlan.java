@@ -1,0 +1,225 @@
+package dev.clusterrun.core.launch;
+
+import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.cluster.Host;
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.enroot.EnrootArgs;
+import dev.clusterrun.core.enroot.LaunchAgent;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Pure: what {@code --launcher=per-node} starts on each node. The command once per node of the
+ * hostfile, inside the job's container there ({@code env ENROOT_*=… CLUSTERRUN_RUN_ID=ID enroot
+ * start FLAGS --env VAR=VALUE… NAME CMD}), with torchrun's {@code PET_*} variables, the common
+ * {@code MASTER_ADDR}/{@code MASTER_PORT}/{@code NODE_RANK}/{@code NNODES} and clusterrun's own.
+ * The rendezvous address is the first host of the hostfile, as the hostfile names it; its port is
+ * picked on that node at launch ({@link #portScript}), so the plan shows it as {@link
+ * #PORT_AT_LAUNCH}.
+ */
+public final class PerNodePlan {
+  /** The master port's value in a plan made before the port was picked. */
+  public static final String PORT_AT_LAUNCH = "<picked-at-launch>";
+
+  /** Ports tried for the rendezvous: torchrun's default 29500 and the 500 after it. */
+  static final int FIRST_PORT = 29500;
+
+  static final int PORTS = 500;
+
+  private PerNodePlan() {}
+
+  /**
+   * One node's start.
+   *
+   * @param node the node as the hostfile names it
+   * @param rank its place in the hostfile, from 0
+   * @param slots its slots (torchrun's processes per node)
+   * @param variables what its process gets, in the order {@code plan} shows them
+   * @param argv the words run on the node (quoted once with {@code ShellQuote} at the SSH boundary)
+   * @param stdoutLog, stderrLog where its output is kept (host paths in the run directory)
+   */
+  public record NodeStart(
+      String node,
+      int rank,
+      int slots,
+      Map<String, String> variables,
+      List<String> argv,
+      String stdoutLog,
+      String stderrLog) {}
+
+  /**
+   * The variables of the node of rank {@code rank}.
+   *
+   * @param port the rendezvous port, or null when not picked yet
+   */
+  public static Map<String, String> variables(
+      Hostfile hostfile, int rank, Integer port, String runId) {
+    List<Host> hosts = hostfile.hosts();
+    String n = Integer.toString(hosts.size());
+    String r = Integer.toString(rank);
+    String addr = hosts.get(0).name();
+    String p = port == null ? PORT_AT_LAUNCH : port.toString();
+    Map<String, String> v = new LinkedHashMap<>();
+    v.put("PET_NNODES", n);
+    v.put("PET_NODE_RANK", r);
+    v.put("PET_NPROC_PER_NODE", Integer.toString(hosts.get(rank).slots()));
+    v.put("PET_MASTER_ADDR", addr);
+    v.put("PET_MASTER_PORT", p);
+    v.put("MASTER_ADDR", addr);
+    v.put("MASTER_PORT", p);
+    v.put("NODE_RANK", r);
+    v.put("NNODES", n);
+    v.put("CLUSTERRUN_NODE_RANK", r);
+    v.put("CLUSTERRUN_NNODES", n);
+    v.put("CLUSTERRUN_NODELIST", String.join(",", hostfile.names()));
+    v.put(LaunchAgent.RUN_ID_VAR, runId);
+    return v;
+  }
+
+  /**
+   * Every node's start, in hostfile order.
+   *
+   * @param flags the job's container flags, as the mpirun path gives them to {@code enroot start}
+   * @param mountHome {@code container.mount-home}, null for each node's enroot configuration
+   * @param fromHost {@code container.env-from-host}: passed with {@code --env NAME}, the value is
+   *     the head's (put in the node's {@code env} at launch)
+   * @param workdir the command's working directory in the container, or null
+   * @param port the rendezvous port, or null when not picked yet
+   */
+  public static List<NodeStart> nodes(
+      Hostfile hostfile,
+      String runId,
+      String runDir,
+      String containerName,
+      EnrootArgs.ContainerFlags flags,
+      Boolean mountHome,
+      List<String> fromHost,
+      String workdir,
+      List<String> command,
+      Integer port) {
+    List<NodeStart> out = new ArrayList<>();
+    for (int rank = 0; rank < hostfile.hosts().size(); rank++) {
+      Host h = hostfile.hosts().get(rank);
+      Map<String, String> vars = variables(hostfile, rank, port, runId);
+      List<String> envFlags = new ArrayList<>();
+      vars.forEach((k, v) -> envFlags.add(k + "=" + v));
+      envFlags.addAll(fromHost);
+      List<String> argv = new ArrayList<>(List.of("env"));
+      LaunchAgent.enrootEnvironment(flags, mountHome).forEach((k, v) -> argv.add(k + "=" + v));
+      argv.add(LaunchAgent.RUN_ID_VAR + "=" + runId);
+      argv.addAll(EnrootArgs.start(flags, envFlags, containerName, inDir(workdir, command)));
+      out.add(
+          new NodeStart(
+              h.name(),
+              rank,
+              h.slots(),
+              vars,
+              List.copyOf(argv),
+              runDir + "/" + h.name() + ".stdout.log",
+              runDir + "/" + h.name() + ".stderr.log"));
+    }
+    return List.copyOf(out);
+  }
+
+  /** The command, started in {@code workdir} when one is given (enroot start has no such flag). */
+  static List<String> inDir(String workdir, List<String> command) {
+    if (workdir == null) {
+      return command;
+    }
+    List<String> w =
+        new ArrayList<>(
+            List.of(
+                "sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "clusterrun-workdir", workdir));
+    w.addAll(command);
+    return w;
+  }
+
+  /**
+   * What only applies to mpirun is refused with per-node: the ranks and their mapping, Open MPI's
+   * settings, the mpirun hostfile, the daemon and the canary (an mpirun of the job's shape). {@code
+   * --no-canary} and {@code --no-hook} are accepted and change nothing.
+   *
+   * @throws BadInputException naming every such setting given
+   */
+  public static void refuseMpiSettings(
+      ResolvedJob job, LaunchOptions options, int nodes, int fanout) {
+    List<String> given = new ArrayList<>();
+    Map<String, Setting<?>> byKey = job.byKey();
+    for (String key : List.of("mpi.np", "mpi.per-node", "mpi.mca", "mpi.env", "mpi.args")) {
+      Setting<?> s = byKey.get(key);
+      if (s.source() == Source.FLAG
+          || s.source() == Source.ENVIRONMENT
+          || s.source() == Source.FILE) {
+        given.add(JobResolver.subject(s, key));
+      }
+    }
+    if (job.hostfile().source() != Source.DEFAULT) {
+      given.add(JobResolver.subject(job.hostfile(), "mpi.hostfile"));
+    }
+    if (options.daemon() != LaunchOptions.Daemon.AUTO) {
+      given.add("--mpi-daemon");
+    }
+    if (options.canary() == CanaryMode.ONLY) {
+      given.add("--canary");
+    }
+    String subject = JobResolver.subject(job.launcher(), "launcher");
+    if (!given.isEmpty()) {
+      throw new BadInputException(
+          String.join(", ", given),
+          (given.size() == 1 ? "applies" : "apply")
+              + " to the mpirun launcher only, not to per-node ("
+              + subject
+              + "); per-node starts the command once on every node of the hostfile");
+    }
+    if (fanout < nodes) {
+      Setting<Integer> f = job.ssh().fanout();
+      throw new BadInputException(
+          f.source() == Source.FLAG ? "--fanout" : JobResolver.subject(f, "ssh.fanout"),
+          fanout
+              + " is less than the "
+              + nodes
+              + " nodes that per-node starts at once; give at least "
+              + nodes);
+    }
+  }
+
+  /**
+   * A POSIX shell script that prints one TCP port nobody has bound on the node, from {@link
+   * #FIRST_PORT} on, starting at a random offset so two runs at once rarely pick the same.
+   */
+  public static String portScript() {
+    return String.join(
+        "\n",
+        "used=$(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null"
+            + " | awk '$2 ~ /:/ {split($2, a, \":\"); print a[2]}')",
+        "used=\" $(echo $used) \"",
+        "off=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')",
+        "i=0",
+        "while [ $i -lt " + PORTS + " ]; do",
+        "  p=$(( " + FIRST_PORT + " + (off + i) % " + PORTS + " ))",
+        "  h=$(printf '%04X' \"$p\")",
+        "  case \"$used\" in *\" $h \"*) ;; *) echo \"port $p\"; exit 0 ;; esac",
+        "  i=$((i+1))",
+        "done",
+        "echo 'no free port' >&2",
+        "exit 1",
+        "");
+  }
+
+  /** The port {@link #portScript} printed, or null. */
+  static Integer parsePort(String stdout) {
+    for (String line : stdout.split("\n")) {
+      if (line.startsWith("port ")) {
+        try {
+          int p = Integer.parseInt(line.substring(5).strip());
+          return p > 0 && p < 65536 ? p : null;
+        } catch (NumberFormatException e) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+}

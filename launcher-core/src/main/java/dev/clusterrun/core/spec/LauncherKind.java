@@ -1,0 +1,40 @@
+package dev.clusterrun.core.spec;
+
+/**
+ * {@code launcher}: how a job's processes start. {@link #MPIRUN} (the default) starts {@code
+ * mpirun} in the container on the head, with Open MPI's daemons in the same container on every
+ * other node; {@link #PER_NODE} starts the command once on every node, each in the job's container
+ * there (as {@code srun --ntasks-per-node=1} does for torchrun-style programs).
+ */
+public enum LauncherKind {
+  MPIRUN("mpirun"),
+  PER_NODE("per-node");
+
+  private final String word;
+
+  LauncherKind(String word) {
+    this.word = word;
+  }
+
+  /** The word the job file and {@code --launcher} take. */
+  public String word() {
+    return word;
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the words accepted
+   */
+  public static LauncherKind parse(String text) {
+    for (LauncherKind k : values()) {
+      if (k.word.equals(text)) {
+        return k;
+      }
+    }
+    throw new IllegalArgumentException("expected mpirun or per-node, found '" + text + "'");
+  }
+
+  @Override
+  public String toString() {
+    return word;
+  }
+}
