@@ -124,10 +124,6 @@ class DocsTest {
           // NVIDIA's hpcg.sh, nccl-tests
           "--nx",
           "-b",
-          // the local cluster's cluster.sh (up --docker-bridge, cut --arp) and bench/run-vs-raw.sh
-          "--docker-bridge",
-          "--arp",
-          "--with-64",
           // Maven
           "-DskipITs",
           // the hostile-input property tests' own properties

@@ -79,13 +79,13 @@ class PerNodeCliTest {
     Files.writeString(
         job,
         "launcher: per-node\ncontainer:\n  image: /images/torch.sqsh\n"
-            + "  env: {GREETING: \"hello world\"}\n"
+            + "  env: {GREETING: \"hello;world\"}\n"
             + "workspace:\n  path: /shared/ws\ncommand: [hostname]\n");
     Run r = run("plan", job.toString(), "--nodes", path("hostfiles/2x8.txt"));
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).containsPattern("\nlauncher +per-node +file \\(" + job + "\\)\n");
-    // No launch agent with per-node, so no limit of its: a value may hold white space.
-    assertThat(r.out()).contains(" --env 'GREETING=hello world' --env PET_NNODES=2 ");
+    // The value is quoted once for the node's shell and reaches enroot as one word.
+    assertThat(r.out()).contains(" --env 'GREETING=hello;world' --env PET_NNODES=2 ");
 
     Run bad = run("plan", job.toString(), "--nodes", path("hostfiles/2x8.txt"), "--launcher=srun");
     assertThat(bad.code()).isEqualTo(2);
