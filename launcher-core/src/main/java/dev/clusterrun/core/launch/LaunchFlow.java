@@ -124,7 +124,10 @@ public final class LaunchFlow {
         return new LaunchOutcome.Unreachable(session.unreachable());
       }
       ResolvedJob toRun = finisher.finish(session, report, job);
-      RunSummary s = runJob(launch, toRun, session, console);
+      NetworkPick network =
+          NetworkPick.settle(toRun, report == null ? null : report.facts(), session.head());
+      console.progress().note("network: " + network.value() + " (" + network.origin() + ")");
+      RunSummary s = runJob(launch, toRun, network, session, console);
       if (s.message() != null) {
         console.progress().note(s.message());
       }
@@ -151,7 +154,8 @@ public final class LaunchFlow {
     return new CheckSelection(ids);
   }
 
-  private static RunSummary runJob(Launch launch, ResolvedJob job, Session session, Console console)
+  private static RunSummary runJob(
+      Launch launch, ResolvedJob job, NetworkPick network, Session session, Console console)
       throws IOException {
     LaunchAgent.Daemon fixed = launch.options().daemon().fixed();
     boolean hook = launch.options().hook();
@@ -161,7 +165,8 @@ public final class LaunchFlow {
                 Planner.plan(
                     job,
                     launch.hostfile(),
-                    new Planner.Options(launch.runId(), d, hook, fixed == null)),
+                    new Planner.Options(launch.runId(), d, hook, fixed == null)
+                        .withNetwork(network)),
             fixed,
             launch.options().canary());
     JobRunner runner = new JobRunner(HeadCommands.LOCAL, session, console);

@@ -31,7 +31,9 @@ public record ResolvedJob(
     Setting<List<String>> mpiArgs,
     Setting<String> hostfile,
     Setting<List<String>> command,
-    ResolvedSsh ssh) {
+    ResolvedSsh ssh,
+    Setting<String> network,
+    Setting<java.time.Duration> nodeTimeout) {
 
   /** Every setting by its job-file key, in documentation order. */
   public Map<String, Setting<?>> byKey() {
@@ -56,6 +58,8 @@ public record ResolvedJob(
     m.put("mpi.env", mpiEnv);
     m.put("mpi.args", mpiArgs);
     m.put("mpi.hostfile", hostfile);
+    m.put("mpi.network", network);
+    m.put("mpi.node-timeout", nodeTimeout);
     m.put("command", command);
     m.putAll(ssh.byKey());
     return m;
