@@ -169,7 +169,8 @@ public final class LaunchFlow {
                         .withNetwork(network)),
             fixed,
             launch.options().canary());
-    JobRunner runner = new JobRunner(HeadCommands.LOCAL, session, console);
+    JobRunner runner =
+        new JobRunner(HeadCommands.LOCAL, session, console).watchNodes(job.nodeTimeout().value());
     try (Console.Handle h = console.interrupts().onInterrupt(runner::interrupt)) {
       return runner.run(
           new JobRunner.Request(

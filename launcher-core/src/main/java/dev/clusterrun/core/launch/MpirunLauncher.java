@@ -31,6 +31,7 @@ public final class MpirunLauncher implements Launcher {
   private final CanaryMode canary;
   private volatile HeadProcess current;
   private volatile boolean interrupted;
+  private volatile Duration grace = Duration.ofSeconds(10);
 
   /**
    * @param planFor the plan for a given daemon (orted for Open MPI 4, prted for 5)
@@ -56,6 +57,13 @@ public final class MpirunLauncher implements Launcher {
     if (p != null) {
       p.interrupt();
     }
+  }
+
+  /** A lost node never confirms an orderly stop: mpirun gets 2 s, not 10, before SIGTERM. */
+  @Override
+  public void nodeLost(String node) {
+    grace = Duration.ofSeconds(2);
+    interrupt();
   }
 
   @Override
@@ -158,9 +166,10 @@ public final class MpirunLauncher implements Launcher {
       while (!p.waitFor(Duration.ofMillis(200))) {
         if (interrupted) {
           // mpirun got SIGINT; give it time to stop its daemons, then make sure.
-          if (!p.waitFor(Duration.ofSeconds(10))) {
+          if (!p.waitFor(grace)) {
             p.terminate();
-            if (!p.waitFor(Duration.ofSeconds(5))) {
+            if (!p.waitFor(
+                grace.compareTo(Duration.ofSeconds(5)) < 0 ? grace : Duration.ofSeconds(5))) {
               p.killTree();
             }
           }
