@@ -13,6 +13,8 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -160,6 +162,119 @@ class FaultsIT {
     long ranks = r.stdout().lines().filter(l -> RING.matcher(l).matches()).count();
     assertThat(ranks).as("%s", r).isLessThan(3);
     assertThat(r.stderr()).contains("clusterrun: network: none");
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // A node lost without a reset
+
+  @Test
+  @Order(4)
+  void aNodeCutMidRunStopsTheJobNamingItWithinTheNodeTimeoutAndLeavesNothingOnTheOthers()
+      throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(launcher));
+    cmd.addAll(job(List.of("run", "--node-timeout", "10s", "--", "sleep", "987")));
+    CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> shell(cmd));
+    try {
+      // Wait until the job runs on every node: one `sleep 987` in each node's network namespace.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (System.nanoTime() < deadline && !running.isDone()) {
+        if (c().nodes().stream().allMatch(n -> !processes(n, "", "sleep 987").isEmpty())) {
+          break;
+        }
+        Thread.sleep(300);
+      }
+      assertThat(running.isDone())
+          .as("the run ended early: %s", running.isDone() ? running.get() : "")
+          .isFalse();
+      for (String n : c().nodes()) {
+        assertThat(processes(n, "", "sleep 987")).as(n).isNotEmpty();
+      }
+      long cut = System.nanoTime();
+      c().cut("node3");
+      Result r = running.get(60, TimeUnit.SECONDS);
+      double took = (System.nanoTime() - cut) / 1e9;
+      System.err.printf("--- node3 cut; clusterrun ended %.1f s later%n", took);
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(5);
+      assertThat(took).as("seconds from the cut to the exit").isLessThanOrEqualTo(10 + 10);
+      assertThat(r.stderr())
+          .contains("node3 stopped answering for")
+          .contains("(--node-timeout 10s): the job was stopped on the other nodes");
+      Matcher line = RUN_LINE.matcher(r.stderr());
+      assertThat(line.find()).isTrue();
+      assertThat(line.group(2)).isEqualTo("node-lost");
+      String runId = line.group(1);
+      JsonNode s = summary(r);
+      assertThat(s.path("outcome").asText()).isEqualTo("node-lost");
+      assertThat(s.path("exitCode").asInt()).isEqualTo(5);
+      assertThat(s.path("lostNodes").toString()).isEqualTo("[\"node3\"]");
+      assertThat(s.path("message").asText()).contains("node3 stopped answering");
+      // Nothing of the run on the nodes that answer: no orted, no rank, nothing with its run id.
+      for (String n : List.of("node1", "node2")) {
+        assertThat(processes(n, runId, "sleep 987")).as("left on %s", n).isEmpty();
+      }
+    } finally {
+      c().uncut("node3");
+      // What the lost node still runs is out of reach of the run; the test cleans it up (and, when
+      // the run did not end, ends its job).
+      for (String n : running.isDone() ? List.of("node3") : c().nodes()) {
+        for (String l : processes(n, "", "sleep 987")) {
+          c().exec(n, true, "kill", "-KILL", l.split(" ")[0]);
+        }
+      }
+      try {
+        running.get(120, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        System.err.println("--- the run did not end after its job was killed");
+      }
+    }
+  }
+
+  /**
+   * Live (not zombie) processes in {@code node}'s network namespace (the nodes share the machine's
+   * PID space), read from /proc as root: any {@code orted}, any carrying {@code
+   * CLUSTERRUN_RUN_ID=runId} in its environment (when runId is not empty), and any whose command
+   * line is exactly {@code args}. One "PID COMM ARGS" line each.
+   */
+  static List<String> processes(String node, String runId, String args) {
+    String script =
+        String.join(
+            "\n",
+            "id=$1; want=$2; net=$(readlink /proc/$3/ns/net)",
+            "for d in /proc/[0-9]*; do",
+            "  p=${d#/proc/}",
+            "  [ \"$p\" = $$ ] && continue",
+            "  [ \"$(readlink \"$d/ns/net\" 2>/dev/null)\" = \"$net\" ] || continue",
+            "  st=$(sed 's/.*) //' \"$d/stat\" 2>/dev/null | cut -d' ' -f1)",
+            "  [ -n \"$st\" ] && [ \"$st\" != Z ] || continue",
+            "  comm=$(cat \"$d/comm\" 2>/dev/null)",
+            "  cmd=$(tr '\\000' ' ' < \"$d/cmdline\" 2>/dev/null)",
+            "  hit=''",
+            "  [ \"$comm\" = orted ] && hit=1",
+            "  [ \"$cmd\" = \"$want \" ] && hit=1",
+            "  if [ -n \"$id\" ] && tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null"
+                + " | grep -qxF \"CLUSTERRUN_RUN_ID=$id\"; then hit=1; fi",
+            "  [ -n \"$hit\" ] && echo \"$p $comm $cmd\"",
+            "done",
+            "exit 0");
+    Result r =
+        ok(
+            c().exec(
+                    node,
+                    true,
+                    "sh",
+                    "-c",
+                    script,
+                    "procs",
+                    runId,
+                    args,
+                    Long.toString(c().holderPid(node))));
+    List<String> out = new ArrayList<>();
+    for (String l : r.stdout().split("\n")) {
+      if (!l.isBlank()) {
+        out.add(l);
+      }
+    }
+    return out;
   }
 
   // ----------------------------------------------------------------------------------------------
