@@ -104,13 +104,21 @@ public final class LaunchFlow {
         Session.open(launch.hostfile(), job.ssh().explicit(), console.progress())) {
       CheckReport report = null;
       if (!launch.options().skipChecks()) {
+        // A named container another run is making is judged once it is made.
         report =
-            CheckFlow.standard()
-                .check(
-                    session,
-                    new CheckJob(
-                        job.containerName().value(), job.mounts().value(), job.mountHome().value()),
-                    selection(launch.options()));
+            ContainerLock.shared(
+                job.workspacePath().value(),
+                job.containerName().value(),
+                console.progress(),
+                () ->
+                    CheckFlow.standard()
+                        .check(
+                            session,
+                            new CheckJob(
+                                job.containerName().value(),
+                                job.mounts().value(),
+                                job.mountHome().value()),
+                            selection(launch.options())));
         if (!report.passed()) {
           return new LaunchOutcome.ChecksFailed(report);
         }
