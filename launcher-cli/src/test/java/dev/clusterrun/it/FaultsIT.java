@@ -165,6 +165,76 @@ class FaultsIT {
   }
 
   // ----------------------------------------------------------------------------------------------
+  // Many jobs at once
+
+  @Test
+  @Order(5)
+  void fourJobsOfTwoUsersAtOnceNamedAndUnnamedAllPass() throws Exception {
+    LocalCluster.JobUser two = c().user2();
+    String dataPath = shared + "/faults-enroot-data";
+    // One data path for every user, as setup writes it: the site lets every user make containers
+    // there (sticky, like /tmp).
+    ok(c().exec("node1", true, "chmod", "1777", dataPath));
+    String ws2 = two.home() + "/faults-ws2";
+    ok(c().execAs(two, "node1", "mkdir", "-p", ws2));
+    ok(c().execAs(two, "node1", "cp", ws + "/ring", ws2 + "/ring"));
+    // Two runs of the first user share one named container, made by whichever comes first while
+    // the other waits; the second user runs one named and one unnamed container of its own.
+    List<CompletableFuture<Result>> runs = new ArrayList<>();
+    runs.add(
+        CompletableFuture.supplyAsync(() -> asUser(null, ws, "--container-name", "faultsconc")));
+    runs.add(
+        CompletableFuture.supplyAsync(() -> asUser(null, ws, "--container-name", "faultsconc")));
+    runs.add(
+        CompletableFuture.supplyAsync(() -> asUser(two, ws2, "--container-name", "faultsconc2")));
+    runs.add(CompletableFuture.supplyAsync(() -> asUser(two, ws2)));
+    List<String> runIds = new ArrayList<>();
+    for (CompletableFuture<Result> f : runs) {
+      Result r = f.get(300, TimeUnit.SECONDS);
+      ok(r);
+      List<String> hostsSeen = new ArrayList<>();
+      for (String l : r.stdout().split("\n")) {
+        Matcher m = RING.matcher(l);
+        if (m.matches()) {
+          assertThat(m.group(5)).as(l).isEqualTo("6");
+          hostsSeen.add(m.group(2));
+        }
+      }
+      assertThat(hostsSeen).as("%s", r).containsExactlyInAnyOrder("node1", "node2", "node3");
+      Matcher m = RUN_LINE.matcher(r.stderr());
+      assertThat(m.find()).isTrue();
+      runIds.add(m.group(1));
+    }
+    assertThat(runIds).doesNotHaveDuplicates();
+    // The shared named container was made once: one run made it, the other used it.
+    String a = runs.get(0).get().stderr();
+    String b = runs.get(1).get().stderr();
+    assertThat((a + b).split("created container faultsconc ", -1)).hasSize(2);
+    // Nothing of any run is left on any node.
+    for (String n : c().nodes()) {
+      for (String id : runIds) {
+        assertThat(processes(n, id, "/workspace/ring")).as("%s on %s", id, n).isEmpty();
+      }
+    }
+  }
+
+  /** {@code run faults-ring.yaml} as {@code user} (null: the first) with its own workspace. */
+  static Result asUser(LocalCluster.JobUser user, String workspace, String... flags) {
+    List<String> cmd =
+        new ArrayList<>(List.of(launcher, "run", "faults-ring.yaml", "--nodes", hosts));
+    cmd.addAll(List.of("--workspace", workspace));
+    cmd.addAll(imageFlags);
+    cmd.addAll(List.of(flags));
+    if (user == null) {
+      return shell(cmd);
+    }
+    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
+    Result r = c().execAs(user, "node1", null, RUN_TIMEOUT, List.of("sh", "-c", script));
+    System.err.println("--- as " + user.name() + ": " + String.join(" ", cmd) + "\n" + r);
+    return r;
+  }
+
+  // ----------------------------------------------------------------------------------------------
   // A node lost without a reset
 
   @Test

@@ -128,7 +128,7 @@ public final class JobRunner {
       run.note(
           String.join(", ", lost)
               + " stopped answering for "
-              + Planner.display(w.silence())
+              + Planner.display(Duration.ofSeconds(w.silence().toSeconds()))
               + " (--node-timeout "
               + Planner.display(nodeTimeout)
               + "): the job was stopped on the other nodes");
