@@ -133,7 +133,7 @@ public final class LaunchFlow {
       }
       ResolvedJob toRun = finisher.finish(session, report, job);
       NetworkPick network =
-          NetworkPick.settle(toRun, report == null ? null : report.facts(), session.head());
+          NetworkPick.settle(toRun, networkFacts(session, report, toRun), session.head());
       console.progress().note("network: " + network.value() + " (" + network.origin() + ")");
       RunSummary s = runJob(launch, toRun, network, session, console);
       if (s.message() != null) {
@@ -152,6 +152,23 @@ public final class LaunchFlow {
                   s.runDir()));
       return new LaunchOutcome.Ran(s);
     }
+  }
+
+  /**
+   * The facts the network is chosen from: the checks', or with {@code --skip-checks} and {@code
+   * auto} one round of facts alone (no check judged).
+   */
+  private static java.util.Map<String, dev.clusterrun.core.check.Facts> networkFacts(
+      Session session, CheckReport report, ResolvedJob job) throws InterruptedException {
+    if (report != null) {
+      return report.facts();
+    }
+    if (!JobResolver.NETWORK_AUTO.equals(job.network().value())) {
+      return null;
+    }
+    return CheckFlow.standard()
+        .check(session, CheckJob.NONE, new CheckSelection(EnumSet.of(CheckId.NETWORK)))
+        .facts();
   }
 
   private static CheckSelection selection(LaunchOptions options) {
