@@ -351,7 +351,7 @@ public final class Planner {
 
   private static Plan.SettingView nodeTimeoutView(ResolvedJob job, Options options) {
     Setting<java.time.Duration> s = job.nodeTimeout();
-    MpiTuning.Keepalive k = MpiTuning.Keepalive.within(s.value());
+    MpiTuning.Keepalive k = MpiTuning.Keepalive.after(s.value());
     return new Plan.SettingView(
         "mpi.node-timeout",
         display(s.value()),

@@ -105,7 +105,7 @@ public final class MpiTuning {
       }
     }
     if (nodeTimeout != null) {
-      Keepalive k = Keepalive.within(nodeTimeout);
+      Keepalive k = Keepalive.after(nodeTimeout);
       String[][] names = {
         {"time", Long.toString(k.time())},
         {"intvl", Long.toString(k.interval())},
@@ -133,10 +133,20 @@ public final class MpiTuning {
 
   /**
    * TCP keepalive in whole seconds: the first probe after {@code time} of silence, then one every
-   * {@code interval}, the connection dropped after {@code probes} unanswered ones; in all about the
-   * node timeout.
+   * {@code interval}, the connection dropped after {@code probes} unanswered ones.
    */
   public record Keepalive(long time, long interval, long probes) {
+    /**
+     * Keepalive that gives up a little after clusterrun's own watch ({@link #after}): half as long
+     * again as the node timeout, at least 5 s more. clusterrun, which names the lost node, acts
+     * first; Open MPI's daemons still notice a lost peer on their own if clusterrun cannot.
+     */
+    public static Keepalive after(Duration nodeTimeout) {
+      long s = Math.max(1, nodeTimeout.toSeconds());
+      return within(Duration.ofSeconds(Math.max(s + 5, s * 3 / 2)));
+    }
+
+    /** Keepalive that gives up within {@code timeout} (at least 3 s). */
     public static Keepalive within(Duration timeout) {
       long t = Math.max(3, timeout.toSeconds());
       long time = Math.max(1, t / 3);

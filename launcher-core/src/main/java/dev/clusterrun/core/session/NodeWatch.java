@@ -77,8 +77,25 @@ public final class NodeWatch implements AutoCloseable {
     }
   }
 
-  /** One beat: judge the silence of every node, then ask those not being asked already. */
+  /**
+   * One beat: judge the silence of every node, then ask those not being asked already; the next
+   * beat is scheduled whatever happens in this one, until a node is lost or the watch closed.
+   */
   void beat() {
+    try {
+      judgeThenAsk();
+    } catch (RuntimeException e) {
+      // A beat that fails (a pool shutting down) must not end the watch while it is open.
+    } finally {
+      try {
+        schedule();
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // the session is closing
+      }
+    }
+  }
+
+  private void judgeThenAsk() {
     if (closed) {
       return;
     }
@@ -106,12 +123,12 @@ public final class NodeWatch implements AutoCloseable {
       if (asking.add(n)) {
         try {
           fanOut.beside(() -> ask(n));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-          return; // the session is closing
+        } catch (RuntimeException e) {
+          asking.remove(n);
+          throw e;
         }
       }
     }
-    schedule();
   }
 
   private Boolean ask(String node) {

@@ -30,7 +30,7 @@ class PlannerTest {
 
   /** Open MPI 4's keepalive for the default node timeout (30 s). */
   static final String KEEPALIVE =
-      " --mca oob_tcp_keepalive_time 10 --mca oob_tcp_keepalive_intvl 5"
+      " --mca oob_tcp_keepalive_time 15 --mca oob_tcp_keepalive_intvl 7"
           + " --mca oob_tcp_keepalive_probes 4";
 
   static JobSpec seedFile() {
@@ -116,7 +116,7 @@ class PlannerTest {
     assertThat(ShellQuote.join(p.canaryLaunch())).contains("--mca btl_tcp_if_include 10.0.0.0/24");
     assertThat(PlanRenderer.text(p))
         .containsPattern("mpi.network +10.0.0.0/24 +default .*auto: the network the head reached")
-        .containsPattern("mpi.node-timeout +30s +default .*keepalive to 10s \\+ 4 × 5s");
+        .containsPattern("mpi.node-timeout +30s +default .*keepalive to 15s \\+ 4 × 7s");
 
     // Open MPI 5: PRRTE's daemons read theirs from PRTE_MCA_* in the head's container.
     Plan five =
@@ -126,7 +126,7 @@ class PlannerTest {
             new Planner.Options("RUN", LaunchAgent.Daemon.PRTED, true).withNetwork(pick));
     assertThat(ShellQuote.join(five.launch()))
         .contains("--env PRTE_MCA_oob_tcp_if_include=10.0.0.0/24")
-        .contains("--env PRTE_MCA_prte_keepalive_time=10")
+        .contains("--env PRTE_MCA_prte_keepalive_time=15")
         .doesNotContain("--mca oob_tcp_if_include");
   }
 

@@ -18,8 +18,8 @@ class MpiTuningTest {
     assertThat(a.mca())
         .containsEntry("btl_tcp_if_include", "10.0.0.0/24")
         .containsEntry("oob_tcp_if_include", "10.0.0.0/24")
-        .containsEntry("oob_tcp_keepalive_time", "10")
-        .containsEntry("oob_tcp_keepalive_intvl", "5")
+        .containsEntry("oob_tcp_keepalive_time", "15")
+        .containsEntry("oob_tcp_keepalive_intvl", "7")
         .containsEntry("oob_tcp_keepalive_probes", "4");
     assertThat(a.forward())
         .containsExactly("NCCL_SOCKET_IFNAME==eth0,ens5", "UCX_NET_DEVICES=eth0,ens5");
@@ -34,8 +34,8 @@ class MpiTuningTest {
         .contains(
             "PRTE_MCA_oob_tcp_if_include=10.0.0.0/24",
             "PRTE_MCA_prte_if_include=10.0.0.0/24",
-            "PRTE_MCA_oob_tcp_keepalive_time=10",
-            "PRTE_MCA_prte_keepalive_time=10",
+            "PRTE_MCA_oob_tcp_keepalive_time=15",
+            "PRTE_MCA_prte_keepalive_time=15",
             "PRTE_MCA_prte_keepalive_probes=4");
   }
 
@@ -60,6 +60,17 @@ class MpiTuningTest {
         MpiTuning.additions(
             new MpiTuning.Network("eth0", List.of("eth0"), false), null, false, NOTHING);
     assertThat(a.forward()).containsExactly("NCCL_SOCKET_IFNAME==eth0");
+  }
+
+  @Test
+  void openMpisKeepaliveGivesUpOnlyAfterClusterrunsWatchSoClusterrunNamesTheNode() {
+    for (int s : new int[] {1, 5, 10, 30, 120}) {
+      MpiTuning.Keepalive k = MpiTuning.Keepalive.after(Duration.ofSeconds(s));
+      assertThat(k.total())
+          .as("%d s", s)
+          .isGreaterThan(s)
+          .isLessThanOrEqualTo(Math.max(s + 5, s * 3 / 2));
+    }
   }
 
   @Test
