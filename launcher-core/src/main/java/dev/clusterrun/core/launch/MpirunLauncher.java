@@ -59,11 +59,20 @@ public final class MpirunLauncher implements Launcher {
     }
   }
 
-  /** A lost node never confirms an orderly stop: mpirun gets 2 s, not 10, before SIGTERM. */
+  /**
+   * A lost node never confirms an orderly stop (mpirun would wait for its daemon, and a SIGTERM
+   * that ends {@code enroot start} first orphans mpirun out of reach): the whole process tree is
+   * killed at once, children first; the other nodes' daemons lose mpirun and end, and the search
+   * for leftovers does the rest.
+   */
   @Override
   public void nodeLost(String node) {
     grace = Duration.ofSeconds(2);
-    interrupt();
+    interrupted = true;
+    HeadProcess p = current;
+    if (p != null) {
+      p.killTree();
+    }
   }
 
   @Override
