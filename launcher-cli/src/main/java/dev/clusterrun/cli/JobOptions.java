@@ -129,6 +129,24 @@ final class JobOptions {
   Integer np;
 
   @Option(
+      names = "--network",
+      paramLabel = "auto|none|CIDR|IFACE",
+      description =
+          "The network Open MPI keeps to (btl_tcp_if_include, oob_tcp_if_include, NCCL_SOCKET_IFNAME):"
+              + " auto (default: the one the hostfile's nodes are reached on, found on every node),"
+              + " none (Open MPI's own choice), a network such as 10.0.0.0/24 or an interface name."
+              + " Settings the job gives itself win.")
+  String network;
+
+  @Option(
+      names = "--node-timeout",
+      paramLabel = "DURATION",
+      description =
+          "Stop the job when a node stays silent this long while it runs (default 30s); Open MPI's"
+              + " TCP keepalive is set to agree.")
+  String nodeTimeout;
+
+  @Option(
       names = "--no-hook",
       description =
           "Pass the launch agent with enroot start --env instead of the node hook (for nodes where `clusterrun setup` cannot install it).")
@@ -187,6 +205,11 @@ final class JobOptions {
     if (np != null) {
       BadInputException.about("--np", () -> SettingRules.np(np));
     }
+    if (network != null) {
+      BadInputException.about("--network", () -> SettingRules.network(network));
+    }
+    java.time.Duration timeout =
+        nodeTimeout == null ? null : SshOptions.parseDuration("--node-timeout", nodeTimeout);
     ContainerSpec c =
         new ContainerSpec(
             img,
@@ -204,7 +227,7 @@ final class JobOptions {
         null,
         c,
         new WorkspaceSpec(workspace, workspaceMount),
-        new MpiSpec(np, null, null, null, null, null),
+        new MpiSpec(np, null, null, null, null, null, network, timeout),
         command == null || command.isEmpty() ? null : List.copyOf(command),
         ssh,
         "flags");

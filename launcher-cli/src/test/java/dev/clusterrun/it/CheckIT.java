@@ -153,7 +153,7 @@ class CheckIT {
     assertThat(table.stdout())
         .contains("node1 (head)")
         .contains("✓ pass  ✗ fail  ! warning  – skipped")
-        .contains("3 nodes, 17 checks: 44 passed, 0 failed, 0 warnings, 7 skipped")
+        .contains("3 nodes, 18 checks: 47 passed, 0 failed, 0 warnings, 7 skipped")
         .doesNotContain("\n✗ ")
         .doesNotContain("?");
     assertThat(table.stdout().lines().filter(l -> l.matches("node[23] +( +✓| +–)+"))).hasSize(2);

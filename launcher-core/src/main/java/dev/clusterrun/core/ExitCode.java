@@ -25,6 +25,10 @@ public enum ExitCode {
           + " it, with file:line:column where there is one)"),
   CHECK_FAILED(3, "a check failed on a node, or the canary found a rank outside the container"),
   SETUP_FAILED(4, "node setup failed, or the container could not be made ready"),
+  NODE_LOST(
+      5,
+      "a node stopped answering while the job ran (--node-timeout): the job was stopped on the"
+          + " other nodes; summary.json names the node"),
   INTERNAL(70, "internal error in clusterrun (--verbose prints its stack trace)"),
   INTERRUPTED(130, "interrupted (Ctrl-C or SIGTERM); a running job was stopped on every node");
 
@@ -67,7 +71,7 @@ public enum ExitCode {
       Map.of(
           "check", EnumSet.of(CHECK_FAILED),
           "setup", EnumSet.of(SETUP_FAILED),
-          "run", EnumSet.of(JOB, CHECK_FAILED, SETUP_FAILED),
+          "run", EnumSet.of(JOB, CHECK_FAILED, SETUP_FAILED, NODE_LOST),
           "hpl", EnumSet.allOf(ExitCode.class),
           "bench", EnumSet.allOf(ExitCode.class));
 

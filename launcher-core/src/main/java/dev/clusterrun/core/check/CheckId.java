@@ -24,6 +24,7 @@ public enum CheckId {
   DROPIN(new DropInCheck()),
   CONTAINER(new ContainerCheck()),
   HOSTNAME_UNIQUE(new HostnameUniqueCheck()),
+  NETWORK(new NetworkCheck()),
   UID_GID(new UidGidCheck()),
   SSH_FROM_HEAD(new SshFromHeadCheck()),
   CONFIG_IDENTICAL(new ConfigIdenticalCheck()),

@@ -28,6 +28,9 @@ public final class JobResolver {
   public static final String DEFAULT_WORKSPACE_MOUNT = "/workspace";
   public static final int DEFAULT_FANOUT = 64;
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_NODE_TIMEOUT = Duration.ofSeconds(30);
+  public static final String NETWORK_AUTO = "auto";
+  public static final String NETWORK_NONE = "none";
 
   private final List<Layer> layers = new ArrayList<>();
   private Map<String, String> hostEnv = Map.of();
@@ -128,7 +131,9 @@ public final class JobResolver {
         hostfileIn,
         command,
         pick(JobSpec::launcher, "launcher", dev.clusterrun.core.spec.LauncherKind.MPIRUN),
-        resolveSsh());
+        resolveSsh(),
+        pick(s -> s.mpi().network(), "mpi.network", NETWORK_AUTO),
+        pick(s -> s.mpi().nodeTimeout(), "mpi.node-timeout", DEFAULT_NODE_TIMEOUT));
   }
 
   /**

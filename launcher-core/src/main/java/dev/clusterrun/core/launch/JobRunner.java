@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.session.Console;
+import dev.clusterrun.core.session.NodeWatch;
 import dev.clusterrun.core.session.Session;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,11 +31,22 @@ public final class JobRunner {
   private final Console console;
   private volatile Launcher launcher;
   private volatile boolean interrupted;
+  private Duration nodeTimeout;
+  private volatile NodeWatch watch;
 
   public JobRunner(HeadCommands head, Session session, Console console) {
     this.head = head;
     this.session = session;
     this.console = console;
+  }
+
+  /**
+   * Watches every node while the job runs; one silent for {@code timeout} stops the job, which ends
+   * {@link RunEnd#NODE_LOST} (null: no watch).
+   */
+  public JobRunner watchNodes(Duration timeout) {
+    nodeTimeout = timeout;
+    return this;
   }
 
   /** Stops the run: the launcher stops the job; {@link #run} then cleans up and returns 130. */
@@ -94,7 +106,41 @@ public final class JobRunner {
     for (String a : run.prepared()) {
       run.say(a);
     }
-    return rq.launcher().launch(run);
+    if (nodeTimeout == null) {
+      return rq.launcher().launch(run);
+    }
+    NodeWatch w =
+        NodeWatch.start(
+            session,
+            nodeTimeout,
+            lost -> {
+              interrupted = true;
+              rq.launcher().nodeLost(lost.node());
+            });
+    watch = w;
+    try {
+      Launcher.Ending end = rq.launcher().launch(run);
+      List<String> lost = w.lost();
+      if (lost.isEmpty()) {
+        return end;
+      }
+      run.lostNodes(lost);
+      run.note(
+          String.join(", ", lost)
+              + " stopped answering for "
+              + Planner.display(Duration.ofSeconds(w.silence().toSeconds()))
+              + " (--node-timeout "
+              + Planner.display(nodeTimeout)
+              + "): the job was stopped on the other nodes");
+      return Launcher.Ending.of(RunEnd.NODE_LOST);
+    } finally {
+      w.close();
+    }
+  }
+
+  private List<String> lostNodes() {
+    NodeWatch w = watch;
+    return w == null ? List.of() : w.lost();
   }
 
   /** Nothing of the run may stay behind on any node; then the plan's after-job steps. */
@@ -103,7 +149,8 @@ public final class JobRunner {
     try {
       String runId = run.plan().runId();
       Map<String, RemoteReaper.Reaped> r =
-          session.onEveryShell(s -> RemoteReaper.reap(s, runId, Duration.ofSeconds(30)));
+          session.onEveryShellExcept(
+              lostNodes(), s -> RemoteReaper.reap(s, runId, Duration.ofSeconds(30)));
       run.leftovers(new ArrayList<>(r.values()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

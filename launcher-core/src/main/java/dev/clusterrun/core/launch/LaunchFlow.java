@@ -138,13 +138,21 @@ public final class LaunchFlow {
         Session.open(launch.hostfile(), job.ssh().explicit(), console.progress())) {
       CheckReport report = null;
       if (!launch.options().skipChecks()) {
+        // A named container another run is making is judged once it is made.
         report =
-            CheckFlow.standard()
-                .check(
-                    session,
-                    new CheckJob(
-                        job.containerName().value(), job.mounts().value(), job.mountHome().value()),
-                    selection(launch.options()));
+            ContainerLock.shared(
+                job.workspacePath().value(),
+                job.containerName().value(),
+                console.progress(),
+                () ->
+                    CheckFlow.standard()
+                        .check(
+                            session,
+                            new CheckJob(
+                                job.containerName().value(),
+                                job.mounts().value(),
+                                job.mountHome().value()),
+                            selection(launch.options())));
         if (!report.passed()) {
           return new LaunchOutcome.ChecksFailed(report);
         }
@@ -158,7 +166,10 @@ public final class LaunchFlow {
         return new LaunchOutcome.Unreachable(session.unreachable());
       }
       ResolvedJob toRun = finisher.finish(session, report, job);
-      RunSummary s = runJob(launch, toRun, session, console);
+      NetworkPick network =
+          NetworkPick.settle(toRun, networkFacts(session, report, toRun), session.head());
+      console.progress().note("network: " + network.value() + " (" + network.origin() + ")");
+      RunSummary s = runJob(launch, toRun, network, session, console);
       if (s.message() != null) {
         console.progress().note(s.message());
       }
@@ -177,6 +188,23 @@ public final class LaunchFlow {
     }
   }
 
+  /**
+   * The facts the network is chosen from: the checks', or with {@code --skip-checks} and {@code
+   * auto} one round of facts alone (no check judged).
+   */
+  private static java.util.Map<String, dev.clusterrun.core.check.Facts> networkFacts(
+      Session session, CheckReport report, ResolvedJob job) throws InterruptedException {
+    if (report != null) {
+      return report.facts();
+    }
+    if (!JobResolver.NETWORK_AUTO.equals(job.network().value())) {
+      return null;
+    }
+    return CheckFlow.standard()
+        .check(session, CheckJob.NONE, new CheckSelection(EnumSet.of(CheckId.NETWORK)))
+        .facts();
+  }
+
   private static CheckSelection selection(LaunchOptions options) {
     EnumSet<CheckId> ids = EnumSet.allOf(CheckId.class);
     if (!options.hook()) {
@@ -185,7 +213,8 @@ public final class LaunchFlow {
     return new CheckSelection(ids);
   }
 
-  private static RunSummary runJob(Launch launch, ResolvedJob job, Session session, Console console)
+  private static RunSummary runJob(
+      Launch launch, ResolvedJob job, NetworkPick network, Session session, Console console)
       throws IOException {
     LaunchAgent.Daemon fixed = launch.options().daemon().fixed();
     boolean hook = launch.options().hook();
@@ -206,7 +235,8 @@ public final class LaunchFlow {
                 Planner.plan(
                     job,
                     launch.hostfile(),
-                    new Planner.Options(launch.runId(), d, hook, fixed == null)),
+                    new Planner.Options(launch.runId(), d, hook, fixed == null)
+                        .withNetwork(network)),
             fixed,
             launch.options().canary());
     return run(launch, job, session, console, mpirun.firstPlan(), mpirun);
@@ -220,7 +250,8 @@ public final class LaunchFlow {
       Plan firstPlan,
       Launcher launcher)
       throws IOException {
-    JobRunner runner = new JobRunner(HeadCommands.LOCAL, session, console);
+    JobRunner runner =
+        new JobRunner(HeadCommands.LOCAL, session, console).watchNodes(job.nodeTimeout().value());
     try (Console.Handle h = console.interrupts().onInterrupt(runner::interrupt)) {
       return runner.run(
           new JobRunner.Request(

@@ -26,4 +26,13 @@ public interface Launcher {
 
   /** Ctrl-C or SIGTERM: stop what runs; {@link #launch} then returns {@link RunEnd#INTERRUPTED}. */
   void interrupt();
+
+  /**
+   * A node stopped answering ({@code --node-timeout}): stop what runs without waiting long for an
+   * orderly end, which the lost node can never confirm. {@link JobRunner} reports the run as {@link
+   * RunEnd#NODE_LOST}.
+   */
+  default void nodeLost(String node) {
+    interrupt();
+  }
 }

@@ -31,6 +31,7 @@ public final class MpirunLauncher implements Launcher {
   private final CanaryMode canary;
   private volatile HeadProcess current;
   private volatile boolean interrupted;
+  private volatile Duration grace = Duration.ofSeconds(10);
 
   /**
    * @param planFor the plan for a given daemon (orted for Open MPI 4, prted for 5)
@@ -55,6 +56,22 @@ public final class MpirunLauncher implements Launcher {
     HeadProcess p = current;
     if (p != null) {
       p.interrupt();
+    }
+  }
+
+  /**
+   * A lost node never confirms an orderly stop (mpirun would wait for its daemon, and a SIGTERM
+   * that ends {@code enroot start} first orphans mpirun out of reach): the whole process tree is
+   * killed at once, children first; the other nodes' daemons lose mpirun and end, and the search
+   * for leftovers does the rest.
+   */
+  @Override
+  public void nodeLost(String node) {
+    grace = Duration.ofSeconds(2);
+    interrupted = true;
+    HeadProcess p = current;
+    if (p != null) {
+      p.killTree();
     }
   }
 
@@ -158,9 +175,10 @@ public final class MpirunLauncher implements Launcher {
       while (!p.waitFor(Duration.ofMillis(200))) {
         if (interrupted) {
           // mpirun got SIGINT; give it time to stop its daemons, then make sure.
-          if (!p.waitFor(Duration.ofSeconds(10))) {
+          if (!p.waitFor(grace)) {
             p.terminate();
-            if (!p.waitFor(Duration.ofSeconds(5))) {
+            if (!p.waitFor(
+                grace.compareTo(Duration.ofSeconds(5)) < 0 ? grace : Duration.ofSeconds(5))) {
               p.killTree();
             }
           }

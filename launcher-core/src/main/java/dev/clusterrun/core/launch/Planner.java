@@ -5,6 +5,7 @@ import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.EnrootArgs.ContainerFlags;
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.mpi.MpiTuning;
 import dev.clusterrun.core.mpi.MpirunArgs;
 import dev.clusterrun.core.spec.Carry;
 import dev.clusterrun.core.spec.ImageRef;
@@ -30,10 +31,24 @@ public final class Planner {
    *     it with {@code enroot start --env} instead
    */
   public record Options(
-      String runId, LaunchAgent.Daemon daemon, boolean hook, boolean daemonDetected) {
+      String runId,
+      LaunchAgent.Daemon daemon,
+      boolean hook,
+      boolean daemonDetected,
+      NetworkPick network) {
     /** A daemon given explicitly ({@code --mpi-daemon orted|prted}, or detected by {@code run}). */
     public Options(String runId, LaunchAgent.Daemon daemon, boolean hook) {
       this(runId, daemon, hook, false);
+    }
+
+    /** The network not settled yet (as {@code plan} shows it: no node asked). */
+    public Options(String runId, LaunchAgent.Daemon daemon, boolean hook, boolean daemonDetected) {
+      this(runId, daemon, hook, daemonDetected, null);
+    }
+
+    /** These options with the network settled. */
+    public Options withNetwork(NetworkPick pick) {
+      return new Options(runId, daemon, hook, daemonDetected, pick);
     }
   }
 
@@ -243,11 +258,16 @@ public final class Planner {
         headEnvFlags.add(v + "=" + agentString);
       }
     }
+    MpiTuning.Additions tuning = tuning(job, options);
+    Map<String, String> mca = new LinkedHashMap<>(job.mca().value());
+    mca.putAll(tuning.mca());
+    forward.addAll(tuning.forward());
+    headEnvFlags.addAll(tuning.env());
     MpirunArgs mpirun =
         MpirunArgs.of(job.np().value(), paths.hostfile())
             .withPerNode(job.perNode().value())
             .withRanksIn(job.workdir().value(), job.remapRoot().value())
-            .withSettings(job.mca().value(), forward, job.mpiArgs().value());
+            .withSettings(mca, forward, job.mpiArgs().value());
     List<String> canary =
         Canary.command(paths.wsMount() + "/runs/" + options.runId() + "/" + Canary.TOKEN_FILE);
     Map<String, String> launchEnv =
@@ -300,6 +320,35 @@ public final class Planner {
             + " bytes in one)");
   }
 
+  /**
+   * What clusterrun adds to Open MPI's settings: the network ({@link NetworkPick}) and keepalive
+   * agreeing with {@code mpi.node-timeout}, for whatever the job does not set itself. Before the
+   * run settles the network ({@code plan}: no node asked) only a network given explicitly is added;
+   * the settings table names the rest.
+   */
+  static MpiTuning.Additions tuning(ResolvedJob job, Options options) {
+    NetworkPick pick = network(job, options);
+    java.util.Set<String> names = new java.util.LinkedHashSet<>(job.env().value().keySet());
+    names.addAll(job.envFromHost().value());
+    for (String e : job.mpiEnv().value()) {
+      int eq = e.indexOf('=');
+      names.add(eq < 0 ? e : e.substring(0, eq));
+    }
+    Map<String, String> jobMca = new LinkedHashMap<>(job.mca().value());
+    for (String p : pick.userParams()) {
+      jobMca.putIfAbsent(p, "(~/.openmpi/mca-params.conf)");
+    }
+    return MpiTuning.additions(
+        pick.network(),
+        options.network() == null ? null : job.nodeTimeout().value(),
+        options.daemon() == LaunchAgent.Daemon.PRTED,
+        new MpiTuning.JobSets(jobMca, names, job.mpiArgs().value()));
+  }
+
+  private static NetworkPick network(ResolvedJob job, Options options) {
+    return options.network() != null ? options.network() : NetworkPick.unsettled(job);
+  }
+
   /** The workspace mount, the job's mounts, and the file that skips the entrypoint if asked. */
   private static List<Mount> mounts(ResolvedJob job, Paths paths, Map<String, String> runFiles) {
     List<Mount> mounts = new ArrayList<>();
@@ -337,13 +386,17 @@ public final class Planner {
                     k.equals("mpi.hostfile") && paths.perRunHostfile()
                         ? new Plan.SettingView(
                             k, paths.hostfile(), Source.DEFAULT.label(), "the run directory")
-                        : k.equals("container.mount-home") && s.value() == null
-                            ? new Plan.SettingView(
-                                k,
-                                "(each node's enroot configuration)",
-                                s.source().label(),
-                                s.origin())
-                            : view(k, s)));
+                        : k.equals("mpi.network")
+                            ? networkView(job, options)
+                            : k.equals("mpi.node-timeout")
+                                ? nodeTimeoutView(job, options)
+                                : k.equals("container.mount-home") && s.value() == null
+                                    ? new Plan.SettingView(
+                                        k,
+                                        "(each node's enroot configuration)",
+                                        s.source().label(),
+                                        s.origin())
+                                    : view(k, s)));
     settings.add(
         options.daemonDetected()
             ? new Plan.SettingView(
@@ -355,6 +408,32 @@ public final class Planner {
             : new Plan.SettingView(
                 "mpi.daemon", options.daemon().command(), Source.FLAG.label(), "--mpi-daemon"));
     return settings;
+  }
+
+  private static Plan.SettingView networkView(ResolvedJob job, Options options) {
+    NetworkPick p = network(job, options);
+    String origin = p.origin();
+    if (p.network() != null && !p.userParams().isEmpty()) {
+      origin += "; ~/.openmpi/mca-params.conf sets " + String.join(", ", p.userParams());
+    }
+    return new Plan.SettingView("mpi.network", p.value(), p.source(), origin);
+  }
+
+  private static Plan.SettingView nodeTimeoutView(ResolvedJob job, Options options) {
+    Setting<java.time.Duration> s = job.nodeTimeout();
+    MpiTuning.Keepalive k = MpiTuning.Keepalive.after(s.value());
+    return new Plan.SettingView(
+        "mpi.node-timeout",
+        display(s.value()),
+        s.source().label(),
+        s.origin()
+            + "; run watches every node and sets Open MPI's TCP keepalive to "
+            + k.time()
+            + "s + "
+            + k.probes()
+            + " × "
+            + k.interval()
+            + "s");
   }
 
   private static Canary.Placement placement(ResolvedJob job, Hostfile hostfile) {

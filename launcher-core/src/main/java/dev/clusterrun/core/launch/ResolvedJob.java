@@ -33,7 +33,9 @@ public record ResolvedJob(
     Setting<String> hostfile,
     Setting<List<String>> command,
     Setting<LauncherKind> launcher,
-    ResolvedSsh ssh) {
+    ResolvedSsh ssh,
+    Setting<String> network,
+    Setting<java.time.Duration> nodeTimeout) {
 
   /** Every setting by its job-file key, in documentation order. */
   public Map<String, Setting<?>> byKey() {
@@ -59,6 +61,8 @@ public record ResolvedJob(
     m.put("mpi.env", mpiEnv);
     m.put("mpi.args", mpiArgs);
     m.put("mpi.hostfile", hostfile);
+    m.put("mpi.network", network);
+    m.put("mpi.node-timeout", nodeTimeout);
     m.put("command", command);
     m.putAll(ssh.byKey());
     return m;

@@ -32,6 +32,7 @@ public final class RunContext {
   private final List<String> prepared = new ArrayList<>();
   private Canary.Verdict canary;
   private List<RemoteReaper.Reaped> leftovers = List.of();
+  private List<String> lostNodes = List.of();
   private String message;
 
   RunContext(
@@ -116,6 +117,10 @@ public final class RunContext {
     return prepared;
   }
 
+  void lostNodes(List<String> nodes) {
+    lostNodes = List.copyOf(nodes);
+  }
+
   void leftovers(List<RemoteReaper.Reaped> found) {
     leftovers = found;
   }
@@ -157,6 +162,7 @@ public final class RunContext {
             .canary(canary)
             .leftovers(leftovers)
             .message(message)
+            .lostNodes(lostNodes)
             .build();
     AtomicFiles.write(
         runDir.resolve("summary.json"),

@@ -16,7 +16,9 @@ public enum RunEnd {
   /** The canary found a rank outside this run's container; the job did not start. */
   CANARY_FAILED("canary-failed", ExitCode.CHECK_FAILED),
   /** The container (or the daemon inside it) could not be made ready. */
-  PREPARE_FAILED("prepare-failed", ExitCode.SETUP_FAILED);
+  PREPARE_FAILED("prepare-failed", ExitCode.SETUP_FAILED),
+  /** A node stopped answering while the job ran; the job was stopped on the others. */
+  NODE_LOST("node-lost", ExitCode.NODE_LOST);
 
   private final String label;
   private final ExitCode exitCode;

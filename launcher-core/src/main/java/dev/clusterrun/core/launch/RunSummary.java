@@ -13,6 +13,7 @@ import java.util.Map;
  *     canary-failed}, {@code prepare-failed})
  * @param exitCode what clusterrun exits with: the job's own code, or the table's
  * @param durationsSeconds wall time of each phase (prepare, canary, job, cleanup, total)
+ * @param lostNodes nodes that stopped answering while the job ran ({@code node-lost})
  */
 public record RunSummary(
     int schema,
@@ -33,7 +34,8 @@ public record RunSummary(
     List<String> prepare,
     Canary.Verdict canary,
     List<RemoteReaper.Reaped> leftovers,
-    String message) {
+    String message,
+    List<String> lostNodes) {
 
   public static final int SCHEMA = 1;
 
@@ -66,6 +68,7 @@ public record RunSummary(
     private Canary.Verdict canary;
     private List<RemoteReaper.Reaped> leftovers = List.of();
     private String message;
+    private List<String> lostNodes = List.of();
 
     private Builder() {}
 
@@ -165,10 +168,16 @@ public record RunSummary(
       return this;
     }
 
+    /** The nodes that stopped answering while the job ran (the watchdog's, see --node-timeout). */
+    public Builder lostNodes(List<String> v) {
+      lostNodes = List.copyOf(v);
+      return this;
+    }
+
     public RunSummary build() {
       return new RunSummary(
           SCHEMA, job, runId, runDir, outcome, exitCode, nodes, ranks, image, container, daemon,
-          versions, startedAt, endedAt, durations, prepare, canary, leftovers, message);
+          versions, startedAt, endedAt, durations, prepare, canary, leftovers, message, lostNodes);
     }
   }
 }

@@ -33,6 +33,8 @@ public final class SettingNames {
           Map.entry("workspace.path", new Names("--workspace", EnvironmentLayer.WORKSPACE)),
           Map.entry("workspace.mount", new Names("--workspace-mount", null)),
           Map.entry("mpi.np", new Names("--np", null)),
+          Map.entry("mpi.network", new Names("--network", null)),
+          Map.entry("mpi.node-timeout", new Names("--node-timeout", null)),
           Map.entry("command", new Names("CMD ARGS", null)));
 
   private SettingNames() {}

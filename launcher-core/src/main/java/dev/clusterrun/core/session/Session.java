@@ -238,6 +238,14 @@ public final class Session implements AutoCloseable {
     return fanOut.byNode(names, n -> task.apply(shells.get(n)));
   }
 
+  /** {@link #onEveryShell} but on the nodes of {@code skip} (e.g. nodes lost during the run). */
+  public <T> Map<String, T> onEveryShellExcept(
+      java.util.Collection<String> skip, Function<NodeShell, T> task) throws InterruptedException {
+    List<String> names = new ArrayList<>(shells.keySet());
+    names.removeAll(skip);
+    return fanOut.byNode(names, n -> task.apply(shells.get(n)));
+  }
+
   /** Closes every connection (in parallel), then the fan-out. */
   @Override
   public void close() {

@@ -13,6 +13,10 @@ import java.util.Map;
  * @param args extra mpirun arguments, verbatim words
  * @param hostfile path inside the container of the hostfile mpirun reads; defaults to {@code
  *     <workspace mount>/hosts.txt}
+ * @param network the network Open MPI keeps to: {@code auto} (the one the hostfile's addresses are
+ *     on, found on the nodes), {@code none} (Open MPI's own choice), a CIDR or an interface name
+ * @param nodeTimeout how long a node may stay silent while the job runs before clusterrun stops the
+ *     job
  */
 public record MpiSpec(
     Integer np,
@@ -20,6 +24,18 @@ public record MpiSpec(
     Map<String, String> mca,
     List<String> env,
     List<String> args,
-    String hostfile) {
+    String hostfile,
+    String network,
+    java.time.Duration nodeTimeout) {
   public static final MpiSpec EMPTY = new MpiSpec(null, null, null, null, null, null);
+
+  public MpiSpec(
+      Integer np,
+      Integer perNode,
+      Map<String, String> mca,
+      List<String> env,
+      List<String> args,
+      String hostfile) {
+    this(np, perNode, mca, env, args, hostfile, null, null);
+  }
 }

@@ -12,6 +12,10 @@ import java.util.regex.Pattern;
  */
 public final class SettingRules {
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+  /** A Linux interface name: at most 15 characters, no '/', no white space. */
+  private static final Pattern IFACE = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:-]{0,14}");
+
   private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*\\$?");
 
   public static final int MAX_NP = 10_000_000;
@@ -132,6 +136,32 @@ public final class SettingRules {
   /** {@code mpi.per-node}. */
   public static int perNode(long n) {
     return range(n, 1, MAX_PER_NODE);
+  }
+
+  /**
+   * {@code mpi.network}: {@code auto}, {@code none}, or a comma-separated list of IPv4 networks in
+   * CIDR notation ({@code 10.0.0.0/24}) and interface names ({@code eth0}), as Open MPI's {@code
+   * btl_tcp_if_include} takes them.
+   */
+  public static String network(String text) {
+    if (text == null || text.isEmpty()) {
+      throw new IllegalArgumentException(
+          "argument required: auto, none, a network such as 10.0.0.0/24, or an interface name");
+    }
+    if (text.equals("auto") || text.equals("none")) {
+      return text;
+    }
+    for (String part : text.split(",", -1)) {
+      boolean cidr = part.contains("/") || part.matches("[0-9.]+");
+      if (cidr ? !dev.clusterrun.core.mpi.Networks.isCidr(part) : !IFACE.matcher(part).matches()) {
+        throw new IllegalArgumentException(
+            "'"
+                + part
+                + "' is neither an IPv4 network such as 10.0.0.0/24 nor an interface name; give"
+                + " auto, none, or a comma-separated list of them");
+      }
+    }
+    return text;
   }
 
   /** {@code ssh.user}. */

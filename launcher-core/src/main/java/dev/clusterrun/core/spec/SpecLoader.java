@@ -49,7 +49,8 @@ public final class SpecLoader {
           "save",
           "entrypoint");
   static final List<String> WORKSPACE_KEYS = List.of("path", "mount");
-  static final List<String> MPI_KEYS = List.of("np", "per-node", "mca", "env", "args", "hostfile");
+  static final List<String> MPI_KEYS =
+      List.of("np", "per-node", "mca", "env", "args", "hostfile", "network", "node-timeout");
   static final List<String> SSH_KEYS =
       List.of("user", "port", "identity", "known-hosts", "connect-timeout", "fanout");
   static final List<String> MOUNT_KEYS = List.of("source", "target", "flags");
@@ -245,7 +246,9 @@ public final class SpecLoader {
         mca(k.get("mca")),
         mpiEnv(k.get("env")),
         words(k.get("args"), "mpi.args", false),
-        absolutePath(k.get("hostfile"), "mpi.hostfile"));
+        absolutePath(k.get("hostfile"), "mpi.hostfile"),
+        checked(k.get("network"), "mpi.network", SettingRules::network),
+        duration(k.get("node-timeout"), "mpi.node-timeout"));
   }
 
   private SshSpec ssh(Entry e) {

@@ -284,4 +284,22 @@ elif [ -r /dev/fuse ] && [ -w /dev/fuse ]; then
 else
   cr_kv fuse no-access
 fi
+
+# --- network: IPv4 addresses by interface, the address this SSH session reached, RDMA devices ----
+if command -v ip >/dev/null 2>&1; then
+  cr_kv net.addrs "$(cr_to 5 ip -o -4 addr show 2>/dev/null | awk '{ print $2, $4 }')"
+fi
+# SSH_CONNECTION is "CLIENT_ADDR CLIENT_PORT SERVER_ADDR SERVER_PORT": the third is this node's
+# address as the head reached it.
+cr_kv net.ssh "${SSH_CONNECTION-}"
+cr_r=0
+for cr_f in /sys/class/infiniband/*; do
+  if [ -e "$cr_f" ]; then cr_r=$((cr_r + 1)); fi
+done
+cr_kv net.rdma "$cr_r"
+# Interface selection the user keeps in Open MPI's own file (read by mpirun in the container when
+# the home is mounted): clusterrun then leaves it alone.
+if [ -n "${HOME-}" ] && [ -f "$HOME/.openmpi/mca-params.conf" ]; then
+  cr_kv net.mca_file "$(sed -n 's/^[ 	]*\([a-z_]*_if_[a-z]*clude\)[ 	]*=.*/\1/p' "$HOME/.openmpi/mca-params.conf" 2>/dev/null | head -n 10)"
+fi
 printf '%s\n' '@clusterrun-facts-end'

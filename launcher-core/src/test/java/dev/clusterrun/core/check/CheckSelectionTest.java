@@ -51,6 +51,7 @@ class CheckSelectionTest {
             "dropin",
             "container",
             "hostname-unique",
+            "network",
             "uid-gid",
             "ssh-from-head",
             "config-identical",

@@ -151,6 +151,48 @@ class ChecksTest {
     assertThat(of(in, CheckId.HOSTNAME_UNIQUE, "node1").status()).isEqualTo(CheckStatus.PASS);
   }
 
+  private void network(String node, String reached, String addrs) {
+    nodes
+        .get(node)
+        .set("net.addrs", addrs)
+        .set("net.ssh", reached == null ? "" : "10.0.0.1 50000 " + reached + " 22")
+        .set("net.rdma", "0");
+  }
+
+  @Test
+  void dockersBridgeOnEveryNodeIsAWarningNamingTheInterfaceAndTheNetworkRunKeepsTo() {
+    network("node1", null, "lo 127.0.0.1/8\neth0 10.0.0.1/24\ndocker0 172.17.0.1/16");
+    network("node2", "10.0.0.2", "lo 127.0.0.1/8\neth0 10.0.0.2/24\ndocker0 172.17.0.1/16");
+    network("node3", "10.0.0.3", "lo 127.0.0.1/8\neth0 10.0.0.3/24\ndocker0 172.17.0.1/16");
+    CheckResult two = of(healthy(), CheckId.NETWORK, "node2");
+    assertThat(two.status()).isEqualTo(CheckStatus.WARN);
+    assertThat(two.reason())
+        .contains("docker0 172.17.0.1 is also on node1, node3 (Docker's bridge)");
+    assertThat(two.fix())
+        .contains("clusterrun run keeps Open MPI to 10.0.0.0/24")
+        .contains("--mca btl_tcp_if_include 10.0.0.0/24");
+  }
+
+  @Test
+  void oneNetworkWithoutCollisionsPassesAndANodeOffItIsNamed() {
+    network("node1", null, "lo 127.0.0.1/8\neth0 10.0.0.1/24");
+    network("node2", "10.0.0.2", "eth0 10.0.0.2/24");
+    network("node3", "10.0.0.3", "eth1 10.0.0.3/24");
+    assertThat(of(healthy(), CheckId.NETWORK, "node3").reason()).isEqualTo("on 10.0.0.0/24 (eth1)");
+    assertThat(of(healthy(), CheckId.NETWORK, "node3").status()).isEqualTo(CheckStatus.PASS);
+    network("node1", null, "eth0 192.168.0.1/24");
+    CheckResult one = of(healthy(), CheckId.NETWORK, "node1");
+    assertThat(one.status()).isEqualTo(CheckStatus.WARN);
+    assertThat(one.reason())
+        .contains("no network shared by every node: node1 has no address on 10.0.0.0/24");
+    assertThat(of(healthy(), CheckId.NETWORK, "node2").status()).isEqualTo(CheckStatus.PASS);
+  }
+
+  @Test
+  void aNodeWithoutTheIpCommandIsSkipped() {
+    assertThat(of(healthy(), CheckId.NETWORK, "node2").status()).isEqualTo(CheckStatus.SKIP);
+  }
+
   @Test
   void differentEnrootVersionNamesTheOddNodeAndTheOthers() {
     nodes.get("node3").set("enroot.version", "3.5.0");

@@ -28,6 +28,11 @@ class PlannerTest {
           "hostfiles/2x8.txt",
           List.of(new Host("gpu01", 8, true, 0, 1), new Host("gpu02", 8, true, 0, 2)));
 
+  /** Open MPI 4's keepalive for the default node timeout (30 s). */
+  static final String KEEPALIVE =
+      " --mca oob_tcp_keepalive_time 15 --mca oob_tcp_keepalive_intvl 7"
+          + " --mca oob_tcp_keepalive_probes 4";
+
   static JobSpec seedFile() {
     ContainerSpec c =
         new ContainerSpec(
@@ -80,6 +85,77 @@ class PlannerTest {
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
         .contains("mpi.np ")
         .contains("hostfile (hostfiles/2x8.txt: total slots)");
+  }
+
+  @Test
+  void aSettledNetworkAndTheNodeTimeoutReachMpirunAndPlanSaysWhere() {
+    ResolvedJob job =
+        new JobResolver()
+            .layer(seedFile(), Source.FILE, "examples/seed.yaml")
+            .resolve(TWO_BY_EIGHT, "/home/alice");
+    NetworkPick pick =
+        new NetworkPick(
+            new dev.clusterrun.core.mpi.MpiTuning.Network("10.0.0.0/24", List.of("eth0"), true),
+            "10.0.0.0/24",
+            "default",
+            "auto: the network the head reached every node on (eth0)",
+            List.of());
+    Plan p =
+        Planner.plan(
+            job,
+            TWO_BY_EIGHT,
+            new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true).withNetwork(pick));
+    String launch = ShellQuote.join(p.launch());
+    assertThat(launch)
+        .contains(
+            "mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt --mca btl_tcp_if_include"
+                + " 10.0.0.0/24 --mca oob_tcp_if_include 10.0.0.0/24"
+                + KEEPALIVE
+                + " -x NCCL_SOCKET_IFNAME==eth0 -x UCX_NET_DEVICES=eth0 hostname");
+    // The canary goes the same way: it must not hang where the job would not.
+    assertThat(ShellQuote.join(p.canaryLaunch())).contains("--mca btl_tcp_if_include 10.0.0.0/24");
+    assertThat(PlanRenderer.text(p))
+        .containsPattern("mpi.network +10.0.0.0/24 +default .*auto: the network the head reached")
+        .containsPattern("mpi.node-timeout +30s +default .*keepalive to 15s \\+ 4 × 7s");
+
+    // Open MPI 5: PRRTE's daemons read theirs from PRTE_MCA_* in the head's container.
+    Plan five =
+        Planner.plan(
+            job,
+            TWO_BY_EIGHT,
+            new Planner.Options("RUN", LaunchAgent.Daemon.PRTED, true).withNetwork(pick));
+    assertThat(ShellQuote.join(five.launch()))
+        .contains("--env PRTE_MCA_oob_tcp_if_include=10.0.0.0/24")
+        .contains("--env PRTE_MCA_prte_keepalive_time=15")
+        .doesNotContain("--mca oob_tcp_if_include");
+  }
+
+  @Test
+  void planShowsAutoUnchosenAndAnExplicitNetworkAtOnce() {
+    Plan auto = plan(new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml"), true);
+    assertThat(ShellQuote.join(auto.launch())).doesNotContain("if_include");
+    assertThat(PlanRenderer.text(auto))
+        .containsPattern("mpi.network +auto +default \\(auto: run finds");
+    JobSpec flags =
+        new JobSpec(
+            null,
+            ContainerSpec.EMPTY,
+            WorkspaceSpec.EMPTY,
+            new MpiSpec(null, null, null, null, null, null, "ib0", null),
+            null,
+            SshSpec.EMPTY,
+            "flags");
+    Plan p =
+        plan(
+            new JobResolver()
+                .layer(flags, Source.FLAG, "flags")
+                .layer(seedFile(), Source.FILE, "seed.yaml"),
+            true);
+    assertThat(ShellQuote.join(p.launch()))
+        .contains("--mca btl_tcp_if_include ib0 --mca oob_tcp_if_include ib0")
+        .contains("-x NCCL_SOCKET_IFNAME==ib0")
+        .doesNotContain("UCX_NET_DEVICES");
+    assertThat(PlanRenderer.text(p)).containsPattern("mpi.network +ib0 +flag \\(--network");
   }
 
   @Test
