@@ -100,6 +100,7 @@ public final class LaunchFlow {
   public static LaunchOutcome launch(Launch launch, JobFinisher finisher, Console console)
       throws IOException, InterruptedException {
     ResolvedJob job = launch.job();
+    long t0 = System.nanoTime();
     try (Session session =
         Session.open(launch.hostfile(), job.ssh().explicit(), console.progress())) {
       CheckReport report = null;
@@ -109,7 +110,10 @@ public final class LaunchFlow {
                 .check(
                     session,
                     new CheckJob(
-                        job.containerName().value(), job.mounts().value(), job.mountHome().value()),
+                        job.containerName().value(),
+                        job.mounts().value(),
+                        job.mountHome().value(),
+                        Planner.startsImage(job)),
                     selection(launch.options()));
         if (!report.passed()) {
           return new LaunchOutcome.ChecksFailed(report);
@@ -124,7 +128,7 @@ public final class LaunchFlow {
         return new LaunchOutcome.Unreachable(session.unreachable());
       }
       ResolvedJob toRun = finisher.finish(session, report, job);
-      RunSummary s = runJob(launch, toRun, session, console);
+      RunSummary s = runJob(launch, toRun, session, console, report, t0);
       if (s.message() != null) {
         console.progress().note(s.message());
       }
@@ -151,7 +155,8 @@ public final class LaunchFlow {
     return new CheckSelection(ids);
   }
 
-  private static RunSummary runJob(Launch launch, ResolvedJob job, Session session, Console console)
+  private static RunSummary runJob(
+      Launch launch, ResolvedJob job, Session session, Console console, CheckReport report, long t0)
       throws IOException {
     LaunchAgent.Daemon fixed = launch.options().daemon().fixed();
     boolean hook = launch.options().hook();
@@ -163,7 +168,8 @@ public final class LaunchFlow {
                     launch.hostfile(),
                     new Planner.Options(launch.runId(), d, hook, fixed == null)),
             fixed,
-            launch.options().canary());
+            launch.options().canary(),
+            report == null ? null : knownNodes(report));
     JobRunner runner = new JobRunner(HeadCommands.LOCAL, session, console);
     try (Console.Handle h = console.interrupts().onInterrupt(runner::interrupt)) {
       return runner.run(
@@ -172,8 +178,23 @@ public final class LaunchFlow {
               job.workspacePath().value(),
               launch.jobFileText(),
               launch.clusterrunVersion(),
-              mpirun));
+              mpirun,
+              RunContext.secs(t0)));
     }
+  }
+
+  /** Each node's hostname and own mount namespace, as the checks read them. */
+  private static java.util.Map<String, DaemonProof.Node> knownNodes(CheckReport report) {
+    java.util.Map<String, DaemonProof.Node> m = new java.util.LinkedHashMap<>();
+    report
+        .facts()
+        .forEach(
+            (node, f) -> {
+              if (f.problem() == null && f.hostname() != null && f.mountNamespace() != null) {
+                m.put(node, new DaemonProof.Node(f.hostname(), f.mountNamespace(), true));
+              }
+            });
+    return m;
   }
 
   /** The workspace is mounted into every container: it must exist, shared, on every node. */
