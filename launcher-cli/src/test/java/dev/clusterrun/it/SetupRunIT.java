@@ -164,9 +164,40 @@ class SetupRunIT {
     assertThat(Files.readString(runDir.resolve("stdout.log"))).contains("host=node3");
     assertThat(runDir.resolve("plan.txt")).exists();
     assertThat(runDir.resolve("job.yaml")).exists();
-    // The run's own container was removed after it.
-    assertThat(ok(c().exec("node1", "enroot", "list")).out())
-        .doesNotContain(s.path("container").asText());
+    // An unnamed job with an image starts the image itself on every node: no container was made
+    // (none to remove), and no mount or overlay of it stays on any node.
+    assertThat(s.path("container").asText()).endsWith(".sqsh");
+    assertThat(s.path("prepare").toString()).doesNotContain("created container");
+    assertThat(ok(c().exec("node1", "enroot", "list")).out()).doesNotContain("clusterrun-");
+    for (String node : c().nodes()) {
+      // (the fuse processes end with their container, a moment after it)
+      String u = ShellQuote.quote(c().jobUser());
+      assertThat(
+              c().exec(
+                      node,
+                      "sh",
+                      "-c",
+                      "for i in 1 2 3 4 5 6 7 8 9 10; do pgrep -u "
+                          + u
+                          + " -x squashfuse >/dev/null || exit 0; sleep 0.5; done;"
+                          + " pgrep -a -u "
+                          + u
+                          + " -x squashfuse")
+                  .out())
+          .as("squashfuse left on %s", node)
+          .isBlank();
+      assertThat(
+              ok(c().exec(
+                          node,
+                          "sh",
+                          "-c",
+                          "ls -A \"${XDG_RUNTIME_DIR:-/tmp/enroot-runtime-$(id -u)}/enroot\""
+                              + " 2>/dev/null; grep -c ' fuse' /proc/self/mountinfo || true"))
+                  .out())
+          .as("an overlay or a fuse mount left on %s", node)
+          .doesNotContain("overlay")
+          .satisfies(out -> assertThat(out.strip().lines().reduce((a, b) -> b)).hasValue("0"));
+    }
   }
 
   @Test

@@ -10,7 +10,7 @@ final class ImageStartCheck extends NodeCheck {
   ImageStartCheck() {
     super(
         "squashfuse",
-        "a job that starts its .sqsh image directly finds squashfuse and /dev/fuse on every node",
+        "squashfuse and /dev/fuse for a job that starts a .sqsh",
         "fuse",
         "squashfuse");
   }

@@ -217,12 +217,14 @@ public final class DaemonProof {
       for (NodeProof p : bad) {
         parts.add((p.node() != null ? p.node() : p.hostname()) + ": " + p.problem());
       }
-      for (String m : ended ? missing() : List.<String>of()) {
+      List<String> missing = ended ? missing() : List.of();
+      if (!missing.isEmpty()) {
         parts.add(
-            m
-                + ": its daemon started without this run's proof: another hook or setting"
-                + " replaces clusterrun's launch agent, or the daemon never started (run"
-                + " `clusterrun check`, see launch-agent)");
+            String.join(", ", missing)
+                + ": no proof from "
+                + (missing.size() == 1 ? "its daemon" : "their daemons")
+                + ": another hook or setting replaces clusterrun's launch agent, or the daemon"
+                + " never started (run `clusterrun check`, see launch-agent)");
       }
       return parts.isEmpty() ? null : String.join("; ", parts);
     }

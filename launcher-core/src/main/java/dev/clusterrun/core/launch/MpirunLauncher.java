@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.AtomicFiles;
 import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.Sha256;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ExecResult;
@@ -202,8 +203,81 @@ public final class MpirunLauncher implements Launcher {
     return nodes;
   }
 
-  /** {@code mpirun --version} in the container; null (and why, in the run) when it cannot run. */
+  /**
+   * {@code mpirun --version} in the container; null (and why, in the run) when it cannot run. The
+   * answer is remembered in the workspace for contents that cannot change unseen: an image file
+   * (its path, size and time) or a named container made by clusterrun (its record of the image,
+   * rewritten whenever it is made again), so the next run of the same contents starts no extra
+   * container.
+   */
   private LaunchAgent.Daemon detectDaemon(RunContext run) throws IOException, InterruptedException {
+    Path ws = Path.of(run.plan().runDir()).getParent().getParent();
+    String key = contentKey(run.plan(), ws);
+    Path memo =
+        key == null
+            ? null
+            : ws.resolve(".clusterrun").resolve("openmpi").resolve(Sha256.hex(key) + ".version");
+    String remembered = null;
+    if (memo != null && Files.isRegularFile(memo)) {
+      String[] lines = Files.readString(memo, StandardCharsets.UTF_8).split("\n");
+      if (lines.length >= 2 && lines[1].equals(key)) {
+        remembered = lines[0].strip();
+      }
+    }
+    if (remembered != null && !remembered.isEmpty()) {
+      run.version("openmpi", remembered);
+      LaunchAgent.Daemon d = daemonFor(remembered);
+      run.say(
+          "container has Open MPI "
+              + remembered
+              + " (asked before, same contents): remote daemons start as "
+              + d.command());
+      return d;
+    }
+    LaunchAgent.Daemon d = askDaemon(run);
+    String ver = run.version("openmpi");
+    if (d != null && memo != null && ver != null && !ver.equals("unknown")) {
+      Files.createDirectories(memo.getParent());
+      AtomicFiles.write(memo, ver + "\n" + key + "\n");
+    }
+    return d;
+  }
+
+  /** What identifies the container's contents, or null when nothing does unseen changes. */
+  static String contentKey(Plan plan, Path ws) throws IOException {
+    if (plan.prepare().stream().anyMatch(s -> s.action() == Plan.Step.Action.START_IMAGE)) {
+      Path f = Path.of(plan.squashfs());
+      if (Files.isRegularFile(f)) {
+        return "image "
+            + f.toAbsolutePath()
+            + " "
+            + Files.size(f)
+            + " "
+            + Files.getLastModifiedTime(f).toMillis();
+      }
+      return null;
+    }
+    if (plan.namedContainer()) {
+      Path rec = ContainerPreparer.containerRecord(ws, plan.containerName());
+      if (Files.isRegularFile(rec)) {
+        return "container "
+            + plan.containerName()
+            + " "
+            + Files.readString(rec, StandardCharsets.UTF_8).strip()
+            + " "
+            + Files.getLastModifiedTime(rec).toMillis();
+      }
+    }
+    return null;
+  }
+
+  static LaunchAgent.Daemon daemonFor(String openMpiVersion) {
+    return openMpiVersion != null && openMpiVersion.startsWith("5")
+        ? LaunchAgent.Daemon.PRTED
+        : LaunchAgent.Daemon.ORTED;
+  }
+
+  private LaunchAgent.Daemon askDaemon(RunContext run) throws IOException, InterruptedException {
     HeadCommands.Captured v =
         run.head()
             .capture(
@@ -221,8 +295,7 @@ public final class MpirunLauncher implements Launcher {
               + ContainerPreparer.firstLine(v.stderr()));
       return null;
     }
-    LaunchAgent.Daemon d =
-        ver != null && ver.startsWith("5") ? LaunchAgent.Daemon.PRTED : LaunchAgent.Daemon.ORTED;
+    LaunchAgent.Daemon d = daemonFor(ver);
     run.say(
         "container has Open MPI "
             + run.version("openmpi")

@@ -120,8 +120,8 @@ class DaemonProofTest {
     t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null));
     assertThat(t.failure(true))
         .startsWith(
-            "node3: its daemon started without this run's proof: another hook or setting replaces"
-                + " clusterrun's launch agent");
+            "node3: no proof from its daemon: another hook or setting replaces clusterrun's"
+                + " launch agent");
   }
 
   @Test
