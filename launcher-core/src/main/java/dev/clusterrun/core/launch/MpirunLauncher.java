@@ -22,10 +22,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Today's launcher: the Open MPI daemon found in the container ({@code mpirun --version}), the
+ * Today's launcher: the Open MPI daemon found in the container ({@code mpirun --version},
+ * remembered per image contents), then {@code enroot start … NAME mpirun …} on the head with output
+ * streamed live; Open MPI's daemons start on the other nodes through the launch agent, each proving
+ * itself as it starts ({@link DaemonProof}, {@link ProofGate}). With {@code --canary}, only the
  * canary (a short mpirun of the job's shape whose ranks prove they run inside this run's
- * container), then {@code enroot start … NAME mpirun …} on the head with output streamed live; Open
- * MPI's daemons start on the other nodes through the launch agent.
+ * container).
  */
 public final class MpirunLauncher implements Launcher {
   private final Function<LaunchAgent.Daemon, Plan> planFor;
@@ -504,36 +506,5 @@ public final class MpirunLauncher implements Launcher {
   static String openMpiVersion(String text) {
     Matcher m = Pattern.compile("\\(Open MPI\\)\\s+([0-9][0-9.a-z]*)").matcher(text);
     return m.find() ? m.group(1) : null;
-  }
-
-  /** Copies to two streams, flushing each write so output is live. */
-  static final class Tee extends OutputStream {
-    private final OutputStream a;
-    private final OutputStream b;
-
-    Tee(OutputStream a, OutputStream b) {
-      this.a = a;
-      this.b = b;
-    }
-
-    @Override
-    public synchronized void write(int x) throws IOException {
-      a.write(x);
-      b.write(x);
-    }
-
-    @Override
-    public synchronized void write(byte[] buf, int off, int len) throws IOException {
-      a.write(buf, off, len);
-      a.flush();
-      b.write(buf, off, len);
-      b.flush();
-    }
-
-    @Override
-    public void flush() throws IOException {
-      a.flush();
-      b.flush();
-    }
   }
 }
