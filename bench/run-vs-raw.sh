@@ -294,7 +294,7 @@ done
 echo "(targets: named/raw <= 1.3x, unnamed/named <= 1.5x)"
 echo
 echo "where clusterrun's time goes: medians of summary.json's phases, seconds (outside = wall - total:"
-echo "ssh login, JVM start, node checks)"
+echo "ssh login, JVM start; the node checks are the checks phase)"
 phase_names=$(awk '{print $3}' "$work/phases" | awk '!seen[$1]++' | tr '\n' ' ')
 printf '%-6s %-8s' nodes kind
 for p in $phase_names; do printf ' %8s' "$p"; done
