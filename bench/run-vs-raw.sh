@@ -20,7 +20,8 @@
 #   named     ssh node1 clusterrun run --nodes HOSTS --container-name=bench --np 2N hostname
 #             after `clusterrun setup` (its drop-in and hook, same data path), same container;
 #   unnamed   ssh node1 clusterrun run --nodes HOSTS --container-image=IMG.sqsh --np 2N hostname
-#             the same image, no name: today each run makes (unpacks) and removes a container.
+#             the same image, no name: each node starts the image itself (enroot start
+#             IMG.sqsh: squashfuse and an overlay), nothing is unpacked or removed.
 # The image is the stand-in's tiny image plus IMAGE_MB (default 188, the image) of this
 # machine's /usr (as one tar file), so that unpacking it costs what a real image's does.
 #
@@ -33,8 +34,9 @@
 #
 # How to read it: per size, the median, min and max wall time of each kind, the ratio of medians
 # (named / raw, unnamed / named) against the targets, and where clusterrun's time goes: the
-# medians of the phases its summary.json records (`durations...`: prepare, canary, job, cleanup,
-# total), and "outside", the wall time not in `total` (ssh login, JVM start, the node checks).
+# medians of the phases its summary.json records (`durations...`: checks (connecting, the node
+# checks, the workspace proof), prepare, job, cleanup, total), and "outside", the wall time not in
+# `total` (ssh login, JVM start).
 # The load average of the machine (2 cores shared with other work) is printed before and after
 # each size: repeat when it was high.
 #
@@ -292,7 +294,7 @@ done
 echo "(targets: named/raw <= 1.3x, unnamed/named <= 1.5x)"
 echo
 echo "where clusterrun's time goes: medians of summary.json's phases, seconds (outside = wall - total:"
-echo "ssh login, JVM start, node checks)"
+echo "ssh login, JVM start; the node checks are the checks phase)"
 phase_names=$(awk '{print $3}' "$work/phases" | awk '!seen[$1]++' | tr '\n' ' ')
 printf '%-6s %-8s' nodes kind
 for p in $phase_names; do printf ' %8s' "$p"; done

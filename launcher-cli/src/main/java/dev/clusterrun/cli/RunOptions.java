@@ -14,10 +14,13 @@ final class RunOptions {
   @Option(
       names = "--canary",
       description =
-          "Only run the canary: a short mpirun of the job's shape whose ranks report their hostname and whether they are inside the container.")
+          "Only run the canary, a dry rehearsal: a short mpirun of the job's shape whose ranks report their hostname and whether they are inside the container. A real run needs none: its own launch proves every daemon.")
   boolean canaryOnly;
 
-  @Option(names = "--no-canary", description = "Do not run the canary before the job.")
+  @Option(
+      names = "--no-canary",
+      description =
+          "Accepted for older scripts: no canary runs before the job (the job's own launch proves every daemon).")
   boolean noCanary;
 
   @Option(

@@ -96,7 +96,7 @@ class CliTest {
         .startsWith(
             "enroot start --root --mount /home/tester/clusterrun:/workspace --mount"
                 + " /data:/data:none:x-create=auto,rbind,ro,rprivate --mount /scratch:/scratch"
-                + " clusterrun-")
+                + " /images/flag.sqsh mpirun")
         .containsPattern(
             " mpirun -np 128 --hostfile /workspace/runs/[^ /]+/hosts.txt --allow-run-as-root"
                 + " --wdir /env-wd python3 train\\.py --lr 0\\.1$");

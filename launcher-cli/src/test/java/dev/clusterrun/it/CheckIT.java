@@ -46,7 +46,9 @@ class CheckIT {
           "launch-agent",
           "dropin",
           "container",
+          "squashfuse",
           "hostname-unique",
+          "network",
           "uid-gid",
           "ssh-from-head",
           "config-identical",
@@ -153,7 +155,7 @@ class CheckIT {
     assertThat(table.stdout())
         .contains("node1 (head)")
         .contains("✓ pass  ✗ fail  ! warning  – skipped")
-        .contains("3 nodes, 18 checks: 47 passed, 0 failed, 0 warnings, 7 skipped")
+        .contains("3 nodes, 19 checks: 47 passed, 0 failed, 0 warnings, 10 skipped")
         .doesNotContain("\n✗ ")
         .doesNotContain("?");
     assertThat(table.stdout().lines().filter(l -> l.matches("node[23] +( +✓| +–)+"))).hasSize(2);
@@ -173,9 +175,11 @@ class CheckIT {
       s.get(node)
           .forEach(
               (id, status) -> {
-                // No job given (container), no GPUs here (gpu-slots), the head needs no SSH.
+                // No job given (container, squashfuse), no GPUs here (gpu-slots), the head needs
+                // no SSH.
                 boolean skipped =
                     id.equals("container")
+                        || id.equals("squashfuse")
                         || id.equals("gpu-slots")
                         || (id.equals("ssh-from-head") && node.equals("node1"));
                 assertThat(status).as(node + " " + id).isEqualTo(skipped ? "SKIP" : "PASS");
@@ -422,7 +426,7 @@ class CheckIT {
 
     Result skip = check("--skip", "ssh-from-head", "--skip", "data-path-shared,gpu-slots");
     assertThat(skip.exitCode()).as("%s", skip).isZero();
-    assertThat(skip.stdout()).contains("3 nodes, 14 checks:").doesNotContain("ssh-from-head");
+    assertThat(skip.stdout()).contains("3 nodes, 16 checks:").doesNotContain("ssh-from-head");
 
     // A skipped check that would fail does not fail the run.
     c.isolate("node3", dataPath);

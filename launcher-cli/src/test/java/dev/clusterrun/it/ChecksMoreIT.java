@@ -90,15 +90,24 @@ class ChecksMoreIT {
     Result one = run("--np", "1", "--", "hostname");
     ok(one);
     assertThat(one.stdout().lines().filter(l -> l.startsWith("node"))).containsExactly("node1");
+    // Open MPI starts a daemon on every node, ranks or not: each proves itself in the launch.
     assertThat(one.stderr())
-        .contains("clusterrun: canary: node1: 1/1 ranks inside the container\n")
-        .contains("clusterrun: canary: node2: no rank placed here (1 rank in all)\n")
-        .contains("clusterrun: canary: node3: no rank placed here (1 rank in all)\n");
+        .contains(
+            "clusterrun: proof: the daemons on node2, node3 run inside this run's container\n")
+        .doesNotContain("clusterrun-proof")
+        .doesNotContain("clusterrun: canary:");
+    assertThat(summary(one).path("canary").isNull()).isTrue();
+    List<String> proved = new ArrayList<>();
+    for (JsonNode p : summary(one).path("proof")) {
+      assertThat(p.path("proven").asBoolean()).as("%s", p).isTrue();
+      proved.add(p.path("node").asText());
+    }
+    assertThat(proved).containsExactly("node2", "node3");
 
-    Result four = run("--np", "4", "--", "hostname");
+    // The canary, as an explicit rehearsal, still predicts where Open MPI puts each rank.
+    Result four = run("--np", "4", "--canary", "--", "hostname");
     ok(four);
-    assertThat(four.stdout().lines().filter(l -> l.startsWith("node")).sorted())
-        .containsExactly("node1", "node1", "node2", "node2");
+    assertThat(four.stdout().lines().filter(l -> l.startsWith("node"))).isEmpty();
     assertThat(four.stderr())
         .contains("clusterrun: canary: node1: 2/2 ranks inside the container\n")
         .contains("clusterrun: canary: node2: 2/2 ranks inside the container\n")
@@ -119,7 +128,7 @@ class ChecksMoreIT {
 
   @Test
   @Order(2)
-  void aForeignLaunchAgentHookIsNamedByCheckAndStopsTheRunAtTheCanary() throws IOException {
+  void aForeignLaunchAgentHookIsNamedByCheckAndStopsTheRunInItsOwnLaunch() throws IOException {
     // The seed's own hook, left on every node: it sorts after 50-clusterrun-launch-agent.sh and
     // writes a fixed agent (same container, none of the job's mounts, no run id).
     ok(c.exec("node1", "mkdir", "-p", shared + "/seed-app"));
@@ -146,22 +155,38 @@ class ChecksMoreIT {
       assertThat(checked.exitCode()).as("%s", checked).isEqualTo(3);
       assertThat(checked.stderr()).contains("launch-agent").contains("nothing was started");
 
-      // Past the checks, the canary sees the remote ranks in a container that is not this run's.
-      Result r = run("--skip-checks", "--", "hostname");
+      // Past the checks, the job's own launch finds the remote daemons without this run's proof,
+      // and stops the run before the job's output can say anything.
+      // A named container, so that the seed's agent (${ENROOT_ROOTFS##*/}) does start daemons.
+      Result r = run("--skip-checks", "--container-name=foreign-agent", "--", "hostname");
       assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
-      assertThat(r.stdout()).doesNotContain("node2\n");
-      for (String node : List.of("node2", "node3")) {
-        assertThat(r.stderr())
-            .contains(
-                node
-                    + ": 2 of 2 ranks ran in a container without this run's launch agent"
-                    + " (CLUSTERRUN_RUN_ID unset; the run directory not mounted): another hook or"
-                    + " setting replaces clusterrun's agent");
+      assertThat(r.stdout()).doesNotContain("node1\n").doesNotContain("node2\n");
+      assertThat(r.stderr())
+          .contains(
+              "clusterrun: the launch did not prove itself: node2, node3: no proof from their"
+                  + " daemons: another hook or setting replaces clusterrun's launch agent");
+      assertThat(r.stderr()).doesNotContain("clusterrun: proof: the daemons");
+      JsonNode s = summary(r);
+      assertThat(s.path("outcome").asText()).isEqualTo("proof-failed");
+      assertThat(s.path("exitCode").asInt()).isEqualTo(3);
+      // The user's output is kept for diagnosis, but never shown as the run's.
+      Path runDir = Paths.get(s.path("runDir").asText());
+      assertThat(Files.readString(runDir.resolve("stdout.log"))).contains("node2");
+      // Nothing of the stopped run stays on any node.
+      for (String node : List.of("node1", "node2", "node3")) {
+        assertThat(c.exec(node, "pgrep", "-u", c.jobUser(), "orted").out())
+            .as("orted left on %s", node)
+            .isBlank();
       }
-      assertThat(r.stderr()).contains("clusterrun: canary: node1: 2/2 ranks inside the container");
-      assertThat(summary(r).path("outcome").asText()).isEqualTo("canary-failed");
+
+      // The rehearsal sees the same through its ranks.
+      Result rehearsal =
+          run("--skip-checks", "--container-name=foreign-agent", "--canary", "--", "hostname");
+      assertThat(rehearsal.exitCode()).as("%s", rehearsal).isEqualTo(3);
+      assertThat(summary(rehearsal).path("outcome").asText()).isEqualTo("canary-failed");
     } finally {
       c.removeEnrootFile("hooks.d/ompi.sh");
+      c.exec("node1", "enroot", "remove", "--force", "foreign-agent");
     }
     ok(exec(launcher, "check", "--nodes", hosts, "--only", "launch-agent"));
   }

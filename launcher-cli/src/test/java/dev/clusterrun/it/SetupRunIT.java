@@ -126,13 +126,14 @@ class SetupRunIT {
       assertThat(rankNs.get(node))
           .as("rank on %s ran inside the container", node)
           .isNotEqualTo(nodeNs.get(node));
-      assertThat(r.stderr())
-          .contains("clusterrun: canary: " + node + ": 1/1 ranks inside the container");
     }
-
-    // The canary's proof comes before the job starts.
-    assertThat(r.stderr().indexOf("clusterrun: canary: node3: 1/1"))
-        .isLessThan(r.stderr().indexOf("clusterrun: running: "));
+    // No canary before the job: the job's own launch proves each remote daemon, before any rank
+    // prints (mpirun's own node runs its ranks inside the container by construction).
+    assertThat(r.stderr()).doesNotContain("clusterrun: canary:").doesNotContain("clusterrun-proof");
+    String proof = "clusterrun: proof: the daemons on node2, node3 run inside this run's container";
+    assertThat(r.stderr()).contains(proof);
+    assertThat(r.stderr().indexOf(proof))
+        .isGreaterThan(r.stderr().indexOf("clusterrun: running: "));
 
     JsonNode s = summary(r);
     assertThat(s.path("job").asText()).isEqualTo("hello-mpi");
@@ -141,15 +142,20 @@ class SetupRunIT {
     assertThat(s.path("ranks").asInt()).isEqualTo(3);
     assertThat(texts(s.path("nodes"))).containsExactly("node1", "node2", "node3");
     assertThat(s.path("daemon").asText()).isEqualTo("orted");
-    List<String> canaryHosts = new ArrayList<>();
-    for (JsonNode v : s.path("canary").path("nodes")) {
-      canaryHosts.add(v.path("hostname").asText());
-      assertThat(v.path("ranks").asInt()).as("%s", v).isEqualTo(1);
-      assertThat(v.path("inside").asInt()).as("%s", v).isEqualTo(1);
-      assertThat(v.path("outside").asInt()).as("%s", v).isZero();
+    assertThat(s.path("canary").isNull()).isTrue();
+    List<String> proved = new ArrayList<>();
+    for (JsonNode p : s.path("proof")) {
+      assertThat(p.path("proven").asBoolean()).as("%s", p).isTrue();
+      assertThat(p.path("mountNamespace").asText())
+          .as("%s", p)
+          .isNotEqualTo(nodeNs.get(p.path("node").asText()));
+      proved.add(p.path("hostname").asText());
     }
-    assertThat(canaryHosts).containsExactlyInAnyOrder("node1", "node2", "node3");
-    assertThat(s.path("canary").path("missing")).isEmpty();
+    assertThat(proved).containsExactly("node2", "node3");
+    // Every phase has its duration, so the next regression is visible.
+    for (String phase : List.of("checks", "prepare", "job", "cleanup", "total")) {
+      assertThat(s.path("durationsSeconds").path(phase).isNumber()).as(phase).isTrue();
+    }
     assertThat(s.path("versions").path("clusterrun").asText()).isNotBlank();
     assertThat(s.path("versions").path("openmpi").asText()).matches("4\\..*");
     assertThat(s.path("leftovers").toString()).doesNotContain("\"pid\"");
@@ -158,9 +164,40 @@ class SetupRunIT {
     assertThat(Files.readString(runDir.resolve("stdout.log"))).contains("host=node3");
     assertThat(runDir.resolve("plan.txt")).exists();
     assertThat(runDir.resolve("job.yaml")).exists();
-    // The run's own container was removed after it.
-    assertThat(ok(c().exec("node1", "enroot", "list")).out())
-        .doesNotContain(s.path("container").asText());
+    // An unnamed job with an image starts the image itself on every node: no container was made
+    // (none to remove), and no mount or overlay of it stays on any node.
+    assertThat(s.path("container").asText()).endsWith(".sqsh");
+    assertThat(s.path("prepare").toString()).doesNotContain("created container");
+    assertThat(ok(c().exec("node1", "enroot", "list")).out()).doesNotContain("clusterrun-");
+    for (String node : c().nodes()) {
+      // (the fuse processes end with their container, a moment after it)
+      String u = ShellQuote.quote(c().jobUser());
+      assertThat(
+              c().exec(
+                      node,
+                      "sh",
+                      "-c",
+                      "for i in 1 2 3 4 5 6 7 8 9 10; do pgrep -u "
+                          + u
+                          + " -x squashfuse >/dev/null || exit 0; sleep 0.5; done;"
+                          + " pgrep -a -u "
+                          + u
+                          + " -x squashfuse")
+                  .out())
+          .as("squashfuse left on %s", node)
+          .isBlank();
+      assertThat(
+              ok(c().exec(
+                          node,
+                          "sh",
+                          "-c",
+                          "ls -A \"${XDG_RUNTIME_DIR:-/tmp/enroot-runtime-$(id -u)}/enroot\""
+                              + " 2>/dev/null; grep -c ' fuse' /proc/self/mountinfo || true"))
+                  .out())
+          .as("an overlay or a fuse mount left on %s", node)
+          .doesNotContain("overlay")
+          .satisfies(out -> assertThat(out.strip().lines().reduce((a, b) -> b)).hasValue("0"));
+    }
   }
 
   @Test

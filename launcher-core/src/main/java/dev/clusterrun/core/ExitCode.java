@@ -23,7 +23,8 @@ public enum ExitCode {
       2,
       "bad input: a flag, an environment variable, the hostfile or the job file (the message names"
           + " it, with file:line:column where there is one)"),
-  CHECK_FAILED(3, "a check failed on a node, or the canary found a rank outside the container"),
+  CHECK_FAILED(
+      3, "a check failed on a node, or a daemon or rank was found outside this run's container"),
   SETUP_FAILED(4, "node setup failed, or the container could not be made ready"),
   NODE_LOST(
       5,

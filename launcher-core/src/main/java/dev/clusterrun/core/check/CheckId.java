@@ -23,6 +23,7 @@ public enum CheckId {
   LAUNCH_AGENT(new LaunchAgentCheck()),
   DROPIN(new DropInCheck()),
   CONTAINER(new ContainerCheck()),
+  SQUASHFUSE(new ImageStartCheck()),
   HOSTNAME_UNIQUE(new HostnameUniqueCheck()),
   NETWORK(new NetworkCheck()),
   UID_GID(new UidGidCheck()),

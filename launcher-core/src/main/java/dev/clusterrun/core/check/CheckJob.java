@@ -10,9 +10,16 @@ import java.util.List;
  * @param containerName the named container, or {@code null}
  * @param mounts the job's mounts
  * @param mountHome the job's mount-home choice, or {@code null} to follow enroot's configuration
+ * @param startsImage the job starts its {@code .sqsh} image directly on every node (squashfuse)
  */
-public record CheckJob(String containerName, List<Mount> mounts, Boolean mountHome) {
+public record CheckJob(
+    String containerName, List<Mount> mounts, Boolean mountHome, boolean startsImage) {
   public static final CheckJob NONE = new CheckJob(null, List.of(), null);
+
+  /** A job that starts a container (named, or none at all). */
+  public CheckJob(String containerName, List<Mount> mounts, Boolean mountHome) {
+    this(containerName, mounts, mountHome, false);
+  }
 
   public CheckJob {
     mounts = mounts == null ? List.of() : List.copyOf(mounts);
@@ -22,7 +29,11 @@ public record CheckJob(String containerName, List<Mount> mounts, Boolean mountHo
     if (c == null) {
       return NONE;
     }
-    return new CheckJob(c.name(), c.mounts(), c.mountHome());
+    return new CheckJob(
+        c.name(),
+        c.mounts(),
+        c.mountHome(),
+        c.name() == null && c.image() != null && c.save() == null);
   }
 
   public List<String> containerNames() {

@@ -70,21 +70,31 @@ public final class LaunchAgent {
 
   /**
    * The agent's words: {@code env ENROOT_ROOTFS_WRITABLE=y|n ENROOT_REMAP_ROOT=y|n
-   * [ENROOT_MOUNT_HOME=y|n] enroot start FLAGS --env CLUSTERRUN_RUN_ID=ID NAME DAEMON}. The enroot
-   * settings ride along explicitly ({@link #enrootEnvironment}) because enroot reads them from the
-   * environment, and a remote node's configuration may say otherwise.
+   * [ENROOT_MOUNT_HOME=y|n] enroot start FLAGS --env CLUSTERRUN_RUN_ID=ID NAME [/bin/sh PROOF]
+   * DAEMON}. The enroot settings ride along explicitly ({@link #enrootEnvironment}) because enroot
+   * reads them from the environment, and a remote node's configuration may say otherwise. With a
+   * proof script (a path inside the container, on the workspace mount), the container runs it
+   * first: it leaves the daemon's proof on its standard error and execs the daemon (Open MPI finds
+   * the daemon by its word, {@code orted} or {@code prted}, and appends its own arguments).
+   *
+   * @param proofScript the run's proof script inside the container, or null for none
    */
   public static List<String> words(
       EnrootArgs.ContainerFlags flags,
       Boolean mountHome,
       String name,
       Daemon daemon,
-      String runId) {
+      String runId,
+      String proofScript) {
     List<String> w = new ArrayList<>(List.of("env"));
     enrootEnvironment(flags, mountHome).forEach((k, v) -> w.add(k + "=" + v));
-    w.addAll(
-        EnrootArgs.start(
-            flags, List.of(RUN_ID_VAR + "=" + runId), name, List.of(daemon.command())));
+    List<String> cmd = new ArrayList<>();
+    if (proofScript != null) {
+      cmd.add("/bin/sh");
+      cmd.add(proofScript);
+    }
+    cmd.add(daemon.command());
+    w.addAll(EnrootArgs.start(flags, List.of(RUN_ID_VAR + "=" + runId), name, cmd));
     for (String word : w) {
       for (int i = 0; i < word.length(); i++) {
         char c = word.charAt(i);
@@ -99,6 +109,16 @@ public final class LaunchAgent {
       }
     }
     return w;
+  }
+
+  /** The agent without a proof script (the canary's rehearsal proves its ranks itself). */
+  public static List<String> words(
+      EnrootArgs.ContainerFlags flags,
+      Boolean mountHome,
+      String name,
+      Daemon daemon,
+      String runId) {
+    return words(flags, mountHome, name, daemon, runId, null);
   }
 
   public static String string(List<String> words) {

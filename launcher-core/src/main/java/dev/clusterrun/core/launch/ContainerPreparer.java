@@ -40,6 +40,9 @@ public final class ContainerPreparer {
     String name = plan.containerName();
     Path state = Path.of(workspace, ".clusterrun");
     Path locks = state.resolve("locks");
+    if (plan.prepare().stream().anyMatch(s -> s.action() == Plan.Step.Action.START_IMAGE)) {
+      return startsImage(plan, locks, actions);
+    }
     Path record = containerRecord(Path.of(workspace), name);
     Files.createDirectories(locks);
     Files.createDirectories(record.getParent());
@@ -104,6 +107,31 @@ public final class ContainerPreparer {
       }
       return new Prepared(actions, true);
     }
+  }
+
+  /**
+   * An image started directly: imported once if it is a URI (two runs importing the same image wait
+   * for each other), else it must be there; no container is made.
+   */
+  private Prepared startsImage(Plan plan, Path locks, List<String> actions)
+      throws IOException, InterruptedException, PrepareException {
+    Path sqsh = Path.of(plan.squashfs());
+    if (plan.prepare().stream().anyMatch(s -> s.action() == Plan.Step.Action.IMPORT)) {
+      Files.createDirectories(locks);
+      try (FileChannel ch =
+              FileChannel.open(
+                  locks.resolve(sqsh.getFileName() + ".lock"),
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.WRITE);
+          FileLock lock = ch.lock()) {
+        importOnce(plan.image(), sqsh, actions);
+      }
+    }
+    if (!Files.isRegularFile(sqsh) || !Files.isReadable(sqsh)) {
+      throw new PrepareException("image " + sqsh + " is not a readable file");
+    }
+    actions.add("starting the image " + sqsh + " directly on every node (nothing unpacked)");
+    return new Prepared(actions, false);
   }
 
   /**

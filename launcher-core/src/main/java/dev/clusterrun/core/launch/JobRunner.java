@@ -24,7 +24,18 @@ public final class JobRunner {
    * @param jobFile the job file's text, kept in the run directory (null when given by flags)
    */
   public record Request(
-      Plan plan, String workspace, String jobFile, String clusterrunVersion, Launcher launcher) {}
+      Plan plan,
+      String workspace,
+      String jobFile,
+      String clusterrunVersion,
+      Launcher launcher,
+      double checksSeconds) {
+    /** A run whose checks took no time of its own (or were measured elsewhere). */
+    public Request(
+        Plan plan, String workspace, String jobFile, String clusterrunVersion, Launcher launcher) {
+      this(plan, workspace, jobFile, clusterrunVersion, launcher, -1);
+    }
+  }
 
   private final HeadCommands head;
   private final Session session;
@@ -65,6 +76,9 @@ public final class JobRunner {
     }
     RunContext run =
         new RunContext(session, console, head, rq.plan(), rq.jobFile(), rq.clusterrunVersion());
+    if (rq.checksSeconds() >= 0) {
+      run.tookChecks(rq.checksSeconds());
+    }
     Files.createDirectories(run.runDir());
     Launcher.Ending end;
     boolean threadInterrupted = false;
@@ -89,12 +103,18 @@ public final class JobRunner {
   private Launcher.Ending execute(RunContext run, Request rq)
       throws IOException, InterruptedException {
     Plan plan = run.plan();
+    boolean direct =
+        plan.prepare().stream().anyMatch(s -> s.action() == Plan.Step.Action.START_IMAGE);
     run.say(
-        "container "
-            + plan.containerName()
-            + (plan.image() == null
-                ? ": using the existing container (no image given)"
-                : ": making sure it exists and matches " + plan.image()));
+        direct
+            ? "image "
+                + plan.image()
+                + ": started directly on every node (squashfuse and an overlay of its own)"
+            : "container "
+                + plan.containerName()
+                + (plan.image() == null
+                    ? ": using the existing container (no image given)"
+                    : ": making sure it exists and matches " + plan.image()));
     try {
       run.prepared(
           new ContainerPreparer(head, console.err()).prepare(plan, rq.workspace()).actions());

@@ -134,6 +134,7 @@ public final class LaunchFlow {
   public static LaunchOutcome launch(Launch launch, JobFinisher finisher, Console console)
       throws IOException, InterruptedException {
     ResolvedJob job = launch.job();
+    long t0 = System.nanoTime();
     try (Session session =
         Session.open(launch.hostfile(), job.ssh().explicit(), console.progress())) {
       CheckReport report = null;
@@ -151,7 +152,8 @@ public final class LaunchFlow {
                             new CheckJob(
                                 job.containerName().value(),
                                 job.mounts().value(),
-                                job.mountHome().value()),
+                                job.mountHome().value(),
+                                Planner.startsImage(job)),
                             selection(launch.options())));
         if (!report.passed()) {
           return new LaunchOutcome.ChecksFailed(report);
@@ -169,7 +171,7 @@ public final class LaunchFlow {
       NetworkPick network =
           NetworkPick.settle(toRun, networkFacts(session, report, toRun), session.head());
       console.progress().note("network: " + network.value() + " (" + network.origin() + ")");
-      RunSummary s = runJob(launch, toRun, network, session, console);
+      RunSummary s = runJob(launch, toRun, network, session, console, report, t0);
       if (s.message() != null) {
         console.progress().note(s.message());
       }
@@ -214,7 +216,13 @@ public final class LaunchFlow {
   }
 
   private static RunSummary runJob(
-      Launch launch, ResolvedJob job, NetworkPick network, Session session, Console console)
+      Launch launch,
+      ResolvedJob job,
+      NetworkPick network,
+      Session session,
+      Console console,
+      CheckReport report,
+      long t0)
       throws IOException {
     LaunchAgent.Daemon fixed = launch.options().daemon().fixed();
     boolean hook = launch.options().hook();
@@ -227,7 +235,13 @@ public final class LaunchFlow {
               launch.options().label(),
               launch.options().keepGoing());
       return run(
-          launch, job, session, console, Planner.plan(job, launch.hostfile(), o, null), perNode);
+          launch,
+          job,
+          session,
+          console,
+          Planner.plan(job, launch.hostfile(), o, null),
+          perNode,
+          t0);
     }
     MpirunLauncher mpirun =
         new MpirunLauncher(
@@ -238,8 +252,9 @@ public final class LaunchFlow {
                     new Planner.Options(launch.runId(), d, hook, fixed == null)
                         .withNetwork(network)),
             fixed,
-            launch.options().canary());
-    return run(launch, job, session, console, mpirun.firstPlan(), mpirun);
+            launch.options().canary(),
+            report == null ? null : knownNodes(report));
+    return run(launch, job, session, console, mpirun.firstPlan(), mpirun, t0);
   }
 
   private static RunSummary run(
@@ -248,7 +263,8 @@ public final class LaunchFlow {
       Session session,
       Console console,
       Plan firstPlan,
-      Launcher launcher)
+      Launcher launcher,
+      long t0)
       throws IOException {
     JobRunner runner =
         new JobRunner(HeadCommands.LOCAL, session, console).watchNodes(job.nodeTimeout().value());
@@ -259,8 +275,23 @@ public final class LaunchFlow {
               job.workspacePath().value(),
               launch.jobFileText(),
               launch.clusterrunVersion(),
-              launcher));
+              launcher,
+              RunContext.secs(t0)));
     }
+  }
+
+  /** Each node's hostname and own mount namespace, as the checks read them. */
+  private static java.util.Map<String, DaemonProof.Node> knownNodes(CheckReport report) {
+    java.util.Map<String, DaemonProof.Node> m = new java.util.LinkedHashMap<>();
+    report
+        .facts()
+        .forEach(
+            (node, f) -> {
+              if (f.problem() == null && f.hostname() != null && f.mountNamespace() != null) {
+                m.put(node, new DaemonProof.Node(f.hostname(), f.mountNamespace(), true));
+              }
+            });
+    return m;
   }
 
   /** The workspace is mounted into every container: it must exist, shared, on every node. */

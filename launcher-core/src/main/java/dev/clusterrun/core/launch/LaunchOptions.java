@@ -74,8 +74,8 @@ public record LaunchOptions(
     if (canaryOnly && noCanary) {
       throw new BadInputException("--canary", "contradicts --no-canary; give only one of them");
     }
-    CanaryMode canary =
-        canaryOnly ? CanaryMode.ONLY : noCanary ? CanaryMode.OFF : CanaryMode.BEFORE;
+    // The job's own launch proves every daemon; the canary is an explicit rehearsal only.
+    CanaryMode canary = canaryOnly ? CanaryMode.ONLY : CanaryMode.OFF;
     return new LaunchOptions(skipChecks, canary, Daemon.parse(daemon), !noHook);
   }
 }

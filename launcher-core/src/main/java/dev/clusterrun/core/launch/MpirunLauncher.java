@@ -1,6 +1,8 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.AtomicFiles;
+import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.Sha256;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ExecResult;
@@ -20,18 +22,27 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Today's launcher: the Open MPI daemon found in the container ({@code mpirun --version}), the
+ * Today's launcher: the Open MPI daemon found in the container ({@code mpirun --version},
+ * remembered per image contents), then {@code enroot start … NAME mpirun …} on the head with output
+ * streamed live; Open MPI's daemons start on the other nodes through the launch agent, each proving
+ * itself as it starts ({@link DaemonProof}, {@link ProofGate}). With {@code --canary}, only the
  * canary (a short mpirun of the job's shape whose ranks prove they run inside this run's
- * container), then {@code enroot start … NAME mpirun …} on the head with output streamed live; Open
- * MPI's daemons start on the other nodes through the launch agent.
+ * container).
  */
 public final class MpirunLauncher implements Launcher {
   private final Function<LaunchAgent.Daemon, Plan> planFor;
   private final LaunchAgent.Daemon daemon;
   private final CanaryMode canary;
+  private final Map<String, DaemonProof.Node> knownNodes;
   private volatile HeadProcess current;
   private volatile boolean interrupted;
   private volatile Duration grace = Duration.ofSeconds(10);
+
+  /** How long output may wait for a daemon's proof once ranks print (see {@link ProofGate}). */
+  static final Duration PROOF_GRACE = Duration.ofSeconds(5);
+
+  /** How long the daemons may take to prove themselves at all. */
+  static final Duration PROOF_DEADLINE = Duration.ofSeconds(120);
 
   /**
    * @param planFor the plan for a given daemon (orted for Open MPI 4, prted for 5)
@@ -40,9 +51,22 @@ public final class MpirunLauncher implements Launcher {
    */
   public MpirunLauncher(
       Function<LaunchAgent.Daemon, Plan> planFor, LaunchAgent.Daemon daemon, CanaryMode canary) {
+    this(planFor, daemon, canary, null);
+  }
+
+  /**
+   * @param knownNodes each node's hostname and own mount namespace as the checks read them, or null
+   *     to ask every node (one round over the open session)
+   */
+  public MpirunLauncher(
+      Function<LaunchAgent.Daemon, Plan> planFor,
+      LaunchAgent.Daemon daemon,
+      CanaryMode canary,
+      Map<String, DaemonProof.Node> knownNodes) {
     this.planFor = planFor;
     this.daemon = daemon;
     this.canary = canary;
+    this.knownNodes = knownNodes;
   }
 
   /** The plan before the daemon is known (orted unless one was given). */
@@ -91,12 +115,14 @@ public final class MpirunLauncher implements Launcher {
     run.writeRunFiles();
     run.tookPreparing();
 
-    // The canary: every rank in the container?
+    Map<String, DaemonProof.Node> nodes = nodes(run, plan);
+
+    // The canary, as an explicit rehearsal (--canary): every rank in the container?
     long t;
     if (canary != CanaryMode.OFF && !interrupted) {
       t = System.nanoTime();
       run.say("canary: checking that every rank runs inside this run's container");
-      Canary.Verdict c = runCanary(run, plan);
+      Canary.Verdict c = runCanary(run, plan, nodes);
       run.canary(c);
       run.took("canary", t);
       // The proof, per node, before the job's own output.
@@ -115,28 +141,162 @@ public final class MpirunLauncher implements Launcher {
       }
     }
 
-    // The job.
+    // The job; its daemons prove themselves as they start, before any rank can print.
     t = System.nanoTime();
     run.say("running: " + PlanRenderer.shell(plan.launch()));
+    DaemonProof.Tally tally = new DaemonProof.Tally(nodes, plan.runId());
+    ProofGate gate =
+        new ProofGate(
+            tally,
+            () -> {
+              List<String> proved = new ArrayList<>();
+              for (DaemonProof.NodeProof p : tally.proofs()) {
+                proved.add(p.node());
+              }
+              run.say(
+                  proved.isEmpty()
+                      ? "proof: no daemon to prove (every rank runs on this node, inside the"
+                          + " container)"
+                      : "proof: the daemons on "
+                          + String.join(", ", proved)
+                          + " run inside this run's container");
+            });
     int exit;
+    Started job;
     try (OutputStream so = Files.newOutputStream(run.runDir().resolve("stdout.log"));
         OutputStream se = Files.newOutputStream(run.runDir().resolve("stderr.log"))) {
-      exit =
-          start(
-              plan.launch(),
-              plan.launchEnv(),
-              new Tee(run.console().out(), so),
-              new Tee(run.console().err(), se));
+      OutputStream out = gate.out(run.console().out(), so);
+      OutputStream err = gate.err(run.console().err(), se);
+      job = start(plan.launch(), plan.launchEnv(), out, err, gate);
+      out.close();
+      err.close();
+      exit = job.exit();
+      if (!gate.opened()) {
+        gate.close(run.console().err());
+      }
     }
     run.took("job", t);
+    run.proof(tally.proofs());
+    String failure = gate.opened() ? null : tally.failure(true);
+    if (failure != null && (job.proofStopped() || !interrupted)) {
+      run.note("the launch did not prove itself: " + failure);
+      return Ending.of(RunEnd.PROOF_FAILED);
+    }
     if (interrupted) {
       return Ending.of(RunEnd.INTERRUPTED);
     }
     return exit == 0 ? Ending.of(RunEnd.SUCCEEDED) : new Ending(RunEnd.FAILED, exit);
   }
 
-  /** {@code mpirun --version} in the container; null (and why, in the run) when it cannot run. */
+  /**
+   * Every hostfile node with its hostname and own mount namespace, from the checks or asked now
+   * (one round over the open session), and whether a daemon starts there through the agent.
+   */
+  private Map<String, DaemonProof.Node> nodes(RunContext run, Plan plan)
+      throws InterruptedException {
+    String head = run.session().head();
+    Map<String, DaemonProof.Node> known = knownNodes;
+    Map<String, ExecResult> answers = Map.of();
+    if (known == null) {
+      answers =
+          run.session()
+              .onEveryShell(
+                  s ->
+                      s.run(
+                          "printf '%s %s\\n' \"$(hostname)\" \"$(readlink /proc/self/ns/mnt)\"",
+                          Duration.ofSeconds(30)));
+    }
+    Map<String, DaemonProof.Node> nodes = new LinkedHashMap<>();
+    for (String node : plan.nodes()) {
+      boolean viaAgent = !node.equals(head);
+      DaemonProof.Node k = known == null ? null : known.get(node);
+      if (k != null) {
+        nodes.put(node, new DaemonProof.Node(k.hostname(), k.namespace(), viaAgent));
+        continue;
+      }
+      ExecResult r = answers.get(node);
+      String[] f = r == null ? new String[0] : r.stdout().strip().split("\\s+");
+      boolean ok = r != null && r.ok() && f.length == 2;
+      nodes.put(node, new DaemonProof.Node(ok ? f[0] : null, ok ? f[1] : null, viaAgent));
+    }
+    return nodes;
+  }
+
+  /**
+   * {@code mpirun --version} in the container; null (and why, in the run) when it cannot run. The
+   * answer is remembered in the workspace for contents that cannot change unseen: an image file
+   * (its path, size and time) or a named container made by clusterrun (its record of the image,
+   * rewritten whenever it is made again), so the next run of the same contents starts no extra
+   * container.
+   */
   private LaunchAgent.Daemon detectDaemon(RunContext run) throws IOException, InterruptedException {
+    Path ws = Path.of(run.plan().runDir()).getParent().getParent();
+    String key = contentKey(run.plan(), ws);
+    Path memo =
+        key == null
+            ? null
+            : ws.resolve(".clusterrun").resolve("openmpi").resolve(Sha256.hex(key) + ".version");
+    String remembered = null;
+    if (memo != null && Files.isRegularFile(memo)) {
+      String[] lines = Files.readString(memo, StandardCharsets.UTF_8).split("\n");
+      if (lines.length >= 2 && lines[1].equals(key)) {
+        remembered = lines[0].strip();
+      }
+    }
+    if (remembered != null && !remembered.isEmpty()) {
+      run.version("openmpi", remembered);
+      LaunchAgent.Daemon d = daemonFor(remembered);
+      run.say(
+          "container has Open MPI "
+              + remembered
+              + " (asked before, same contents): remote daemons start as "
+              + d.command());
+      return d;
+    }
+    LaunchAgent.Daemon d = askDaemon(run);
+    String ver = run.version("openmpi");
+    if (d != null && memo != null && ver != null && !ver.equals("unknown")) {
+      Files.createDirectories(memo.getParent());
+      AtomicFiles.write(memo, ver + "\n" + key + "\n");
+    }
+    return d;
+  }
+
+  /** What identifies the container's contents, or null when nothing does unseen changes. */
+  static String contentKey(Plan plan, Path ws) throws IOException {
+    if (plan.prepare().stream().anyMatch(s -> s.action() == Plan.Step.Action.START_IMAGE)) {
+      Path f = Path.of(plan.squashfs());
+      if (Files.isRegularFile(f)) {
+        return "image "
+            + f.toAbsolutePath()
+            + " "
+            + Files.size(f)
+            + " "
+            + Files.getLastModifiedTime(f).toMillis();
+      }
+      return null;
+    }
+    if (plan.namedContainer()) {
+      Path rec = ContainerPreparer.containerRecord(ws, plan.containerName());
+      if (Files.isRegularFile(rec)) {
+        return "container "
+            + plan.containerName()
+            + " "
+            + Files.readString(rec, StandardCharsets.UTF_8).strip()
+            + " "
+            + Files.getLastModifiedTime(rec).toMillis();
+      }
+    }
+    return null;
+  }
+
+  static LaunchAgent.Daemon daemonFor(String openMpiVersion) {
+    return openMpiVersion != null && openMpiVersion.startsWith("5")
+        ? LaunchAgent.Daemon.PRTED
+        : LaunchAgent.Daemon.ORTED;
+  }
+
+  private LaunchAgent.Daemon askDaemon(RunContext run) throws IOException, InterruptedException {
     HeadCommands.Captured v =
         run.head()
             .capture(
@@ -154,8 +314,7 @@ public final class MpirunLauncher implements Launcher {
               + ContainerPreparer.firstLine(v.stderr()));
       return null;
     }
-    LaunchAgent.Daemon d =
-        ver != null && ver.startsWith("5") ? LaunchAgent.Daemon.PRTED : LaunchAgent.Daemon.ORTED;
+    LaunchAgent.Daemon d = daemonFor(ver);
     run.say(
         "container has Open MPI "
             + run.version("openmpi")
@@ -164,15 +323,36 @@ public final class MpirunLauncher implements Launcher {
     return d;
   }
 
-  private int start(List<String> argv, Map<String, String> env, OutputStream out, OutputStream err)
+  /** How the job's mpirun ended, and whether clusterrun stopped it for want of proof. */
+  record Started(int exit, boolean proofStopped) {}
+
+  private Started start(
+      List<String> argv,
+      Map<String, String> env,
+      OutputStream out,
+      OutputStream err,
+      ProofGate gate)
       throws IOException, InterruptedException {
+    long t0 = System.nanoTime();
     HeadProcess p = HeadProcess.start(argv, env, null, out, err);
     current = p;
     if (interrupted) {
       p.interrupt();
     }
+    boolean proofStopped = false;
     try {
-      while (!p.waitFor(Duration.ofMillis(200))) {
+      while (!p.waitFor(Duration.ofMillis(100))) {
+        if (!interrupted && !proofStopped && gate != null && unproven(gate, t0)) {
+          // A daemon without proof: the job must not go on, nor its output reach anyone.
+          proofStopped = true;
+          p.interrupt();
+          if (!p.waitFor(Duration.ofSeconds(3))) {
+            p.terminate();
+            if (!p.waitFor(Duration.ofSeconds(3))) {
+              p.killTree();
+            }
+          }
+        }
         if (interrupted) {
           // mpirun got SIGINT; give it time to stop its daemons, then make sure.
           if (!p.waitFor(grace)) {
@@ -184,34 +364,36 @@ public final class MpirunLauncher implements Launcher {
           }
         }
       }
-      return p.waitFor();
+      return new Started(p.waitFor(), proofStopped);
     } finally {
       current = null;
     }
   }
 
-  private Canary.Verdict runCanary(RunContext run, Plan plan)
+  /** A line failed, or output waits too long for proof, or the daemons never prove themselves. */
+  private static boolean unproven(ProofGate gate, long t0) {
+    if (gate.opened()) {
+      return false;
+    }
+    if (gate.tally().failed()) {
+      return true;
+    }
+    long now = System.nanoTime();
+    long held = gate.firstHeld();
+    return (held >= 0 && now - held > PROOF_GRACE.toNanos()) || now - t0 > PROOF_DEADLINE.toNanos();
+  }
+
+  private Canary.Verdict runCanary(RunContext run, Plan plan, Map<String, DaemonProof.Node> nodes)
       throws IOException, InterruptedException {
     String head = run.session().head();
-    // Each node's hostname and own mount namespace, read in a plain session on that node.
-    Map<String, ExecResult> answers =
-        run.session()
-            .onEveryShell(
-                s ->
-                    s.run(
-                        "printf '%s %s\\n' \"$(hostname)\" \"$(readlink /proc/self/ns/mnt)\"",
-                        Duration.ofSeconds(30)));
     Map<String, Integer> placement = plan.placement().placement(head);
     Map<String, Canary.Expected> expected = new LinkedHashMap<>();
-    for (String node : plan.nodes()) {
-      ExecResult r = answers.get(node);
-      String[] f = r == null ? new String[0] : r.stdout().strip().split("\\s+");
-      boolean known = r != null && r.ok() && f.length == 2;
-      expected.put(
-          node,
-          new Canary.Expected(
-              known ? f[0] : null, known ? f[1] : null, placement.get(node), !node.equals(head)));
-    }
+    nodes.forEach(
+        (node, n) ->
+            expected.put(
+                node,
+                new Canary.Expected(
+                    n.hostname(), n.namespace(), placement.get(node), n.viaAgent())));
     // A token only this run's head writes, read by every rank through the workspace mount.
     byte[] random = new byte[16];
     new java.security.SecureRandom().nextBytes(random);
@@ -220,13 +402,23 @@ public final class MpirunLauncher implements Launcher {
     AtomicFiles.write(tokenFile, token + "\n");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     int code;
+    // The canary's daemons leave their proof too: taken out of what people see, judged as well.
+    ProofGate gate = new ProofGate(new DaemonProof.Tally(nodes, plan.runId()), () -> {});
     try (OutputStream log = Files.newOutputStream(run.runDir().resolve("canary.log"))) {
-      code =
-          start(
-              plan.canaryLaunch(),
-              plan.launchEnv(),
-              new Tee(buf, log),
-              new Tee(run.console().err(), log));
+      OutputStream out = gate.out(buf, log);
+      OutputStream err = gate.err(run.console().err(), log);
+      Started c = start(plan.canaryLaunch(), plan.launchEnv(), out, err, gate);
+      out.close();
+      err.close();
+      if (!gate.opened()) {
+        gate.close(run.console().err());
+      }
+      code = c.exit();
+      String failure = gate.opened() ? null : gate.tally().failure(true);
+      if (failure != null) {
+        run.note("the canary's launch did not prove itself: " + failure);
+        code = code == 0 ? ExitCode.CHECK_FAILED.value() : code;
+      }
     } finally {
       Files.deleteIfExists(tokenFile);
     }
@@ -332,36 +524,5 @@ public final class MpirunLauncher implements Launcher {
   static String openMpiVersion(String text) {
     Matcher m = Pattern.compile("\\(Open MPI\\)\\s+([0-9][0-9.a-z]*)").matcher(text);
     return m.find() ? m.group(1) : null;
-  }
-
-  /** Copies to two streams, flushing each write so output is live. */
-  static final class Tee extends OutputStream {
-    private final OutputStream a;
-    private final OutputStream b;
-
-    Tee(OutputStream a, OutputStream b) {
-      this.a = a;
-      this.b = b;
-    }
-
-    @Override
-    public synchronized void write(int x) throws IOException {
-      a.write(x);
-      b.write(x);
-    }
-
-    @Override
-    public synchronized void write(byte[] buf, int off, int len) throws IOException {
-      a.write(buf, off, len);
-      a.flush();
-      b.write(buf, off, len);
-      b.flush();
-    }
-
-    @Override
-    public void flush() throws IOException {
-      a.flush();
-      b.flush();
-    }
   }
 }

@@ -144,11 +144,7 @@ public final class PerNodeLauncher implements Launcher {
         OutputStream se = Files.newOutputStream(Path.of(start.stderrLog()));
         OutputStream out = new LineLabels(run.console().out(), labelled ? node : null);
         OutputStream err = new LineLabels(run.console().err(), labelled ? node : null)) {
-      r =
-          shell.stream(
-              script(start, System.getenv()),
-              new MpirunLauncher.Tee(out, so),
-              new MpirunLauncher.Tee(err, se));
+      r = shell.stream(script(start, System.getenv()), new Tee(out, so), new Tee(err, se));
     } catch (IOException | RuntimeException e) {
       // Failures are data: the node's end says why, the other nodes are stopped as for any.
       r = ExecResult.failed(node + ": " + e.getMessage(), Duration.ZERO);
@@ -208,5 +204,36 @@ public final class PerNodeLauncher implements Launcher {
       }
     }
     return "exec " + ShellQuote.join(argv);
+  }
+
+  /** Copies to two streams, flushing each write so output is live. */
+  static final class Tee extends OutputStream {
+    private final OutputStream a;
+    private final OutputStream b;
+
+    Tee(OutputStream a, OutputStream b) {
+      this.a = a;
+      this.b = b;
+    }
+
+    @Override
+    public synchronized void write(int x) throws IOException {
+      a.write(x);
+      b.write(x);
+    }
+
+    @Override
+    public synchronized void write(byte[] buf, int off, int len) throws IOException {
+      a.write(buf, off, len);
+      a.flush();
+      b.write(buf, off, len);
+      b.flush();
+    }
+
+    @Override
+    public void flush() throws IOException {
+      a.flush();
+      b.flush();
+    }
   }
 }

@@ -332,6 +332,11 @@ public record Plan(
       IMPORT,
       /** {@code enroot create} of the container from {@link #squashfs}. */
       CREATE,
+      /**
+       * No command: the image ({@link #squashfs}) is started directly on every node ({@code enroot
+       * start IMAGE.sqsh}); no container is made or removed.
+       */
+      START_IMAGE,
       /** No command: the container given by name must exist. */
       USE_EXISTING,
       /** {@code enroot export} of the container after the job. */

@@ -179,12 +179,25 @@ public final class Planner {
                 "if the container must be made and " + sqsh + " does not hold this image yet"));
       }
       plan.squashfs(sqsh);
-      prepare.add(
-          new Plan.Step(
-              Plan.Step.Action.CREATE,
-              "create the container in the shared data path",
-              EnrootArgs.create(name, sqsh),
-              createWhen));
+      if (startsImage(job)) {
+        // No container to make: every node starts the image itself (squashfuse and an overlay in
+        // its own runtime path, enroot start IMAGE.sqsh), the route Pyxis takes with
+        // use_squashfuse. Nothing is unpacked, nothing left to remove, no rootfs lock shared.
+        name = sqsh;
+        prepare.add(
+            new Plan.Step(
+                Plan.Step.Action.START_IMAGE,
+                "start the image directly on every node (squashfuse and an overlay of its own)",
+                List.of(),
+                "always (no container is made for this run)"));
+      } else {
+        prepare.add(
+            new Plan.Step(
+                Plan.Step.Action.CREATE,
+                "create the container in the shared data path",
+                EnrootArgs.create(name, sqsh),
+                createWhen));
+      }
     } else {
       prepare.add(
           new Plan.Step(
@@ -201,7 +214,7 @@ public final class Planner {
               EnrootArgs.export(name, job.save().value()),
               "after the job"));
     }
-    if (!named) {
+    if (!named && !startsImage(job)) {
       cleanup.add(
           new Plan.Step(
               Plan.Step.Action.REMOVE,
@@ -216,6 +229,17 @@ public final class Planner {
         .prepare(prepare)
         .cleanup(cleanup);
     return name;
+  }
+
+  /**
+   * Whether the job starts its image directly rather than a container made from it: an unnamed job
+   * with an image, unless it saves the container after the job ({@code enroot export} needs a
+   * container).
+   */
+  static boolean startsImage(ResolvedJob job) {
+    return job.containerName().value() == null
+        && job.image().value() != null
+        && job.save().value() == null;
   }
 
   /**
@@ -234,14 +258,30 @@ public final class Planner {
 
     // Mount-home only when the user or job says so (null: each node's enroot configuration).
     Boolean mountHome = job.mountHome().value();
-    // Per-node starts no daemon: no agent, and none of its limits (white space in a word).
+    // Per-node starts no daemon: no agent, no proof, and none of the agent's limits.
     boolean perNode = job.launcher().value() == LauncherKind.PER_NODE;
-    List<String> agent =
-        perNode
-            ? List.of()
-            : LaunchAgent.words(flags, mountHome, name, options.daemon(), options.runId());
-    String agentString = perNode ? "" : LaunchAgent.string(agent);
+    List<String> agent = List.of();
+    String agentString = "";
     if (!perNode) {
+      // The proof the agent leaves before it starts the daemon: a script of the run, seen through
+      // the workspace mount, that checks the run id and the job's mounts.
+      List<String> targets = new ArrayList<>();
+      for (Mount m : flags.mounts()) {
+        if (m.kind() != Mount.Kind.UMOUNT) {
+          targets.add(m.target());
+        }
+      }
+      runFiles.put(
+          paths.runDir() + "/" + DaemonProof.FILE, DaemonProof.script(options.runId(), targets));
+      agent =
+          LaunchAgent.words(
+              flags,
+              mountHome,
+              name,
+              options.daemon(),
+              options.runId(),
+              paths.wsMount() + "/runs/" + options.runId() + "/" + DaemonProof.FILE);
+      agentString = LaunchAgent.string(agent);
       agentFits(job, agentString);
     }
 

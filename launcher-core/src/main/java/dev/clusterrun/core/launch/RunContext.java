@@ -31,6 +31,7 @@ public final class RunContext {
   private final Map<String, String> versions = new LinkedHashMap<>();
   private final List<String> prepared = new ArrayList<>();
   private Canary.Verdict canary;
+  private List<DaemonProof.NodeProof> proof = List.of();
   private List<RemoteReaper.Reaped> leftovers = List.of();
   private List<String> lostNodes = List.of();
   private String message;
@@ -87,6 +88,11 @@ public final class RunContext {
     message = message == null ? m : message + "; " + m;
   }
 
+  /** Records how long connecting and checking took, before the run started. */
+  void tookChecks(double seconds) {
+    durations.put("checks", seconds);
+  }
+
   /** Records how long preparing took: from the start of the run until now. */
   public void tookPreparing() {
     durations.put("prepare", secs(t0));
@@ -107,6 +113,11 @@ public final class RunContext {
 
   public void canary(Canary.Verdict v) {
     canary = v;
+  }
+
+  /** What the remote daemons proved as they started. */
+  public void proof(List<DaemonProof.NodeProof> p) {
+    proof = List.copyOf(p);
   }
 
   void prepared(List<String> actions) {
@@ -141,7 +152,9 @@ public final class RunContext {
 
   /** Writes {@code summary.json} for how the run ended; returns the summary. */
   RunSummary finish(Launcher.Ending end) throws IOException {
-    durations.put("total", secs(t0));
+    // The whole command: the checks before the run included.
+    durations.put(
+        "total", Math.round((secs(t0) + durations.getOrDefault("checks", 0.0)) * 100) / 100.0);
     List<String> left = new ArrayList<>();
     for (RemoteReaper.Reaped o : leftovers) {
       for (RemoteReaper.Leftover l : o.leftovers()) {
@@ -160,6 +173,7 @@ public final class RunContext {
             .durations(durations)
             .prepare(prepared)
             .canary(canary)
+            .proof(proof)
             .leftovers(leftovers)
             .message(message)
             .lostNodes(lostNodes)

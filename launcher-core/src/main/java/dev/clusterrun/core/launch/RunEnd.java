@@ -13,6 +13,11 @@ public enum RunEnd {
   FAILED("failed", ExitCode.JOB),
   /** Ctrl-C or SIGTERM: the job was stopped on every node. */
   INTERRUPTED("interrupted", ExitCode.INTERRUPTED),
+  /**
+   * A remote daemon started without this run's proof (another launch agent, outside the container,
+   * without the job's mounts): the job was stopped before its output reached anyone.
+   */
+  PROOF_FAILED("proof-failed", ExitCode.CHECK_FAILED),
   /** The canary found a rank outside this run's container; the job did not start. */
   CANARY_FAILED("canary-failed", ExitCode.CHECK_FAILED),
   /** The container (or the daemon inside it) could not be made ready. */

@@ -10,9 +10,13 @@ import java.util.Map;
  * keys, in order). Made with {@link #builder()}.
  *
  * @param outcome how the run ended ({@code succeeded}, {@code failed}, {@code interrupted}, {@code
- *     canary-failed}, {@code prepare-failed})
+ *     proof-failed}, {@code canary-failed}, {@code prepare-failed})
  * @param exitCode what clusterrun exits with: the job's own code, or the table's
- * @param durationsSeconds wall time of each phase (prepare, canary, job, cleanup, total)
+ * @param durationsSeconds wall time of each phase: checks (connecting, the node checks and the
+ *     workspace proof), prepare (the container and the daemon), canary (with {@code --canary}),
+ *     job, cleanup (the search for leftovers and the after-job steps), total (from the start of the
+ *     command)
+ * @param proof what each remote daemon proved as it started (node, hostname, mount namespace)
  * @param lostNodes nodes that stopped answering while the job ran ({@code node-lost})
  */
 public record RunSummary(
@@ -33,6 +37,7 @@ public record RunSummary(
     Map<String, Double> durationsSeconds,
     List<String> prepare,
     Canary.Verdict canary,
+    List<DaemonProof.NodeProof> proof,
     List<RemoteReaper.Reaped> leftovers,
     String message,
     List<String> lostNodes) {
@@ -66,6 +71,7 @@ public record RunSummary(
     private Map<String, Double> durations = Map.of();
     private List<String> prepare = List.of();
     private Canary.Verdict canary;
+    private List<DaemonProof.NodeProof> proof = List.of();
     private List<RemoteReaper.Reaped> leftovers = List.of();
     private String message;
     private List<String> lostNodes = List.of();
@@ -158,6 +164,11 @@ public record RunSummary(
       return this;
     }
 
+    public Builder proof(List<DaemonProof.NodeProof> v) {
+      proof = new ArrayList<>(v);
+      return this;
+    }
+
     public Builder leftovers(List<RemoteReaper.Reaped> v) {
       leftovers = new ArrayList<>(v);
       return this;
@@ -177,7 +188,8 @@ public record RunSummary(
     public RunSummary build() {
       return new RunSummary(
           SCHEMA, job, runId, runDir, outcome, exitCode, nodes, ranks, image, container, daemon,
-          versions, startedAt, endedAt, durations, prepare, canary, leftovers, message, lostNodes);
+          versions, startedAt, endedAt, durations, prepare, canary, proof, leftovers, message,
+          lostNodes);
     }
   }
 }

@@ -277,6 +277,7 @@ if command -v mpirun >/dev/null 2>&1; then
   cr_kv mpi.path "$(command -v mpirun)"
   cr_kv mpi.version "$(cr_to 5 mpirun --version 2>&1 | head -n 1)"
 fi
+cr_kv squashfuse "$(command -v squashfuse 2>/dev/null)"
 if [ ! -e /dev/fuse ]; then
   cr_kv fuse missing
 elif [ -r /dev/fuse ] && [ -w /dev/fuse ]; then

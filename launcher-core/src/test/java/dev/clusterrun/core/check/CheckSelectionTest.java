@@ -50,6 +50,7 @@ class CheckSelectionTest {
             "launch-agent",
             "dropin",
             "container",
+            "squashfuse",
             "hostname-unique",
             "network",
             "uid-gid",

@@ -674,4 +674,22 @@ class ChecksTest {
     nodes.get("node2").set("hook.0.agent", "31 code OMPI_MCA_orte_launch_agent");
     assertThat(of(healthy(), CheckId.LAUNCH_AGENT, "node2").status()).isEqualTo(CheckStatus.PASS);
   }
+
+  @Test
+  void squashfuseAndDevFuseAreCheckedOnlyForAJobThatStartsItsImageDirectly() {
+    nodes.get("node2").set("squashfuse", "");
+    nodes.get("node3").set("fuse", "no-access");
+    assertThat(of(healthy(), CheckId.SQUASHFUSE, "node2").status()).isEqualTo(CheckStatus.SKIP);
+
+    CheckJob direct = new CheckJob(null, List.of(), null, true);
+    CheckInput in = input(allShared(), sshOk(), direct);
+    assertThat(of(in, CheckId.SQUASHFUSE, "node1").status()).isEqualTo(CheckStatus.PASS);
+    CheckResult noSquashfuse = of(in, CheckId.SQUASHFUSE, "node2");
+    assertThat(noSquashfuse.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(noSquashfuse.reason()).startsWith("squashfuse is not in PATH");
+    assertThat(noSquashfuse.fix()).contains("install squashfuse on node2");
+    CheckResult noFuse = of(in, CheckId.SQUASHFUSE, "node3");
+    assertThat(noFuse.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(noFuse.reason()).startsWith("/dev/fuse is not readable and writable");
+  }
 }

@@ -47,6 +47,7 @@ final class TestFacts {
     kv.put("hook.0.version", "1");
     kv.put("mntns", "mnt:[4026531840]");
     kv.put("fuse", "rw");
+    kv.put("squashfuse", "/usr/bin/squashfuse");
   }
 
   static final String DROPIN = "/etc/enroot/enroot.conf.d/50-clusterrun.conf";

@@ -33,7 +33,7 @@ class JobRunnerTest {
         new JobSpec(
             "j",
             new ContainerSpec(
-                ImageRef.parse("/i.sqsh"), null, null, null, null, null, null, null, null, null),
+                ImageRef.parse("/i.sqsh"), "named", null, null, null, null, null, null, null, null),
             new WorkspaceSpec(ws.toString(), "/app"),
             MpiSpec.EMPTY,
             List.of("hostname"),

@@ -76,7 +76,13 @@ class PlannerTest {
     assertThat(p.agentString())
         .isEqualTo(
             "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n enroot start --rw --mount"
-                + " /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks orted");
+                + " /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks"
+                + " /bin/sh /app/runs/RUN/agent-proof.sh orted");
+    // The proof script is the run's own, written beside the hostfile, and checks the job's mounts.
+    assertThat(p.runFiles().get("/shared/ws/runs/RUN/agent-proof.sh"))
+        .contains("id=RUN\n")
+        .contains("for m in /app; do")
+        .endsWith("exec \"$@\"\n");
     assertThat(p.launchEnv()).containsEntry(LaunchAgent.ENV_VAR, p.agentString());
     assertThat(PlanRenderer.text(p))
         .contains(
@@ -185,10 +191,16 @@ class PlannerTest {
     List<String> launch = p.launch();
     int mpirun = launch.indexOf("mpirun");
     List<String> headFlags = launch.subList(2, mpirun - 1);
-    List<String> agentFlags = p.agent().subList(6, p.agent().size() - 4);
+    List<String> agentFlags = p.agent().subList(6, p.agent().size() - 6);
     assertThat(agentFlags).isEqualTo(headFlags);
-    assertThat(p.agent().subList(p.agent().size() - 4, p.agent().size()))
-        .containsExactly("--env", "CLUSTERRUN_RUN_ID=RUN", "x", "orted");
+    assertThat(p.agent().subList(p.agent().size() - 6, p.agent().size()))
+        .containsExactly(
+            "--env",
+            "CLUSTERRUN_RUN_ID=RUN",
+            "x",
+            "/bin/sh",
+            "/app/runs/RUN/agent-proof.sh",
+            "orted");
     assertThat(headFlags)
         .containsExactly(
             "--root",
@@ -206,7 +218,7 @@ class PlannerTest {
             "ENROOT_MOUNT_HOME=n",
             "enroot",
             "start")
-        .endsWith("x", "orted");
+        .endsWith("x", "/bin/sh", "/app/runs/RUN/agent-proof.sh", "orted");
     assertThat(launch).contains("--allow-run-as-root", "--wdir", "/app");
   }
 
@@ -342,7 +354,7 @@ class PlannerTest {
   }
 
   @Test
-  void unnamedContainerIsMadeForTheRunAndRemovedAfter() {
+  void anUnnamedJobStartsItsImageDirectlyUnlessItSavesTheContainer() {
     JobSpec f =
         new JobSpec(
             "hello",
@@ -363,14 +375,43 @@ class PlannerTest {
             SshSpec.EMPTY,
             "h.yaml");
     Plan p = plan(new JobResolver().layer(f, Source.FILE, "h.yaml"), true);
-    assertThat(p.containerName()).isEqualTo("clusterrun-RUN");
     String sqsh = p.prepare().get(0).argv().get(3);
     assertThat(sqsh).matches("/ws/images/docker\\+ubuntu\\+24\\.04-[0-9a-f]{16}\\.sqsh");
     assertThat(p.prepare().get(0).argv())
         .containsExactly("enroot", "import", "--output", sqsh, "docker://ubuntu:24.04");
-    assertThat(p.prepare().get(1).argv())
+    // Imported once, then started directly on every node: no container made, none to remove.
+    assertThat(p.containerName()).isEqualTo(sqsh);
+    assertThat(p.prepare().get(1).action()).isEqualTo(Plan.Step.Action.START_IMAGE);
+    assertThat(p.cleanup()).isEmpty();
+    // The agent names the image, never ${ENROOT_ROOTFS##*/} (then the overlay's name).
+    assertThat(p.agent()).containsSubsequence(sqsh, "/bin/sh", "orted");
+    assertThat(p.launch()).containsSubsequence("enroot", "start", sqsh, "mpirun");
+
+    // Saving the container afterwards needs one: then it is made for the run and removed after.
+    JobSpec saved =
+        new JobSpec(
+            "hello",
+            new ContainerSpec(
+                ImageRef.parse("ubuntu:24.04"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                "/ws/out.sqsh"),
+            new WorkspaceSpec("/ws", null),
+            MpiSpec.EMPTY,
+            List.of("hostname"),
+            SshSpec.EMPTY,
+            "h.yaml");
+    Plan q = plan(new JobResolver().layer(saved, Source.FILE, "h.yaml"), true);
+    assertThat(q.containerName()).isEqualTo("clusterrun-RUN");
+    assertThat(q.prepare().get(1).argv())
         .containsExactly("enroot", "create", "--name", "clusterrun-RUN", sqsh);
-    assertThat(p.cleanup().get(0).argv())
+    assertThat(q.cleanup().get(1).argv())
         .containsExactly("enroot", "remove", "--force", "clusterrun-RUN");
     assertThat(p.hostfilePath()).isEqualTo("/workspace/runs/RUN/hosts.txt");
   }

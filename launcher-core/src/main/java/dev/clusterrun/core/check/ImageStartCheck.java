@@ -1,0 +1,51 @@
+package dev.clusterrun.core.check;
+
+/**
+ * The {@code squashfuse} check: a job that starts its image directly ({@code enroot start
+ * IMAGE.sqsh}, an unnamed job with an image) needs {@code squashfuse} on every node and {@code
+ * /dev/fuse} usable by the job user; enroot mounts the image with it, and an overlay in the node's
+ * runtime path. Other jobs do not need it, so it is skipped for them.
+ */
+final class ImageStartCheck extends NodeCheck {
+  ImageStartCheck() {
+    super(
+        "squashfuse",
+        "squashfuse and /dev/fuse for a job that starts a .sqsh",
+        "fuse",
+        "squashfuse");
+  }
+
+  @Override
+  CheckResult judge(CheckInput in, Facts f) {
+    String n = f.node();
+    if (!in.job().startsImage()) {
+      return skip(n, "the job starts no image directly (a named container, or none given)");
+    }
+    String squashfuse = f.raw().get("squashfuse");
+    String fuse = f.fuse();
+    if (squashfuse == null || squashfuse.isBlank()) {
+      return fail(
+          n,
+          "squashfuse is not in PATH of a non-interactive SSH session: enroot cannot start the"
+              + " job's .sqsh image here",
+          "install squashfuse on " + n + " (Debian: apt-get install squashfuse)");
+    }
+    if ("missing".equals(fuse)) {
+      return fail(
+          n,
+          "/dev/fuse does not exist: enroot cannot mount the job's .sqsh image here",
+          "load the fuse module on " + n + " (modprobe fuse)");
+    }
+    if (!"rw".equals(fuse)) {
+      return fail(
+          n,
+          "/dev/fuse is not readable and writable by the job user: enroot cannot mount the"
+              + " job's .sqsh image here",
+          "make /dev/fuse mode 0666 on "
+              + n
+              + " (its default), or give the job a name"
+              + " (--container-name) so the image is unpacked once instead");
+    }
+    return pass(n, "squashfuse at " + squashfuse + ", /dev/fuse usable");
+  }
+}

@@ -1,0 +1,232 @@
+package dev.clusterrun.core.launch;
+
+import dev.clusterrun.core.remote.ShellQuote;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Proof carried by the job's own launch: the launch agent runs a small script of the run (in the
+ * run directory, seen through the workspace mount) inside the container before it execs the Open
+ * MPI daemon. The script checks that it has this run's id ({@code CLUSTERRUN_RUN_ID}, which only
+ * the run's agent gives) and that the job's mounts are there, and prints one line on its standard
+ * error, which reaches mpirun's: {@code clusterrun-proof RUN_ID HOSTNAME MOUNT_NAMESPACE ok}, or
+ * {@code … fail WHY} (then it exits 3 instead of starting the daemon). Open MPI starts a daemon on
+ * every hostfile node but mpirun's own (whatever {@code -np}), and ranks only once every daemon has
+ * called back, so the head knows which lines to expect before any rank can print. A daemon started
+ * by another agent (a foreign hook that replaced clusterrun's) leaves no line at all; a daemon in
+ * its node's own mount namespace ran outside any container. Ranks on mpirun's own node are inside
+ * the container by construction: mpirun forks them itself.
+ */
+public final class DaemonProof {
+  /** The tag that starts every proof line. */
+  public static final String TAG = "clusterrun-proof";
+
+  /** The script's file name in the run directory. */
+  public static final String FILE = "agent-proof.sh";
+
+  /** What the script prints for a value it cannot read. */
+  static final String NONE = "-";
+
+  private DaemonProof() {}
+
+  /**
+   * The script: POSIX sh, only builtins and {@code readlink}, since the image may be minimal.
+   *
+   * @param runId the run's id
+   * @param mountTargets where the job's mounts must be, inside the container
+   */
+  public static String script(String runId, List<String> mountTargets) {
+    List<String> quoted = new ArrayList<>();
+    for (String t : mountTargets) {
+      quoted.add(ShellQuote.quote(t));
+    }
+    return String.join(
+        "\n",
+        "# clusterrun: the proof of run " + runId + "'s launch agent. The agent runs it inside",
+        "# the container before the Open MPI daemon: it checks the run id and the job's mounts,",
+        "# prints one line on stderr for the head, and execs the daemon.",
+        "id=" + ShellQuote.quote(runId),
+        "why=''",
+        "if [ \"${" + dev.clusterrun.core.enroot.LaunchAgent.RUN_ID_VAR + "-}\" != \"$id\" ]; then",
+        "  why=\"$why "
+            + dev.clusterrun.core.enroot.LaunchAgent.RUN_ID_VAR
+            + " is '${"
+            + dev.clusterrun.core.enroot.LaunchAgent.RUN_ID_VAR
+            + "-}';\"",
+        "fi",
+        "for m in " + (quoted.isEmpty() ? "''" : String.join(" ", quoted)) + "; do",
+        "  [ -n \"$m\" ] || continue",
+        "  found=''",
+        "  while read -r _ _ _ _ mp _; do",
+        "    if [ \"$mp\" = \"$m\" ]; then found=y; break; fi",
+        "  done < /proc/self/mountinfo",
+        "  [ -n \"$found\" ] || why=\"$why $m is not mounted;\"",
+        "done",
+        "host=" + NONE,
+        "read -r host < /proc/sys/kernel/hostname 2>/dev/null || host=" + NONE,
+        "ns=$(readlink /proc/self/ns/mnt 2>/dev/null) || ns=''",
+        "[ -n \"$ns\" ] || ns=" + NONE,
+        "if [ -n \"$why\" ]; then",
+        "  printf '%s %s %s %s fail%s\\n' " + TAG + " \"$id\" \"$host\" \"$ns\" \"$why\" >&2",
+        "  exit 3",
+        "fi",
+        "printf '%s %s %s %s ok\\n' " + TAG + " \"$id\" \"$host\" \"$ns\" >&2",
+        "exec \"$@\"",
+        "");
+  }
+
+  /**
+   * One line a daemon left.
+   *
+   * @param problem what the script found wrong (null when it found nothing)
+   */
+  public record Line(String runId, String hostname, String mountNamespace, String problem) {}
+
+  /** The proof line in {@code line}, or null when it is none. */
+  public static Line parse(String line) {
+    String l = line.strip();
+    if (!l.startsWith(TAG + " ")) {
+      return null;
+    }
+    String[] f = l.substring(TAG.length() + 1).trim().split("\\s+", 5);
+    if (f.length < 4) {
+      return null;
+    }
+    String problem = null;
+    if (!f[3].equals("ok")) {
+      problem = f.length > 4 ? f[4].strip() : "the proof script failed";
+      if (problem.endsWith(";")) {
+        problem = problem.substring(0, problem.length() - 1);
+      }
+    }
+    return new Line(f[0], f[1], f[2].equals(NONE) ? null : f[2], problem);
+  }
+
+  /**
+   * One node as the proof expects it.
+   *
+   * @param hostname what {@code hostname} says there, or null when unknown
+   * @param namespace the node's own mount namespace, or null when unknown
+   * @param viaAgent whether a daemon starts there through the agent (every node but mpirun's own)
+   */
+  public record Node(String hostname, String namespace, boolean viaAgent) {}
+
+  /**
+   * What one node proved.
+   *
+   * @param node the hostfile name, or null for a line from a host clusterrun does not know
+   * @param problem why it fails, or null when it proved itself
+   */
+  public record NodeProof(
+      String node, String hostname, String mountNamespace, boolean proven, String problem) {}
+
+  /** The state of the proof as lines come in: every node that must prove, and what it did. */
+  public static final class Tally {
+    private final Map<String, Node> nodes;
+    private final String runId;
+    private final Map<String, String> nodeOfHost = new LinkedHashMap<>();
+    private final Map<String, NodeProof> proofs = new LinkedHashMap<>();
+    private final List<NodeProof> bad = new ArrayList<>();
+
+    /**
+     * @param nodes every hostfile node in hostfile order
+     */
+    public Tally(Map<String, Node> nodes, String runId) {
+      this.nodes = new LinkedHashMap<>(nodes);
+      this.runId = runId;
+      nodes.forEach(
+          (n, e) -> {
+            if (e.hostname() != null) {
+              nodeOfHost.putIfAbsent(e.hostname(), n);
+            }
+          });
+    }
+
+    /** Takes one proof line into account. */
+    public synchronized void add(Line l) {
+      String node = nodeOfHost.get(l.hostname());
+      String problem = l.problem();
+      if (problem == null && !runId.equals(l.runId())) {
+        problem = "the daemon proved another run (" + l.runId() + ")";
+      }
+      if (problem == null && node == null) {
+        problem = "a daemon started on a host clusterrun does not know";
+      }
+      if (problem == null && !nodes.get(node).viaAgent()) {
+        problem = "a daemon started on mpirun's own node";
+      }
+      if (problem == null && nodes.get(node).namespace() == null) {
+        problem = "its own mount namespace is unknown (the node did not answer over SSH)";
+      }
+      if (problem == null && nodes.get(node).namespace().equals(l.mountNamespace())) {
+        problem = "the daemon ran OUTSIDE the container, in the node's own mount namespace";
+      }
+      NodeProof p = new NodeProof(node, l.hostname(), l.mountNamespace(), problem == null, problem);
+      if (problem != null) {
+        bad.add(p);
+      }
+      if (node != null) {
+        proofs.putIfAbsent(node, p);
+      }
+    }
+
+    /** Every node that starts a daemon through the agent has proved itself, and none failed. */
+    public synchronized boolean proven() {
+      return bad.isEmpty() && missing().isEmpty();
+    }
+
+    /** A line showed a problem: the run must stop. */
+    public synchronized boolean failed() {
+      return !bad.isEmpty();
+    }
+
+    /** Nodes whose daemon has left no line yet, in hostfile order. */
+    public synchronized List<String> missing() {
+      List<String> m = new ArrayList<>();
+      nodes.forEach(
+          (n, e) -> {
+            if (e.viaAgent() && !proofs.containsKey(n)) {
+              m.add(n);
+            }
+          });
+      return m;
+    }
+
+    /** What each node proved (hostfile order), then lines from hosts clusterrun does not know. */
+    public synchronized List<NodeProof> proofs() {
+      List<NodeProof> out = new ArrayList<>();
+      for (String n : nodes.keySet()) {
+        NodeProof p = proofs.get(n);
+        if (p != null) {
+          out.add(p);
+        }
+      }
+      for (NodeProof p : bad) {
+        if (p.node() == null) {
+          out.add(p);
+        }
+      }
+      return out;
+    }
+
+    /** Why the proof failed, node by node, for people; null when it did not. */
+    public synchronized String failure(boolean ended) {
+      List<String> parts = new ArrayList<>();
+      for (NodeProof p : bad) {
+        parts.add((p.node() != null ? p.node() : p.hostname()) + ": " + p.problem());
+      }
+      List<String> missing = ended ? missing() : List.of();
+      if (!missing.isEmpty()) {
+        parts.add(
+            String.join(", ", missing)
+                + ": no proof from "
+                + (missing.size() == 1 ? "its daemon" : "their daemons")
+                + ": another hook or setting replaces clusterrun's launch agent, or the daemon"
+                + " never started (run `clusterrun check`, see launch-agent)");
+      }
+      return parts.isEmpty() ? null : String.join("; ", parts);
+    }
+  }
+}

@@ -1,0 +1,205 @@
+package dev.clusterrun.core.launch;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The job's output streams while the launch proves itself ({@link DaemonProof}): proof lines are
+ * taken out of mpirun's standard error into the {@link DaemonProof.Tally}; everything else goes to
+ * the logs at once, and to the person only once every daemon has proved itself. Until then it is
+ * held, in order, so that a job whose daemons were not started by this run's agent cannot show its
+ * output as a success; ranks cannot start before every daemon has called back, so in a sound run
+ * nothing waits.
+ */
+final class ProofGate {
+  private final DaemonProof.Tally tally;
+  private final List<byte[]> held = new ArrayList<>();
+  private final List<OutputStream> heldTo = new ArrayList<>();
+  private long firstHeldNanos = -1;
+  private boolean open;
+  private boolean closed;
+  private final Runnable onProven;
+
+  /**
+   * @param onProven called once, when every daemon has proved itself, before held output goes out
+   */
+  ProofGate(DaemonProof.Tally tally, Runnable onProven) {
+    this.tally = tally;
+    this.onProven = onProven;
+    if (tally.proven()) {
+      open = true;
+      onProven.run();
+    }
+  }
+
+  /** Every daemon proved itself: output flows. */
+  synchronized boolean opened() {
+    return open;
+  }
+
+  DaemonProof.Tally tally() {
+    return tally;
+  }
+
+  /** The job's standard output: to {@code log} at once, to {@code console} through the gate. */
+  OutputStream out(OutputStream console, OutputStream log) {
+    return new Gated(console, log, false);
+  }
+
+  /** mpirun's standard error, proof lines taken out. */
+  OutputStream err(OutputStream console, OutputStream log) {
+    return new Gated(console, log, true);
+  }
+
+  /** When output was first held back, or -1 ({@link System#nanoTime}). */
+  synchronized long firstHeld() {
+    return firstHeldNanos;
+  }
+
+  /** Opens the gate if every daemon has proved itself: held output goes out, in order. */
+  synchronized void openIfProven() throws IOException {
+    if (!open && !closed && tally.proven()) {
+      open = true;
+      onProven.run();
+      for (int i = 0; i < held.size(); i++) {
+        heldTo.get(i).write(held.get(i));
+        heldTo.get(i).flush();
+      }
+      held.clear();
+      heldTo.clear();
+    }
+  }
+
+  /**
+   * The proof failed: held output never reaches the person, except mpirun's own error messages
+   * (held standard error), which say what went wrong.
+   */
+  synchronized void close(OutputStream errConsole) throws IOException {
+    if (open || closed) {
+      return;
+    }
+    closed = true;
+    for (int i = 0; i < held.size(); i++) {
+      if (heldTo.get(i) == errConsole) {
+        errConsole.write(held.get(i));
+      }
+    }
+    errConsole.flush();
+    held.clear();
+    heldTo.clear();
+  }
+
+  private synchronized void toConsole(OutputStream console, byte[] b, int off, int len)
+      throws IOException {
+    if (open) {
+      console.write(b, off, len);
+      console.flush();
+    } else if (!closed) {
+      if (firstHeldNanos < 0) {
+        firstHeldNanos = System.nanoTime();
+      }
+      byte[] copy = new byte[len];
+      System.arraycopy(b, off, copy, 0, len);
+      held.add(copy);
+      heldTo.add(console);
+    }
+  }
+
+  /** One stream; on stderr, whole lines that start with the proof tag are taken out. */
+  private final class Gated extends OutputStream {
+    private final OutputStream console;
+    private final OutputStream log;
+    private final boolean proofs;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+    /** The current line cannot be a proof line: it has been passed on as it came. */
+    private boolean passing;
+
+    Gated(OutputStream console, OutputStream log, boolean proofs) {
+      this.console = console == null ? OutputStream.nullOutputStream() : console;
+      this.log = log;
+      this.proofs = proofs;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) throws IOException {
+      if (!proofs) {
+        pass(b, off, len);
+        return;
+      }
+      byte[] tag = (DaemonProof.TAG + " ").getBytes(StandardCharsets.US_ASCII);
+      int start = off;
+      for (int i = off; i < off + len; i++) {
+        if (passing) {
+          if (b[i] == '\n') {
+            pass(b, start, i + 1 - start);
+            start = i + 1;
+            passing = false;
+          }
+          continue;
+        }
+        line.write(b[i]);
+        start = i + 1;
+        byte[] sofar = line.toByteArray();
+        boolean prefix = true;
+        for (int k = 0; k < Math.min(sofar.length, tag.length); k++) {
+          if (sofar[k] != tag[k]) {
+            prefix = false;
+            break;
+          }
+        }
+        if (!prefix) {
+          // Not a proof line: what was kept goes on, and the rest of the line as it comes.
+          line.reset();
+          pass(sofar, 0, sofar.length);
+          passing = b[i] != '\n';
+        } else if (b[i] == '\n') {
+          line.reset();
+          DaemonProof.Line p =
+              DaemonProof.parse(new String(sofar, StandardCharsets.UTF_8).stripTrailing());
+          if (p != null) {
+            tally.add(p);
+            openIfProven();
+          } else {
+            pass(sofar, 0, sofar.length);
+          }
+        }
+      }
+      if (passing && start < off + len) {
+        pass(b, start, off + len - start);
+      }
+    }
+
+    private void pass(byte[] b, int off, int len) throws IOException {
+      if (len <= 0) {
+        return;
+      }
+      log.write(b, off, len);
+      log.flush();
+      toConsole(console, b, off, len);
+    }
+
+    @Override
+    public synchronized void flush() throws IOException {
+      log.flush();
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+      byte[] rest = line.toByteArray();
+      line.reset();
+      if (rest.length > 0) {
+        pass(rest, 0, rest.length);
+      }
+    }
+  }
+}

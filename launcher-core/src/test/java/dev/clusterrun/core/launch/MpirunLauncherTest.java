@@ -1,0 +1,68 @@
+package dev.clusterrun.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.spec.ContainerSpec;
+import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.MpiSpec;
+import dev.clusterrun.core.spec.SshSpec;
+import dev.clusterrun.core.spec.WorkspaceSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MpirunLauncherTest {
+  @TempDir Path ws;
+
+  private Plan plan(String image, String name) {
+    JobSpec f =
+        new JobSpec(
+            "j",
+            new ContainerSpec(
+                ImageRef.parse(image), name, null, null, null, null, null, null, null, null),
+            new WorkspaceSpec(ws.toString(), "/app"),
+            MpiSpec.EMPTY,
+            List.of("hostname"),
+            SshSpec.EMPTY,
+            "j.yaml");
+    ResolvedJob job =
+        new JobResolver()
+            .layer(f, dev.clusterrun.core.launch.Source.FILE, "j.yaml")
+            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
+    return Planner.plan(
+        job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
+  }
+
+  @Test
+  void theDaemonIsRememberedOnlyForContentsThatCannotChangeUnseen() throws Exception {
+    Path img = ws.resolve("i.sqsh");
+    Files.writeString(img, "one");
+    Plan direct = plan(img.toString(), null);
+    String key = MpirunLauncher.contentKey(direct, ws);
+    assertThat(key).startsWith("image " + img + " 3 ");
+    // A rebuilt image is other contents.
+    Files.writeString(img, "other");
+    Files.setLastModifiedTime(img, FileTime.fromMillis(1000));
+    assertThat(MpirunLauncher.contentKey(direct, ws)).isNotEqualTo(key);
+
+    // A named container: only with clusterrun's record of what made it, which a re-creation
+    // rewrites.
+    Plan named = plan(img.toString(), "mine");
+    assertThat(MpirunLauncher.contentKey(named, ws)).isNull();
+    Path rec = ContainerPreparer.containerRecord(ws, "mine");
+    Files.createDirectories(rec.getParent());
+    Files.writeString(rec, "/x/i.sqsh 3 100\n");
+    String before = MpirunLauncher.contentKey(named, ws);
+    assertThat(before).startsWith("container mine /x/i.sqsh 3 100 ");
+    Files.setLastModifiedTime(rec, FileTime.fromMillis(5000));
+    assertThat(MpirunLauncher.contentKey(named, ws)).isNotEqualTo(before);
+
+    assertThat(MpirunLauncher.daemonFor("5.0.3")).isEqualTo(LaunchAgent.Daemon.PRTED);
+    assertThat(MpirunLauncher.daemonFor("4.1.4")).isEqualTo(LaunchAgent.Daemon.ORTED);
+  }
+}
