@@ -237,9 +237,20 @@ public final class Planner {
    * container).
    */
   static boolean startsImage(ResolvedJob job) {
-    return job.containerName().value() == null
-        && job.image().value() != null
-        && job.save().value() == null;
+    ImageRef image = job.image().value();
+    if (job.containerName().value() != null || image == null || job.save().value() != null) {
+      return false;
+    }
+    if (!image.isUri()) {
+      // The image file is then a word of the launch agent: a path the agent cannot carry (white
+      // space, a control character) is made into a container instead, as before.
+      try {
+        Carry.agentWord(image.value(), "");
+      } catch (IllegalArgumentException e) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
