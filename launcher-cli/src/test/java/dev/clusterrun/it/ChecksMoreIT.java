@@ -277,13 +277,7 @@ class ChecksMoreIT {
   }
 
   static void writeAsJobUser(String path, String content) {
-    ok(
-        c.exec(
-            "node1",
-            false,
-            content,
-            Duration.ofSeconds(30),
-            List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
+    c.writeAsJobUser(path, content);
   }
 
   static Result ok(Result r) {

@@ -615,4 +615,59 @@ public final class LocalCluster implements AutoCloseable {
       }
     }
   }
+
+  /**
+   * Live (not zombie) processes in {@code node}'s network namespace (the nodes share the machine's
+   * PID space), read from /proc as root: any {@code orted}, any carrying {@code
+   * CLUSTERRUN_RUN_ID=runId} in its environment (when runId is not empty), and any whose command
+   * line is exactly {@code args}. One "PID COMM ARGS" line each.
+   */
+  public List<String> processes(String node, String runId, String args) {
+    String script =
+        String.join(
+            "\n",
+            "id=$1; want=$2; net=$(readlink /proc/$3/ns/net)",
+            "for d in /proc/[0-9]*; do",
+            "  p=${d#/proc/}",
+            "  [ \"$p\" = $$ ] && continue",
+            "  [ \"$(readlink \"$d/ns/net\" 2>/dev/null)\" = \"$net\" ] || continue",
+            "  st=$(sed 's/.*) //' \"$d/stat\" 2>/dev/null | cut -d' ' -f1)",
+            "  [ -n \"$st\" ] && [ \"$st\" != Z ] || continue",
+            "  comm=$(cat \"$d/comm\" 2>/dev/null)",
+            "  cmd=$(tr '\\000' ' ' < \"$d/cmdline\" 2>/dev/null)",
+            "  hit=''",
+            "  [ \"$comm\" = orted ] && hit=1",
+            "  [ \"$cmd\" = \"$want \" ] && hit=1",
+            "  if [ -n \"$id\" ] && tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null"
+                + " | grep -qxF \"CLUSTERRUN_RUN_ID=$id\"; then hit=1; fi",
+            "  [ -n \"$hit\" ] && echo \"$p $comm $cmd\"",
+            "done",
+            "exit 0");
+    Result r =
+        exec(node, true, "sh", "-c", script, "procs", runId, args, Long.toString(holderPid(node)));
+    if (r.exitCode() != 0) {
+      throw new AssertionError("listing the processes on " + node + " failed: " + r);
+    }
+    List<String> out = new ArrayList<>();
+    for (String l : r.stdout().split("\n")) {
+      if (!l.isBlank()) {
+        out.add(l);
+      }
+    }
+    return out;
+  }
+
+  /** Writes {@code content} to {@code path} on the head (node1), as the job user. */
+  public void writeAsJobUser(String path, String content) {
+    Result r =
+        exec(
+            "node1",
+            false,
+            content,
+            Duration.ofSeconds(30),
+            List.of("sh", "-c", "cat > " + dev.clusterrun.core.remote.ShellQuote.quote(path)));
+    if (r.exitCode() != 0) {
+      throw new AssertionError("writing " + path + " on node1 failed: " + r);
+    }
+  }
 }

@@ -652,13 +652,7 @@ class PyxisCasesIT {
   }
 
   static void write(String path, String content) {
-    ok(
-        c().exec(
-                "node1",
-                false,
-                content,
-                Duration.ofSeconds(30),
-                List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
+    c().writeAsJobUser(path, content);
   }
 
   static Result ok(Result r) {
