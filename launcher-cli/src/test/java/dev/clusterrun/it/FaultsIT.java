@@ -299,9 +299,52 @@ class FaultsIT {
     }
   }
 
-  /** Live processes of the run on {@code node}: {@link LocalCluster#processes}. */
+  /**
+   * Live (not zombie) processes in {@code node}'s network namespace (the nodes share the machine's
+   * PID space), read from /proc as root: any {@code orted}, any carrying {@code
+   * CLUSTERRUN_RUN_ID=runId} in its environment (when runId is not empty), and any whose command
+   * line is exactly {@code args}. One "PID COMM ARGS" line each.
+   */
   static List<String> processes(String node, String runId, String args) {
-    return c().processes(node, runId, args);
+    String script =
+        String.join(
+            "\n",
+            "id=$1; want=$2; net=$(readlink /proc/$3/ns/net)",
+            "for d in /proc/[0-9]*; do",
+            "  p=${d#/proc/}",
+            "  [ \"$p\" = $$ ] && continue",
+            "  [ \"$(readlink \"$d/ns/net\" 2>/dev/null)\" = \"$net\" ] || continue",
+            "  st=$(sed 's/.*) //' \"$d/stat\" 2>/dev/null | cut -d' ' -f1)",
+            "  [ -n \"$st\" ] && [ \"$st\" != Z ] || continue",
+            "  comm=$(cat \"$d/comm\" 2>/dev/null)",
+            "  cmd=$(tr '\\000' ' ' < \"$d/cmdline\" 2>/dev/null)",
+            "  hit=''",
+            "  [ \"$comm\" = orted ] && hit=1",
+            "  [ \"$cmd\" = \"$want \" ] && hit=1",
+            "  if [ -n \"$id\" ] && tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null"
+                + " | grep -qxF \"CLUSTERRUN_RUN_ID=$id\"; then hit=1; fi",
+            "  [ -n \"$hit\" ] && echo \"$p $comm $cmd\"",
+            "done",
+            "exit 0");
+    Result r =
+        ok(
+            c().exec(
+                    node,
+                    true,
+                    "sh",
+                    "-c",
+                    script,
+                    "procs",
+                    runId,
+                    args,
+                    Long.toString(c().holderPid(node))));
+    List<String> out = new ArrayList<>();
+    for (String l : r.stdout().split("\n")) {
+      if (!l.isBlank()) {
+        out.add(l);
+      }
+    }
+    return out;
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -332,7 +375,13 @@ class FaultsIT {
   }
 
   static void writeAsJobUser(String path, String content) {
-    c().writeAsJobUser(path, content);
+    ok(
+        c().exec(
+                "node1",
+                false,
+                content,
+                Duration.ofSeconds(30),
+                List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
   }
 
   static Result ok(Result r) {

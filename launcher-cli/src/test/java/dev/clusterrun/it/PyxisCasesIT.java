@@ -652,7 +652,13 @@ class PyxisCasesIT {
   }
 
   static void write(String path, String content) {
-    c().writeAsJobUser(path, content);
+    ok(
+        c().exec(
+                "node1",
+                false,
+                content,
+                Duration.ofSeconds(30),
+                List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
   }
 
   static Result ok(Result r) {
