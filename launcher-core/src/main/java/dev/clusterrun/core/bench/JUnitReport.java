@@ -192,10 +192,6 @@ public final class JUnitReport {
     x.writeCharacters("\n");
   }
 
-  static Map<String, String> properties(BenchResult r, GateResult gate) {
-    return properties(r, gate, null);
-  }
-
   static Map<String, String> properties(
       BenchResult r, GateResult gate, References.Judgement references) {
     Map<String, String> p = new LinkedHashMap<>();

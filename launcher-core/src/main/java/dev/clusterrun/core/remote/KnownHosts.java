@@ -55,7 +55,6 @@ public final class KnownHosts implements HostKeyVerifier {
   private final SshTarget target;
   private final List<Entry> entries;
   private volatile String problem;
-  private volatile String added;
 
   public KnownHosts(SshTarget target) {
     this.target = target;
@@ -74,11 +73,6 @@ public final class KnownHosts implements HostKeyVerifier {
   /** Why the last verification failed, or {@code null}. */
   public String problem() {
     return problem;
-  }
-
-  /** The line appended to known_hosts by accept-new ({@code file: line}), or {@code null}. */
-  public String added() {
-    return added;
   }
 
   static List<Entry> read(Path file) {
@@ -292,7 +286,6 @@ public final class KnownHosts implements HostKeyVerifier {
           String line = hostField + " " + type + " " + Base64.getEncoder().encodeToString(blob);
           ch.write(ByteBuffer.wrap((prefix + line + "\n").getBytes(StandardCharsets.UTF_8)), size);
           ch.force(false);
-          added = file + ": " + line;
           return true;
         }
       } catch (IOException e) {

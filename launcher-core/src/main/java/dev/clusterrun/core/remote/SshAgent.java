@@ -40,11 +40,9 @@ public final class SshAgent implements Closeable {
     }
   }
 
-  private final Path socket;
   private final SocketChannel channel;
 
-  private SshAgent(Path socket, SocketChannel channel) {
-    this.socket = socket;
+  private SshAgent(SocketChannel channel) {
     this.channel = channel;
   }
 
@@ -57,11 +55,7 @@ public final class SshAgent implements Closeable {
       ch.close();
       throw new IOException("cannot reach ssh-agent at " + socket + ": " + e.getMessage(), e);
     }
-    return new SshAgent(socket, ch);
-  }
-
-  public Path socket() {
-    return socket;
+    return new SshAgent(ch);
   }
 
   /** The keys the agent offers, in its order. */

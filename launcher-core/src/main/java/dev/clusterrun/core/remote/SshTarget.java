@@ -102,11 +102,6 @@ public record SshTarget(
     return port == 22 ? name : "[" + name + "]:" + port;
   }
 
-  /** {@code user@host:port} for messages. */
-  public String display() {
-    return user + "@" + hostname + (port == 22 ? "" : ":" + port);
-  }
-
   public SshTarget withIdentityFiles(List<Path> files) {
     return new SshTarget(
         alias,

@@ -1,0 +1,339 @@
+package dev.clusterrun;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaAnnotation;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaConstructor;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaFieldAccess;
+import com.tngtech.archunit.core.domain.JavaMember;
+import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.thirdparty.org.objectweb.asm.ClassReader;
+import com.tngtech.archunit.thirdparty.org.objectweb.asm.ClassVisitor;
+import com.tngtech.archunit.thirdparty.org.objectweb.asm.FieldVisitor;
+import com.tngtech.archunit.thirdparty.org.objectweb.asm.Opcodes;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No member of the main code (both modules) that nothing uses: every method, constructor and field
+ * is reached from some other code of the main code, overrides or implements a supertype's method,
+ * or is used by a library through reflection (picocli's annotations and the classes they name,
+ * Jackson's annotations, record accessors Jackson serializes). A field counts as used when it is
+ * read.
+ */
+class UnusedMemberTest {
+  /**
+   * Members this test cannot see used, each with its reason; keep it short. Named as {@code
+   * package.Class.member} under dev.clusterrun, without parameters.
+   */
+  static final Map<String, String> EXEMPT =
+      Map.ofEntries(
+          lead("core.check.Check.facts"),
+          lead("core.check.CheckReport.failures"),
+          lead("core.check.Facts$ConfFile.<init>"),
+          lead("core.check.NetworkFacts.complete"),
+          lead("core.check.SharedPathProof$Verdict.assumed"),
+          lead("core.check.SharedPathProof$Verdict.notProven"),
+          lead("core.session.FanOut.<init>"),
+          lead("core.session.FanOut.parallelism"),
+          lead("core.session.Session.notes"),
+          lead("core.session.Session.over"),
+          lead("core.remote.SshNodeShell.isConnected"));
+
+  /**
+   * TODO(issue 12): members of the main code that only the tests use (factories, overloads and
+   * accessors the tests build or inspect with). Each is to be deleted with its test or kept with a
+   * reason; this list may only shrink ({@link #theExemptionsAreStillNeeded}).
+   */
+  static final Set<String> ONLY_TESTS_USE =
+      Set.of(
+          "core.ExitCode.code",
+          "core.bench.BenchFlow.verdict",
+          "core.bench.BenchJob.runId",
+          "core.bench.BenchPreset.description",
+          "core.bench.BenchResult$Builder.metrics",
+          "core.bench.BenchSettings$Hpcc.DEFAULTS",
+          "core.bench.Gates$Judged.passed",
+          "core.bench.Gates.none",
+          "core.bench.HplScriptLocator.probeCommand",
+          "core.bench.JUnitReport$Case.<init>",
+          "core.bench.References$MetricCheck.holds",
+          "core.bench.References.entries",
+          "core.bench.Verdict.passed",
+          "core.enroot.LaunchAgent.words",
+          "core.launch.EnvironmentLayer.read",
+          "core.launch.HeadProcess.isAlive",
+          "core.launch.HeadProcess.pid",
+          "core.launch.JobResolver.resolve",
+          "core.launch.JobRunner$Request.<init>",
+          "core.launch.LaunchOptions.labels",
+          "core.launch.MpirunLauncher.<init>",
+          "core.launch.RunEnd.exitCode",
+          "core.launch.Setting.isSet",
+          "core.mpi.MpiTuning$Additions.isEmpty",
+          "core.mpi.MpiTuning$Keepalive.total",
+          "core.remote.NodeConnectException.node",
+          "core.remote.NodeShell.exec",
+          "core.remote.SshTarget.of",
+          "core.remote.SshTarget.withConnectTimeout",
+          "core.remote.SshTarget.withIdentityAgent",
+          "core.remote.SshTarget.withIdentityFiles",
+          "core.remote.SshTarget.withKnownHosts",
+          "core.setup.SetupSpec.of",
+          "core.setup.SetupSpec.withForce",
+          "core.setup.SetupSpec.withSysconfDir",
+          "core.spec.JobSpec.empty");
+
+  /** A file the lead changes at the same time (issue 10); left for after that merge. */
+  private static Map.Entry<String, String> lead(String member) {
+    return Map.entry(member, "TODO(issue 12): unused, in a file issue 10 is changing now");
+  }
+
+  private static boolean exempt(String key) {
+    return EXEMPT.containsKey(key) || ONLY_TESTS_USE.contains(key);
+  }
+
+  /** Fields whose class file holds their value (compile-time constants), as full names. */
+  static final Set<String> CONSTANTS = constants();
+
+  /** How often each word occurs in the main sources of both modules, comments left out. */
+  static final Map<String, Integer> SOURCE_WORDS = sourceWords();
+
+  @Test
+  void everyMemberIsUsed() {
+    Set<JavaClass> reflective = instantiatedByPicocli();
+    Set<String> unused = new TreeSet<>();
+    for (JavaClass c : ArchitectureTest.CLASSES) {
+      for (JavaMember m : members(c)) {
+        if (!used(m, reflective) && !exempt(key(m))) {
+          unused.add(m.getFullName());
+        }
+      }
+    }
+    assertThat(unused).as("members nothing in the main code uses; delete them").isEmpty();
+  }
+
+  @Test
+  void theExemptionsAreStillNeeded() {
+    Set<JavaClass> reflective = instantiatedByPicocli();
+    Set<String> unused = new HashSet<>();
+    for (JavaClass c : ArchitectureTest.CLASSES) {
+      for (JavaMember m : members(c)) {
+        if (!used(m, reflective)) {
+          unused.add(key(m));
+        }
+      }
+    }
+    Set<String> stale = new TreeSet<>(EXEMPT.keySet());
+    stale.addAll(ONLY_TESTS_USE);
+    stale.removeAll(unused);
+    assertThat(stale).as("exempt members that are used now, or gone: strike them").isEmpty();
+  }
+
+  private static Set<String> constants() {
+    Set<String> out = new HashSet<>();
+    for (JavaClass c : ArchitectureTest.CLASSES) {
+      String file = c.getName().replace('.', '/') + ".class";
+      try (InputStream in = UnusedMemberTest.class.getClassLoader().getResourceAsStream(file)) {
+        new ClassReader(in)
+            .accept(
+                new ClassVisitor(Opcodes.ASM9) {
+                  @Override
+                  public FieldVisitor visitField(
+                      int access, String name, String descriptor, String signature, Object value) {
+                    if (value != null) {
+                      out.add(c.getName() + "." + name);
+                    }
+                    return null;
+                  }
+                },
+                ClassReader.SKIP_CODE);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, Integer> sourceWords() {
+    Map<String, Integer> words = new HashMap<>();
+    for (Path root : List.of(Path.of("src/main/java"), Path.of("../launcher-core/src/main/java"))) {
+      try (Stream<Path> files = Files.walk(root)) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+          String code =
+              Files.readString(f)
+                  .replaceAll("(?s)/\\*.*?\\*/", " ")
+                  .replaceAll("(?m)^\\s*//.*$", " ");
+          Matcher m = Pattern.compile("[A-Za-z_][A-Za-z_0-9]*").matcher(code);
+          while (m.find()) {
+            words.merge(m.group(), 1, Integer::sum);
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    assertThat(words).as("main sources read").containsKey("ShellQuote");
+    return words;
+  }
+
+  private static List<JavaMember> members(JavaClass c) {
+    List<JavaMember> ms = new ArrayList<>();
+    if (c.getModifiers().contains(JavaModifier.SYNTHETIC)) {
+      return ms;
+    }
+    ms.addAll(c.getMethods());
+    ms.addAll(c.getConstructors());
+    ms.addAll(c.getFields());
+    ms.removeIf(m -> m.getModifiers().contains(JavaModifier.SYNTHETIC));
+    return ms;
+  }
+
+  private static String key(JavaMember m) {
+    String n = m instanceof JavaConstructor ? "<init>" : m.getName();
+    return m.getOwner().getName().substring("dev.clusterrun.".length()) + "." + n;
+  }
+
+  private static boolean used(JavaMember m, Set<JavaClass> reflective) {
+    JavaClass owner = m.getOwner();
+    if (m.getAnnotations().stream().anyMatch(UnusedMemberTest::byLibrary)) {
+      return true; // picocli injects or calls it; Jackson reads it
+    }
+    if (m instanceof JavaField) {
+      JavaField f = (JavaField) m;
+      if (owner.isEnum() && f.getRawType().equals(owner)) {
+        return true; // an enum constant: a value of its type, read by name (valueOf, JSON)
+      }
+      if (f.getName().equals("serialVersionUID")) {
+        return true;
+      }
+      if (CONSTANTS.contains(f.getFullName())) {
+        // The compiler copies a constant's value into every use: look for its name in the sources.
+        return SOURCE_WORDS.getOrDefault(f.getName(), 0) > 1;
+      }
+      return f.getAccessesToSelf().stream()
+          .anyMatch(a -> a.getAccessType() == JavaFieldAccess.AccessType.GET);
+    }
+    JavaCodeUnit u = (JavaCodeUnit) m;
+    for (JavaAccess<?> a : u.getAccessesToSelf()) {
+      if (!a.getOrigin().equals(u)) {
+        return true;
+      }
+    }
+    if (u instanceof JavaConstructor) {
+      // picocli makes it; or a private one is the non-instantiable idiom of a static-only class
+      boolean noArgs = u.getRawParameterTypes().isEmpty();
+      return noArgs
+          && (reflective.contains(owner) || u.getModifiers().contains(JavaModifier.PRIVATE));
+    }
+    String n = u.getName();
+    if (n.equals("main") && u.getModifiers().contains(JavaModifier.STATIC)) {
+      return true;
+    }
+    if (owner.isEnum() && (n.equals("values") || n.equals("valueOf"))) {
+      return true; // made by the compiler
+    }
+    if (owner.isRecord()
+        && u.getRawParameterTypes().isEmpty()
+        && owner.getFields().stream().anyMatch(f -> f.getName().equals(n))) {
+      return true; // a record component's accessor: Jackson serializes through it
+    }
+    return overrides((JavaMethod) u);
+  }
+
+  /** Overrides or implements a method of a supertype (by name and parameter count). */
+  private static boolean overrides(JavaMethod m) {
+    if (m.getModifiers().contains(JavaModifier.STATIC)
+        || m.getModifiers().contains(JavaModifier.PRIVATE)) {
+      return false;
+    }
+    Deque<Class<?>> todo = new ArrayDeque<>();
+    Class<?> c = m.getOwner().reflect();
+    todo.add(c);
+    Set<Class<?>> seen = new HashSet<>();
+    while (!todo.isEmpty()) {
+      Class<?> t = todo.pop();
+      if (!seen.add(t)) {
+        continue;
+      }
+      if (t != c) {
+        for (Method sm : t.getDeclaredMethods()) {
+          if (sm.getName().equals(m.getName())
+              && sm.getParameterCount() == m.getRawParameterTypes().size()
+              && !Modifier.isStatic(sm.getModifiers())
+              && !Modifier.isPrivate(sm.getModifiers())) {
+            return true;
+          }
+        }
+      }
+      if (t.getSuperclass() != null) {
+        todo.add(t.getSuperclass());
+      }
+      todo.addAll(List.of(t.getInterfaces()));
+    }
+    return false;
+  }
+
+  private static boolean byLibrary(JavaAnnotation<?> a) {
+    String p = a.getRawType().getPackageName();
+    return p.startsWith("picocli") || p.startsWith("com.fasterxml.jackson");
+  }
+
+  /**
+   * Classes picocli makes through their no-argument constructor: commands, mixins, and the classes
+   * named in its annotations (version providers, parameter consumers, completion candidates).
+   */
+  private static Set<JavaClass> instantiatedByPicocli() {
+    Set<JavaClass> out = new HashSet<>();
+    for (JavaClass c : ArchitectureTest.CLASSES) {
+      List<JavaAnnotation<?>> annotations = new ArrayList<>(c.getAnnotations());
+      for (JavaMember m : members(c)) {
+        annotations.addAll(m.getAnnotations());
+        if (m instanceof JavaField
+            && m.getAnnotations().stream().anyMatch(UnusedMemberTest::byLibrary)) {
+          out.add(((JavaField) m).getRawType());
+        }
+      }
+      for (JavaAnnotation<?> a : annotations) {
+        if (!a.getRawType().getPackageName().startsWith("picocli")) {
+          continue;
+        }
+        if (a.getRawType().getSimpleName().equals("Command")) {
+          out.add(c);
+        }
+        for (Object v : a.getProperties().values()) {
+          Object[] vs = v instanceof Object[] ? (Object[]) v : new Object[] {v};
+          for (Object o : vs) {
+            if (o instanceof JavaClass) {
+              out.add((JavaClass) o);
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+}
