@@ -14,14 +14,6 @@ import picocli.CommandLine.ParentCommand;
     sortOptions = false,
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description = {
-      "Run a benchmark preset across the nodes, parse its output and report it like `clusterrun"
-          + " hpl`: hpl, hpl-mxp, hpcg and stream from NVIDIA HPC-Benchmarks; nccl (nccl-tests"
-          + " all_reduce_perf) and hpcc (HPC Challenge from Debian, CPU only), which need"
-          + " --container-image.",
-      "Words after the options (or after --) replace the preset's default benchmark arguments"
-          + " (hpl-mxp needs -- --n N --nb NB --nprow P --npcol Q)."
-    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:The benchmark ran and PASSED (and held the baseline).",
@@ -41,7 +33,7 @@ final class BenchCommand implements Callable<Integer> {
       index = "0",
       paramLabel = "PRESET",
       completionCandidates = Candidates.Presets.class,
-      description = "hpl, hpl-mxp, hpcg, stream, nccl or hpcc.")
+      descriptionKey = "bench.preset")
   String preset;
 
   @Parameters(
@@ -49,9 +41,7 @@ final class BenchCommand implements Callable<Integer> {
       arity = "0..*",
       paramLabel = "[ARGS...]",
       parameterConsumer = CommandWords.CommandOnly.class,
-      description =
-          "Arguments for the benchmark program: the first word after PRESET that is not an option"
-              + " starts them, and the words after it are theirs (or put them after --).")
+      descriptionKey = "bench.args")
   CommandWords args;
 
   @Mixin NodesOption nodes;

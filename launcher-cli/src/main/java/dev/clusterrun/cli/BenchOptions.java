@@ -10,61 +10,28 @@ import picocli.CommandLine.Option;
  * Options of {@code hpl} and {@code bench}: what the benchmark gets and what its result becomes.
  */
 final class BenchOptions {
-  @Option(
-      names = "--dat",
-      paramLabel = "FILE|auto",
-      description =
-          "HPL input: a local file (copied into the run directory) or `auto` (NVIDIA's sample for the"
-              + " GPU model and count, picked from the files in the container). hpl only.")
+  @Option(names = "--dat", paramLabel = "FILE|auto")
   String dat;
 
-  @Option(
-      names = "--gpu-model",
-      paramLabel = "MODEL",
-      description =
-          "GPU model for --dat auto, e.g. H200 (default: nvidia-smi -L on the nodes; needed for a"
-              + " dry run to name the file).")
+  @Option(names = "--gpu-model", paramLabel = "MODEL")
   String gpuModel;
 
-  @Option(
-      names = "--nvshmem",
-      description =
-          "Let NVIDIA HPL use NVSHMEM (needs GPUDirect RDMA); by default every rank gets"
-              + " HPL_USE_NVSHMEM=0. hpl only.")
+  @Option(names = "--nvshmem")
   boolean nvshmem;
 
-  @Option(
-      names = "--cpu-affinity",
-      paramLabel = "LIST",
-      description = "Passed to the launcher script (hpl.sh …) as --cpu-affinity LIST.")
+  @Option(names = "--cpu-affinity", paramLabel = "LIST")
   String cpuAffinity;
 
-  @Option(
-      names = "--mem-affinity",
-      paramLabel = "LIST",
-      description = "Passed to the launcher script as --mem-affinity LIST.")
+  @Option(names = "--mem-affinity", paramLabel = "LIST")
   String memAffinity;
 
-  @Option(
-      names = "--gpu-affinity",
-      paramLabel = "LIST",
-      description = "Passed to the launcher script as --gpu-affinity LIST.")
+  @Option(names = "--gpu-affinity", paramLabel = "LIST")
   String gpuAffinity;
 
-  @Option(
-      names = "--hpl-arg",
-      paramLabel = "ARG",
-      description =
-          "One more word for the launcher script (hpl.sh, hpl-mxp.sh, hpcg.sh,"
-              + " stream-gpu-test.sh), repeatable; write --hpl-arg=--flag for words starting with -.")
+  @Option(names = "--hpl-arg", paramLabel = "ARG")
   List<String> scriptArgs;
 
-  @Option(
-      names = "--mpi-arg",
-      paramLabel = "ARG",
-      description =
-          "One more word for mpirun, before the program; repeatable; write --mpi-arg=--flag for"
-              + " words starting with -.")
+  @Option(names = "--mpi-arg", paramLabel = "ARG")
   List<String> mpiArgs;
 
   /**
@@ -73,16 +40,10 @@ final class BenchOptions {
    */
   HpccOptions hpcc = new HpccOptions();
 
-  @Option(
-      names = "--junit",
-      paramLabel = "FILE",
-      description = "Write a JUnit XML report of the result (and the baseline comparison) here.")
+  @Option(names = "--junit", paramLabel = "FILE")
   Path junit;
 
-  @Option(
-      names = "--baseline",
-      paramLabel = "FILE",
-      description = "A previous results.json to compare the headline with (see --max-regression).")
+  @Option(names = "--baseline", paramLabel = "FILE")
   Path baseline;
 
   @Option(
@@ -95,25 +56,13 @@ final class BenchOptions {
               + ".")
   Double maxRegression;
 
-  @Option(
-      names = "--references",
-      paramLabel = "FILE",
-      description =
-          "Expected values with tolerances per cluster, preset and size (YAML, see"
-              + " docs/benchmarks.md): exit 1 when a metric lies outside its reference.")
+  @Option(names = "--references", paramLabel = "FILE", descriptionKey = "bench.references")
   Path references;
 
-  @Option(
-      names = "--cluster",
-      paramLabel = "NAME",
-      description =
-          "The cluster's name in references and reports (default: the hostfile's file name"
-              + " without extension).")
+  @Option(names = "--cluster", paramLabel = "NAME", descriptionKey = "bench.cluster")
   String cluster;
 
-  @Option(
-      names = "--dry-run",
-      description = "Print the plan and touch no node (placeholders for what only the nodes know).")
+  @Option(names = "--dry-run", descriptionKey = "bench.dry-run")
   boolean dryRun;
 
   /** These options as the core takes them. */

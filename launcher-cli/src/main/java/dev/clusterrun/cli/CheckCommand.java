@@ -33,37 +33,19 @@ import picocli.CommandLine.Spec;
       "clusterrun check --nodes=HOSTFILE [--only=CHECK[,CHECK...]]",
       "                        [--skip=CHECK[,CHECK...]] [--json] [SSH options]",
       "                        [-hvV] [JOB.yaml]"
-    },
-    description = {
-      "Check, node by node, that the cluster can run a containerized MPI job.",
-      "In one parallel round trip per node: that the cluster can run a containerized"
-          + " multi-node MPI job: SSH, enroot and its effective paths, the data path proven shared,"
-          + " home in the container, the launch-agent hook, the container, unique hostnames, uid/gid,"
-          + " SSH from the head, identical enroot configuration, slots against GPUs.",
-      "Exit 0 when every check passes, 3 when any fails."
     })
 final class CheckCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 
   @Mixin NodesOption nodes;
 
-  @Option(names = "--json", description = "Print the report as JSON (every node and every check).")
+  @Option(names = "--json", descriptionKey = "check.json")
   boolean json;
 
-  @Option(
-      names = "--only",
-      paramLabel = "CHECK",
-      split = ",",
-      splitSynopsisLabel = ",",
-      description = "Run only these checks (names below; comma-separated, or repeat the option).")
+  @Option(names = "--only", paramLabel = "CHECK", split = ",", splitSynopsisLabel = ",")
   List<String> only;
 
-  @Option(
-      names = "--skip",
-      paramLabel = "CHECK",
-      split = ",",
-      splitSynopsisLabel = ",",
-      description = "Skip these checks. A selection that leaves no check is bad input (exit 2).")
+  @Option(names = "--skip", paramLabel = "CHECK", split = ",", splitSynopsisLabel = ",")
   List<String> skip;
 
   /** Lists every check with its one-line description under the options, from {@link CheckId}. */
@@ -81,10 +63,7 @@ final class CheckCommand implements Callable<Integer> {
 
   @Mixin SshOptions ssh;
 
-  @Parameters(
-      arity = "0..1",
-      paramLabel = "JOB.yaml",
-      description = "Also check what this job needs (its container, its mounts).")
+  @Parameters(arity = "0..1", paramLabel = "JOB.yaml", descriptionKey = "check.job-yaml")
   Path jobFile;
 
   @Override

@@ -8,10 +8,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-@Command(
-    mixinStandardHelpOptions = true,
-    name = "completion",
-    description = {"Print a bash completion script.", "Use: source <(clusterrun completion)"})
+@Command(mixinStandardHelpOptions = true, name = "completion")
 final class CompletionCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
   @Spec CommandSpec spec;

@@ -51,9 +51,7 @@ final class HplCommand implements Callable<Integer> {
       arity = "0..*",
       paramLabel = "[HPL.SH ARGS...]",
       parameterConsumer = CommandWords.CommandOnly.class,
-      description =
-          "More words for hpl.sh: the first word that is not an option starts them, and the"
-              + " words after it are theirs (or put them after --).")
+      descriptionKey = "hpl.hpl-sh-args")
   CommandWords args;
 
   @Override

@@ -21,135 +21,64 @@ import picocli.CommandLine.Option;
  * {@code hpl} and {@code bench}. Names and meanings follow Pyxis's {@code srun} options.
  */
 final class JobOptions {
-  @Option(
-      names = "--container-image",
-      paramLabel = "[USER@][REGISTRY#]IMAGE[:TAG]|PATH",
-      description =
-          "Image: an enroot URI or a path to a squashfs file. Env: CLUSTERRUN_CONTAINER_IMAGE.")
+  @Option(names = "--container-image", paramLabel = "[USER@][REGISTRY#]IMAGE[:TAG]|PATH")
   String image;
 
-  @Option(
-      names = "--container-name",
-      paramLabel = "NAME",
-      description =
-          "Name of the container; a named container is kept and reused, an unnamed one is removed after the job. Env: CLUSTERRUN_CONTAINER_NAME.")
+  @Option(names = "--container-name", paramLabel = "NAME")
   String name;
 
-  @Option(
-      names = "--container-mounts",
-      paramLabel = "SRC[:DST[:FLAGS]][,SRC:DST...]",
-      description =
-          "Mounts, as Pyxis: SRC is an absolute path, ./DIR or ../DIR (from the current"
-              + " directory), tmpfs or umount; a bare SRC is mounted at the same path; flags are"
-              + " joined with '+', e.g. /data:/data:ro+rprivate. Env: CLUSTERRUN_CONTAINER_MOUNTS.")
+  @Option(names = "--container-mounts", paramLabel = "SRC[:DST[:FLAGS]][,SRC:DST...]")
   List<String> mounts;
 
-  @Option(
-      names = "--container-workdir",
-      paramLabel = "PATH",
-      description =
-          "Working directory of the ranks inside the container. Env: CLUSTERRUN_CONTAINER_WORKDIR.")
+  @Option(names = "--container-workdir", paramLabel = "PATH")
   String workdir;
 
-  @Option(names = "--container-writable", description = "Make the container filesystem writable.")
+  @Option(names = "--container-writable")
   boolean writable;
 
-  @Option(
-      names = "--container-readonly",
-      description = "Make the container filesystem read-only (default).")
+  @Option(names = "--container-readonly")
   boolean readonly;
 
-  @Option(
-      names = "--container-mount-home",
-      description = "Bind mount the user's home directory (default).")
+  @Option(names = "--container-mount-home")
   boolean mountHome;
 
-  @Option(
-      names = "--no-container-mount-home",
-      description = "Do not bind mount the user's home directory.")
+  @Option(names = "--no-container-mount-home", descriptionKey = "job.no-container-mount-home")
   boolean noMountHome;
 
-  @Option(
-      names = "--container-remap-root",
-      description = "Be remapped to root inside the container.")
+  @Option(names = "--container-remap-root")
   boolean remapRoot;
 
-  @Option(
-      names = "--no-container-remap-root",
-      description = "Do not remap to root inside the container (default).")
+  @Option(names = "--no-container-remap-root")
   boolean noRemapRoot;
 
-  @Option(
-      names = "--container-entrypoint",
-      description =
-          "Run the image's entrypoint before the command (default, as enroot start does). Env:"
-              + " CLUSTERRUN_CONTAINER_ENTRYPOINT.")
+  @Option(names = "--container-entrypoint")
   boolean entrypoint;
 
-  @Option(
-      names = "--no-container-entrypoint",
-      description =
-          "Do not run the image's entrypoint: the command starts directly (Pyxis's default).")
+  @Option(names = "--no-container-entrypoint")
   boolean noEntrypoint;
 
-  @Option(
-      names = "--container-save",
-      paramLabel = "PATH",
-      description =
-          "Save the container to this squashfs file after the job (read-only or writable; a"
-              + " relative PATH is from the current directory). Env: CLUSTERRUN_CONTAINER_SAVE.")
+  @Option(names = "--container-save", paramLabel = "PATH")
   String save;
 
-  @Option(
-      names = "--container-env",
-      paramLabel = "NAME[,NAME...]",
-      description =
-          "Host variables passed into the container, overriding the image's, and forwarded to"
-              + " every rank on every node; no other host variable crosses (unlike Pyxis). Env:"
-              + " CLUSTERRUN_CONTAINER_ENV.")
+  @Option(names = "--container-env", paramLabel = "NAME[,NAME...]")
   String envNames;
 
-  @Option(
-      names = "--workspace",
-      paramLabel = "DIR",
-      description =
-          "Job directory on the shared filesystem (default ~/clusterrun). Env: CLUSTERRUN_WORKSPACE.")
+  @Option(names = "--workspace", paramLabel = "DIR", descriptionKey = "job.workspace")
   String workspace;
 
-  @Option(
-      names = "--workspace-mount",
-      paramLabel = "PATH",
-      description = "Where the workspace appears inside the container (default /workspace).")
+  @Option(names = "--workspace-mount", paramLabel = "PATH")
   String workspaceMount;
 
-  @Option(
-      names = "--np",
-      paramLabel = "N",
-      description = "Total ranks (default: the hostfile's total slots).")
+  @Option(names = "--np", paramLabel = "N")
   Integer np;
 
-  @Option(
-      names = "--network",
-      paramLabel = "auto|none|CIDR|IFACE",
-      description =
-          "The network Open MPI keeps to (btl_tcp_if_include, oob_tcp_if_include, NCCL_SOCKET_IFNAME):"
-              + " auto (default: the one the hostfile's nodes are reached on, found on every node),"
-              + " none (Open MPI's own choice), a network such as 10.0.0.0/24 or an interface name."
-              + " Settings the job gives itself win.")
+  @Option(names = "--network", paramLabel = "auto|none|CIDR|IFACE")
   String network;
 
-  @Option(
-      names = "--node-timeout",
-      paramLabel = "DURATION",
-      description =
-          "Stop the job when a node stays silent this long while it runs (default 30s); Open MPI's"
-              + " TCP keepalive is set to agree.")
+  @Option(names = "--node-timeout", paramLabel = "DURATION")
   String nodeTimeout;
 
-  @Option(
-      names = "--no-hook",
-      description =
-          "Pass the launch agent with enroot start --env instead of the node hook (for nodes where `clusterrun setup` cannot install it).")
+  @Option(names = "--no-hook")
   boolean noHook;
 
   /**

@@ -14,28 +14,16 @@ final class LauncherOptions {
   @Option(
       names = "--launcher",
       paramLabel = "mpirun|per-node",
-      completionCandidates = Candidates.Launchers.class,
-      description =
-          "mpirun (default): mpirun in the container on the head, its daemons in the container on"
-              + " every other node. per-node: the command once on every node of the hostfile, in"
-              + " the container there, with torchrun's PET_* and MASTER_ADDR/MASTER_PORT/NODE_RANK"
-              + " set (see docs/per-node.md). Job file: launcher.")
+      completionCandidates = Candidates.Launchers.class)
   String launcher;
 
-  @Option(
-      names = "--label",
-      description =
-          "per-node: prefix each line of output with its node (default with more than one node).")
+  @Option(names = "--label")
   boolean label;
 
-  @Option(names = "--no-label", description = "per-node: do not prefix output lines with the node.")
+  @Option(names = "--no-label")
   boolean noLabel;
 
-  @Option(
-      names = "--keep-going",
-      description =
-          "per-node: when a node's command fails, let the other nodes finish instead of stopping"
-              + " them.")
+  @Option(names = "--keep-going")
   boolean keepGoing;
 
   /** The job input with {@code --launcher} in its flag layer. */

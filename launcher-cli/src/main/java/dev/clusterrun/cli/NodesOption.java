@@ -7,12 +7,7 @@ import picocli.CommandLine.Option;
 
 /** {@code --nodes HOSTFILE}, shared by every command that works on nodes. */
 final class NodesOption {
-  @Option(
-      names = "--nodes",
-      required = true,
-      paramLabel = "HOSTFILE",
-      description =
-          "Open MPI hostfile of the nodes (host slots=N, pdsh-style ranges such as gpu[01-16]); one rank per slot.")
+  @Option(names = "--nodes", required = true, paramLabel = "HOSTFILE")
   Path path;
 
   Hostfile read() {

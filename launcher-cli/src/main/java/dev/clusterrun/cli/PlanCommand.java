@@ -14,28 +14,14 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-@Command(
-    mixinStandardHelpOptions = true,
-    name = "plan",
-    sortOptions = false,
-    description = {
-      "Print the exact commands a run would execute, touching no node.",
-      "  clusterrun plan --nodes hosts.txt --container-image=IMAGE hostname",
-      "  clusterrun plan job.yaml --nodes hosts.txt --json",
-      "Takes every option of `clusterrun run`, and its words the same way: the first word that"
-          + " is not an option starts the command (or put it after --); a first word ending in"
-          + " .yaml or .yml is the job file.",
-      "Shows the enroot import/create"
-          + " steps, the head's enroot start … mpirun command, the launch agent, the hostfile"
-          + " mpirun reads, and where each setting came from (flag, environment, file, default)."
-    })
+@Command(mixinStandardHelpOptions = true, name = "plan", sortOptions = false)
 final class PlanCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
   @Spec CommandSpec spec;
 
   @Mixin NodesOption nodes;
 
-  @Option(names = "--json", description = "Print the plan as JSON.")
+  @Option(names = "--json", descriptionKey = "plan.json")
   boolean json;
 
   @Mixin JobOptions job;
@@ -48,7 +34,7 @@ final class PlanCommand implements Callable<Integer> {
       index = "0..*",
       arity = "0..*",
       parameterConsumer = CommandWords.WithJobFile.class,
-      description = "The job file (ending in .yaml or .yml), then the command and its arguments.")
+      descriptionKey = "plan.job-yaml-cmd-args")
   CommandWords words;
 
   @Override

@@ -12,22 +12,16 @@ import picocli.CommandLine.ParentCommand;
     sortOptions = false,
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    subcommands = {ResultsCompareCommand.class, ResultsReportCommand.class},
-    description = {
-      "List past benchmark runs side by side, oldest first, from the workspace's results log"
-          + " (results.jsonl, one results.json per line, appended by `hpl` and `bench`).",
-      "`results compare` puts them in a table per metric (first, last, mean, median, change,"
-          + " verdict); `results report --html FILE` draws them on one self-contained page."
-    })
+    subcommands = {ResultsCompareCommand.class, ResultsReportCommand.class})
 final class ResultsCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 
   @Mixin ResultsLogOption log;
 
-  @Option(names = "--json", description = "Print the results as a JSON array.")
+  @Option(names = "--json", descriptionKey = "results.json")
   boolean json;
 
-  @Option(names = "--last", paramLabel = "N", description = "Only the N most recent runs.")
+  @Option(names = "--last", paramLabel = "N")
   Integer last;
 
   @Override

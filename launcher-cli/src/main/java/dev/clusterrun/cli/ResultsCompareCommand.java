@@ -14,13 +14,6 @@ import picocli.CommandLine.ParentCommand;
     sortOptions = false,
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description = {
-      "Compare runs of the results log: per cluster, preset and size, a table with one line per"
-          + " metric: runs, failed runs, first, last, mean and median of the passed runs, the"
-          + " change from first to last and a verdict (within/outside reference with"
-          + " --references; else regressed, improved or steady by --max-regression).",
-      "Give two run ids to compare just those (the first is `first`), or --since for a window."
-    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:Every metric steady, improved or within its reference.",
@@ -30,16 +23,13 @@ import picocli.CommandLine.ParentCommand;
 final class ResultsCompareCommand implements Callable<Integer> {
   @ParentCommand ResultsCommand parent;
 
-  @Parameters(
-      arity = "0..2",
-      paramLabel = "RUN_ID",
-      description = "Two runs to compare (ids as `clusterrun results` shows them).")
+  @Parameters(arity = "0..2", paramLabel = "RUN_ID", descriptionKey = "results-compare.run-id")
   List<String> runIds;
 
   @Mixin ResultsLogOption log;
   @Mixin ResultsSelection selection;
 
-  @Option(names = "--json", description = "Print the rows as a JSON array.")
+  @Option(names = "--json", descriptionKey = "results-compare.json")
   boolean json;
 
   @Override

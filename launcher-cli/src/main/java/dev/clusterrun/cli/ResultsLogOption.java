@@ -7,11 +7,7 @@ import picocli.CommandLine.Option;
 
 /** {@code --workspace DIR}: whose results log {@code results} and its subcommands read. */
 final class ResultsLogOption {
-  @Option(
-      names = "--workspace",
-      paramLabel = "DIR",
-      description =
-          "Workspace whose log to read (default ~/clusterrun). Env: CLUSTERRUN_WORKSPACE.")
+  @Option(names = "--workspace", paramLabel = "DIR", descriptionKey = "results-log.workspace")
   Path workspace;
 
   /** Whose log: this flag, else the environment's workspace, else ~/clusterrun. */

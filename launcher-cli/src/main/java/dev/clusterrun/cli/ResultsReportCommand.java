@@ -12,21 +12,11 @@ import picocli.CommandLine.ParentCommand;
     name = "report",
     sortOptions = false,
     mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class,
-    description = {
-      "Write one self-contained HTML page (no network, no script) of the results log: per"
-          + " cluster, preset and size the comparison table and a trend chart per metric (value"
-          + " over time, the reference band with --references, failed runs marked), then every"
-          + " run with a link to its run directory. Readable in a browser and printable."
-    })
+    versionProvider = VersionProvider.class)
 final class ResultsReportCommand implements Callable<Integer> {
   @ParentCommand ResultsCommand parent;
 
-  @Option(
-      names = "--html",
-      required = true,
-      paramLabel = "FILE",
-      description = "Where to write the page (e.g. <workspace>/report.html).")
+  @Option(names = "--html", required = true, paramLabel = "FILE")
   Path html;
 
   @Mixin ResultsLogOption log;

@@ -14,14 +14,11 @@ import picocli.CommandLine.Spec;
 
 @Command(
     name = "clusterrun",
+    resourceBundle = "dev.clusterrun.cli.Help",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     sortOptions = false,
     usageHelpAutoWidth = true,
-    description = {
-      "Run containerized multi-node MPI jobs on bare-metal nodes with enroot: no Slurm, no daemon.",
-      ""
-    },
     subcommands = {
       PlanCommand.class,
       RunCommand.class,
@@ -44,10 +41,7 @@ final class RootCommand implements Callable<Integer> {
 
   @Option(
       names = {"-v", "--verbose"},
-      scope = ScopeType.INHERIT,
-      description =
-          "Print the exact commands before running them, and the stack trace of an internal"
-              + " error (exit 70); bad input never gets one.")
+      scope = ScopeType.INHERIT)
   boolean verbose;
 
   RootCommand(

@@ -12,23 +12,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-@Command(
-    mixinStandardHelpOptions = true,
-    name = "run",
-    sortOptions = false,
-    description = {
-      "Run a job across the nodes, mpirun and its daemons inside the container (or, with"
-          + " --launcher=per-node, the command once on every node inside the container there).",
-      "  clusterrun run --nodes hosts.txt --container-image=IMAGE hostname",
-      "  clusterrun run job.yaml --nodes hosts.txt",
-      "As with srun, the first word that is not an option starts the command and the words"
-          + " after it are the command's, options included (or put the command after --). A"
-          + " first word ending in .yaml or .yml is the job file.",
-      "Checks, the container once in the shared data path, a canary that"
-          + " proves every rank is inside the container, then `enroot start … NAME mpirun …` on the head"
-          + " with Open MPI's daemons started inside the same container on every other node.",
-      "Output streams live; the run directory keeps the job, the plan, the logs and summary.json."
-    })
+@Command(mixinStandardHelpOptions = true, name = "run", sortOptions = false)
 final class RunCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
   @Spec CommandSpec spec;
@@ -45,7 +29,7 @@ final class RunCommand implements Callable<Integer> {
       index = "0..*",
       arity = "0..*",
       parameterConsumer = CommandWords.WithJobFile.class,
-      description = "The job file (ending in .yaml or .yml), then the command and its arguments.")
+      descriptionKey = "run.job-yaml-cmd-args")
   CommandWords words;
 
   @Override

@@ -5,30 +5,19 @@ import picocli.CommandLine.Option;
 
 /** Options of commands that run a job: {@code run}, {@code hpl}, {@code bench}. */
 final class RunOptions {
-  @Option(
-      names = "--skip-checks",
-      description =
-          "Do not run the check suite first (for people who just ran `clusterrun check`).")
+  @Option(names = "--skip-checks")
   boolean skipChecks;
 
-  @Option(
-      names = "--canary",
-      description =
-          "Only run the canary, a dry rehearsal: a short mpirun of the job's shape whose ranks report their hostname and whether they are inside the container. A real run needs none: its own launch proves every daemon.")
+  @Option(names = "--canary")
   boolean canaryOnly;
 
-  @Option(
-      names = "--no-canary",
-      description =
-          "Accepted for older scripts: no canary runs before the job (the job's own launch proves every daemon).")
+  @Option(names = "--no-canary")
   boolean noCanary;
 
   @Option(
       names = "--mpi-daemon",
       paramLabel = "auto|orted|prted",
-      completionCandidates = Candidates.MpiDaemons.class,
-      description =
-          "Daemon the launch agent starts: auto (detected with mpirun --version in the container), orted (Open MPI 4) or prted (Open MPI 5). Default: ${DEFAULT-VALUE}.")
+      completionCandidates = Candidates.MpiDaemons.class)
   String daemon = "auto";
 
   /** These options (and {@code --no-hook}) as the core takes them. */

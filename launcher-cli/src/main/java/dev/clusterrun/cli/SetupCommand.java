@@ -11,73 +11,38 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(
-    mixinStandardHelpOptions = true,
-    name = "setup",
-    sortOptions = false,
-    description = {
-      "Install the enroot drop-in and the launch-agent hook on every node.",
-      "Configures every node (and the head) for clusterrun, idempotently, as root directly or through"
-          + " `sudo -n`: an enroot drop-in /etc/enroot/enroot.conf.d/50-clusterrun.conf (ENROOT_DATA_PATH,"
-          + " ENROOT_MOUNT_HOME, a runtime path that works over non-interactive SSH) and the generic"
-          + " launch-agent hook /etc/enroot/hooks.d/50-clusterrun-launch-agent.sh. enroot.conf itself is"
-          + " never edited. The data path must be proven shared first."
-    })
+@Command(mixinStandardHelpOptions = true, name = "setup", sortOptions = false)
 final class SetupCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 
   @Mixin NodesOption nodes;
 
-  @Option(
-      names = "--data-path",
-      required = true,
-      paramLabel = "DIR",
-      description =
-          "ENROOT_DATA_PATH: a directory on the shared filesystem, the same path on every node (not inside a home directory that enroot mounts).")
+  @Option(names = "--data-path", required = true, paramLabel = "DIR")
   String dataPath;
 
-  @Option(
-      names = "--runtime-path",
-      paramLabel = "TEMPLATE",
-      description = "ENROOT_RUNTIME_PATH, expanded per user by enroot (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--runtime-path", paramLabel = "TEMPLATE")
   String runtimePath = SetupSpec.DEFAULT_RUNTIME_PATH;
 
-  @Option(
-      names = "--cache-path",
-      paramLabel = "DIR",
-      description = "ENROOT_CACHE_PATH (default: enroot's own).")
+  @Option(names = "--cache-path", paramLabel = "DIR")
   String cachePath;
 
-  @Option(
-      names = "--no-container-mount-home",
-      description =
-          "Write ENROOT_MOUNT_HOME no: the nodes' setting for jobs that do not choose (run"
-              + " --[no-]container-mount-home choose per job); without the home, ~/.ssh must reach"
-              + " the container through a job mount.")
+  @Option(names = "--no-container-mount-home", descriptionKey = "setup.no-container-mount-home")
   boolean noMountHome;
 
   /** The old name of {@code --no-container-mount-home}, kept working, not shown. */
   @Option(names = "--no-mount-home", hidden = true)
   boolean noMountHomeOldName;
 
-  @Option(
-      names = "--force",
-      description =
-          "Replace files of the same name that clusterrun did not write (a backup is kept).")
+  @Option(names = "--force")
   boolean force;
 
-  @Option(
-      names = "--dry-run",
-      description = "Show what would change, as a diff, and change nothing.")
+  @Option(names = "--dry-run", descriptionKey = "setup.dry-run")
   boolean dryRun;
 
-  @Option(names = "--json", description = "Print the report as JSON.")
+  @Option(names = "--json", descriptionKey = "setup.json")
   boolean json;
 
-  @Option(
-      names = "--sysconf-dir",
-      paramLabel = "DIR",
-      description = "enroot's configuration directory (default ${DEFAULT-VALUE}).")
+  @Option(names = "--sysconf-dir", paramLabel = "DIR")
   String sysconfDir = SetupSpec.DEFAULT_SYSCONF_DIR;
 
   @Mixin SshOptions ssh;

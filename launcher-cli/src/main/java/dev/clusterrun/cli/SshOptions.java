@@ -14,40 +14,24 @@ import picocli.CommandLine.Option;
 
 /** How clusterrun reaches the nodes; flags override the job file's {@code ssh:} section. */
 final class SshOptions {
-  @Option(
-      names = "--ssh-user",
-      paramLabel = "USER",
-      description = "Job user on the nodes (default: from ~/.ssh/config, else you).")
+  @Option(names = "--ssh-user", paramLabel = "USER")
   String user;
 
-  @Option(
-      names = "--ssh-port",
-      paramLabel = "PORT",
-      description = "SSH port (default: from ~/.ssh/config, else 22).")
+  @Option(names = "--ssh-port", paramLabel = "PORT")
   Integer port;
 
   @Option(
       names = {"-i", "--identity"},
-      paramLabel = "FILE",
-      description = "Private key file (default: ~/.ssh/config's, the SSH agent, ~/.ssh/id_*).")
+      paramLabel = "FILE")
   String identity;
 
-  @Option(
-      names = "--accept-new",
-      description =
-          "Record the host keys of nodes not yet in known_hosts, like OpenSSH's StrictHostKeyChecking=accept-new. A changed key is always refused.")
+  @Option(names = "--accept-new")
   boolean acceptNew;
 
-  @Option(
-      names = "--connect-timeout",
-      paramLabel = "DURATION",
-      description = "Per-node connect timeout: 500ms, 10s, 2m (default 10s).")
+  @Option(names = "--connect-timeout", paramLabel = "DURATION")
   String connectTimeout;
 
-  @Option(
-      names = "--fanout",
-      paramLabel = "N",
-      description = "Nodes contacted at once (default 64).")
+  @Option(names = "--fanout", paramLabel = "N")
   Integer fanout;
 
   /** The flags as SSH settings, each checked by the same rule as the job file's. */
