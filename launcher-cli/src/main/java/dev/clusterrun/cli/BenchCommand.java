@@ -58,7 +58,7 @@ final class BenchCommand implements Callable<Integer> {
     BenchRequest rq =
         new BenchRequest(
             BenchPreset.byId(preset),
-            job.input(nodes.path, new CommandWords(), ssh, root.env),
+            job.input(nodes.path, new CommandWords(), ssh, root.env, null),
             run.options(job),
             bench.toSettings(),
             args == null ? null : args.command,

@@ -75,7 +75,7 @@ final class CheckCommand implements Callable<Integer> {
     // The SSH settings as every command resolves them: the flags over the job file's ssh section.
     SshSpec reach =
         new JobResolver()
-            .layer(ssh.layer(), Source.FLAG, "flags")
+            .layer(ssh.flags().layer(), Source.FLAG, "flags")
             .layer(job, Source.FILE, String.valueOf(jobFile))
             .resolveSsh()
             .explicit();

@@ -59,7 +59,7 @@ final class HplCommand implements Callable<Integer> {
     BenchRequest rq =
         new BenchRequest(
             BenchPreset.HPL,
-            job.input(nodes.path, new CommandWords(), ssh, root.env),
+            job.input(nodes.path, new CommandWords(), ssh, root.env, null),
             run.options(job),
             bench.toSettings(),
             args == null ? null : args.command,

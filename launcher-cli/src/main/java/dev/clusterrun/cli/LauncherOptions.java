@@ -1,9 +1,7 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.launch.JobInput;
 import dev.clusterrun.core.launch.LaunchOptions;
-import dev.clusterrun.core.spec.SettingRules;
+import dev.clusterrun.core.spec.JobFlags.Choice;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,26 +24,8 @@ final class LauncherOptions {
   @Option(names = "--keep-going")
   boolean keepGoing;
 
-  /** The job input with {@code --launcher} in its flag layer. */
-  JobInput withLauncher(JobInput in) {
-    if (launcher == null) {
-      return in;
-    }
-    return new JobInput(
-        in.hostfile(),
-        in.jobFile(),
-        in.flags()
-            .withLauncher(
-                BadInputException.about("--launcher", () -> SettingRules.launcher(launcher))),
-        in.env(),
-        in.cwd());
-  }
-
   /** The launch options with per-node's labels and {@code --keep-going}. */
   LaunchOptions options(LaunchOptions o) {
-    if (label && noLabel) {
-      throw new BadInputException("--label", "contradicts --no-label; give only one of them");
-    }
-    return o.perNode(label ? Boolean.TRUE : noLabel ? Boolean.FALSE : null, keepGoing);
+    return o.perNode(new Choice("--label", label, "--no-label", noLabel).value(), keepGoing);
   }
 }

@@ -42,8 +42,8 @@ final class PlanCommand implements Callable<Integer> {
     Plan plan =
         LaunchFlow.plan(
             new LaunchRequest(
-                launcher.withLauncher(
-                    job.input(nodes.path, CommandWords.split(spec, words), ssh, root.env)),
+                job.input(
+                    nodes.path, CommandWords.split(spec, words), ssh, root.env, launcher.launcher),
                 launcher.options(run.options(job)),
                 VersionProvider.version()));
     root.out.print(json ? PlanRenderer.json(plan) : PlanRenderer.text(plan));

@@ -36,8 +36,8 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     LaunchRequest rq =
         new LaunchRequest(
-            launcher.withLauncher(
-                job.input(nodes.path, CommandWords.split(spec, words), ssh, root.env)),
+            job.input(
+                nodes.path, CommandWords.split(spec, words), ssh, root.env, launcher.launcher),
             launcher.options(run.options(job)),
             VersionProvider.version());
     LaunchOutcome outcome = LaunchFlow.run(rq, root.console());

@@ -51,7 +51,7 @@ final class SetupCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     SetupOutcome outcome =
         SetupFlow.run(
-            new SetupRequest(nodes.read(), ssh.toSpec(), spec(), dryRun),
+            new SetupRequest(nodes.read(), ssh.flags().toSpec(), spec(), dryRun),
             root.console().progress());
     SetupReport report = outcome.report();
     root.out.print(json ? report.json() : report.text());
