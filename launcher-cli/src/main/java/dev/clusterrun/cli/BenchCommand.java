@@ -3,6 +3,7 @@ package dev.clusterrun.cli;
 import dev.clusterrun.core.bench.BenchFlow;
 import dev.clusterrun.core.bench.BenchPreset;
 import dev.clusterrun.core.bench.BenchRequest;
+import dev.clusterrun.core.launch.JobWords;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,7 +59,7 @@ final class BenchCommand implements Callable<Integer> {
     BenchRequest rq =
         new BenchRequest(
             BenchPreset.byId(preset),
-            job.input(nodes.path, new CommandWords(), ssh, root.env, null),
+            job.input(nodes.path, JobWords.NONE, ssh, root.env, null),
             run.options(job),
             bench.toSettings(),
             args == null ? null : args.command,

@@ -1,8 +1,10 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.bench.BenchPreset;
+import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.spec.LauncherKind;
 import java.util.Iterator;
-import java.util.List;
+import java.util.stream.Stream;
 
 /** Values bash completion offers ({@code completionCandidates} of options and parameters). */
 final class Candidates {
@@ -10,21 +12,17 @@ final class Candidates {
 
   /** {@code --launcher}: mpirun (the default) or per-node. */
   static final class Launchers implements Iterable<String> {
-    static final List<String> VALUES = List.of("mpirun", "per-node");
-
     @Override
     public Iterator<String> iterator() {
-      return VALUES.iterator();
+      return Stream.of(LauncherKind.values()).map(LauncherKind::word).iterator();
     }
   }
 
   /** {@code --mpi-daemon}: auto (detected in the container), orted (Open MPI 4), prted (5). */
   static final class MpiDaemons implements Iterable<String> {
-    static final List<String> VALUES = List.of("auto", "orted", "prted");
-
     @Override
     public Iterator<String> iterator() {
-      return VALUES.iterator();
+      return LaunchOptions.Daemon.words().iterator();
     }
   }
 

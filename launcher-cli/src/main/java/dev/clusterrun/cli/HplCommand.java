@@ -4,6 +4,7 @@ import dev.clusterrun.core.bench.BenchFlow;
 import dev.clusterrun.core.bench.BenchOutcome;
 import dev.clusterrun.core.bench.BenchPreset;
 import dev.clusterrun.core.bench.BenchRequest;
+import dev.clusterrun.core.launch.JobWords;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,7 +60,7 @@ final class HplCommand implements Callable<Integer> {
     BenchRequest rq =
         new BenchRequest(
             BenchPreset.HPL,
-            job.input(nodes.path, new CommandWords(), ssh, root.env, null),
+            job.input(nodes.path, JobWords.NONE, ssh, root.env, null),
             run.options(job),
             bench.toSettings(),
             args == null ? null : args.command,

@@ -1,6 +1,7 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.launch.JobInput;
+import dev.clusterrun.core.launch.JobWords;
 import dev.clusterrun.core.spec.JobFlags;
 import dev.clusterrun.core.spec.JobFlags.Choice;
 import dev.clusterrun.core.spec.SshSpec;
@@ -80,12 +81,12 @@ final class JobOptions {
    * the environment.
    */
   JobInput input(
-      Path hostfile, CommandWords words, SshOptions ssh, Map<String, String> env, String launcher) {
+      Path hostfile, JobWords words, SshOptions ssh, Map<String, String> env, String launcher) {
     SshSpec sshLayer = ssh.flags().toSpec();
     return new JobInput(
         hostfile,
-        words.jobFile == null ? null : Path.of(words.jobFile),
-        flags(launcher).toLayer(words.command, sshLayer),
+        words.jobFile() == null ? null : Path.of(words.jobFile()),
+        flags(launcher).toLayer(words.command(), sshLayer),
         env,
         Path.of("").toAbsolutePath());
   }

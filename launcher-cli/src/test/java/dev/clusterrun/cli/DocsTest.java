@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.launch.EnvironmentLayer;
+import dev.clusterrun.core.launch.JobWords;
 import dev.clusterrun.core.spec.SpecLoader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -371,7 +372,7 @@ class DocsTest {
       }
       if (takesCommand
           && positional >= firstConsumed
-          && !(takesJobFile && CommandWords.isJobFile(word) && positional == firstConsumed)) {
+          && !(takesJobFile && JobWords.isJobFile(word) && positional == firstConsumed)) {
         out.remove(out.size() - 1);
         break;
       }

@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.enroot.LaunchAgent;
+import java.util.List;
 
 /**
  * How {@code run}, {@code hpl} and {@code bench} launch a job.
@@ -53,6 +54,11 @@ public record LaunchOptions(
     /** The daemon given, or null for {@link #AUTO}. */
     public LaunchAgent.Daemon fixed() {
       return fixed;
+    }
+
+    /** {@code auto}, {@code orted} and {@code prted}: the words {@code --mpi-daemon} takes. */
+    public static List<String> words() {
+      return List.of("auto", "orted", "prted");
     }
 
     /** {@code auto}, {@code orted} or {@code prted}, as {@code --mpi-daemon} takes them. */
