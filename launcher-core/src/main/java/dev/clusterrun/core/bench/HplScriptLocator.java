@@ -28,14 +28,6 @@ public final class HplScriptLocator {
           "/opt/nvidia/nvidia_hpc_benchmarks_openmpi/hpl-linux-*/hpl.sh",
           "/hpl.sh");
 
-  /**
-   * The argv of a probe that lists which of {@link #SEARCH_PATHS} exist, one per line (globs expand
-   * in the container's shell; missing ones print nothing).
-   */
-  public static List<String> probeCommand() {
-    return List.of("sh", "-c", "ls -d " + String.join(" ", SEARCH_PATHS) + " 2>/dev/null; true");
-  }
-
   /** The chosen script and why, or none with the reason and what was found. */
   public record Pick(String path, String reason, List<String> candidates) {
     public Pick {
@@ -52,7 +44,7 @@ public final class HplScriptLocator {
   /**
    * Chooses among found paths.
    *
-   * @param found paths that exist in the container (e.g. the lines {@link #probeCommand} printed)
+   * @param found paths that exist in the container (the lines {@link HplProbe} printed)
    * @param arch {@code x86_64} or {@code aarch64} (from {@code uname -m}); null when unknown
    */
   public static Pick pick(List<String> found, String arch) {
