@@ -12,6 +12,7 @@ import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.domain.JavaMember;
 import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.thirdparty.org.objectweb.asm.ClassReader;
 import com.tngtech.archunit.thirdparty.org.objectweb.asm.ClassVisitor;
 import com.tngtech.archunit.thirdparty.org.objectweb.asm.FieldVisitor;
@@ -153,6 +154,35 @@ class UnusedMemberTest {
       }
     }
     assertThat(unused).as("members nothing in the main code uses; delete them").isEmpty();
+  }
+
+  @Test
+  void theTestSeesWhatNothingUses() {
+    JavaClass sample = new ClassFileImporter().importClasses(Sample.class).get(Sample.class);
+    Set<String> unused = new TreeSet<>();
+    for (JavaMember m : members(sample)) {
+      if (!used(m, Set.of())) {
+        unused.add(m.getName());
+      }
+    }
+    assertThat(unused).containsExactly("<init>", "entry", "neverRead", "unused");
+  }
+
+  /** For {@link #theTestSeesWhatNothingUses}: what is used only by what nothing uses is used. */
+  @SuppressWarnings("unused")
+  static final class Sample {
+    private final int read = Integer.getInteger("a", 1);
+    private final int neverRead = Integer.getInteger("b", 2);
+
+    static int entry(Sample s) {
+      return s.read + s.helper();
+    }
+
+    private int helper() {
+      return 1;
+    }
+
+    private void unused() {}
   }
 
   @Test
