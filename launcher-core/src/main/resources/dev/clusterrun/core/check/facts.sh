@@ -45,7 +45,8 @@ cr_h=$(hostname 2>/dev/null) || cr_h=
 [ -n "$cr_h" ] || cr_h=$(uname -n 2>/dev/null)
 cr_kv hostname "$cr_h"
 # One `id` (uid=N(NAME) gid=N(NAME) ... [euid=...] [egid=...]), read as `id -u`, `id -g` and
-# `id -un` would: effective ids, no name when the uid has none. An unexpected form asks them.
+# `id -un` would: effective ids; a uid without a name asks `id -un` (GNU id prints the number
+# then), and so does an unexpected form for all three.
 cr_id=$(LC_ALL=C id 2>/dev/null)
 case $cr_id in
   uid=[0-9]*" gid="[0-9]*)
@@ -53,12 +54,12 @@ case $cr_id in
     case $cr_id in *" euid="[0-9]*) cr_x=${cr_id#*" euid="} ;; esac
     cr_uid=${cr_x%%[!0-9]*}
     cr_x=${cr_x#"$cr_uid"}
-    cr_user=
     case $cr_x in
       "("*")"*)
         cr_user=${cr_x#"("}
         cr_user=${cr_user%%")"*}
         ;;
+      *) cr_user=$(id -un 2>/dev/null) ;;
     esac
     cr_x=${cr_id#*" gid="}
     case $cr_id in *" egid="[0-9]*) cr_x=${cr_id#*" egid="} ;; esac
