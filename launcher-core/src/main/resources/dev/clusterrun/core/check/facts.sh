@@ -5,10 +5,16 @@
 exec </dev/null
 CR_NL='
 '
-# Escaping in the shell itself (no process per value).
+# Escaping in the shell itself (no process per value); a long value, where the shell's string
+# copies would cost more than two processes, through sed and awk.
 cr_kv() {
   case $2 in
     *"$CR_NL"* | *\\*)
+      if [ "${#2}" -gt 1024 ]; then
+        printf '%s=' "$1"
+        printf '%s\n' "$2" | sed -e 's/\\/\\\\/g' | awk 'NR > 1 { printf "\\n" } { printf "%s", $0 } END { printf "\n" }'
+        return
+      fi
       cr_kv_i=$2
       cr_kv_o=
       while :; do
@@ -42,7 +48,10 @@ fi
 
 printf '%s\n' '@clusterrun-facts-begin 1'
 cr_h=$(hostname 2>/dev/null) || cr_h=
-[ -n "$cr_h" ] || cr_h=$(uname -n 2>/dev/null)
+if [ -z "$cr_h" ]; then
+  cr_h=$(uname -n 2>/dev/null)
+  cr_un=$cr_h cr_un_set=1
+fi
 cr_kv hostname "$cr_h"
 # One `id` (uid=N(NAME) gid=N(NAME) ... [euid=...] [egid=...]), read as `id -u`, `id -g` and
 # `id -un` would: effective ids; a uid without a name asks `id -un` (GNU id prints the number
