@@ -28,6 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
 class FactScriptGoldenTest {
   private static final Duration T = Duration.ofSeconds(60);
   private static final String GOLDEN = "facts/rich-node.expected.txt";
+  private static final String UNNAMED = "facts/unnamed-user.expected.txt";
+
+  /** The write probes' file names hold the node's name and the shell's PID. */
+  private static final Pattern PROBE_FILE =
+      Pattern.compile("\\.clusterrun-write-test\\.[^/']*\\.[0-9]+");
 
   /** Keys whose values belong to the machine, not to the fixture. */
   private static final Set<String> MACHINE_KEYS = Set.of("hostname", "mntns", "fuse");
@@ -167,6 +172,31 @@ class FactScriptGoldenTest {
     assertThat(f.problem()).isNull();
   }
 
+  @Test
+  void theOutputForAUserWithoutANameAndFilesItCannotReadIsExactlyTheGoldenOne() throws Exception {
+    // Files only root may read: a drop-in (its sha256sum error), a hook, an environ.d file.
+    write(
+        sysconf.resolve("enroot.conf.d/20-secret.conf"),
+        "ENROOT_TEMP_PATH /secret\n# OMPI_MCA_plm_rsh_agent\n",
+        "rw-------");
+    write(
+        sysconf.resolve("hooks.d/55-secret.sh"),
+        "#!/bin/sh\n# clusterrun-launch-agent-hook version 7\nOMPI_MCA_plm_rsh_agent=x\n",
+        "rwx------");
+    write(sysconf.resolve("environ.d/70-secret.env"), "OMPI_MCA_plm_rsh_agent=x\n", "rw-------");
+    ShNodeShell unnamed =
+        shell().withPrefix("setpriv", "--reuid=12345", "--regid=12345", "--clear-groups");
+    ExecResult r = unnamed.run(script(), T);
+    assertThat(r.exitCode()).isZero();
+    // (stderr holds the shell's own "cannot open" for the unreadable drop-in.)
+    String actual = normalise(r.stdout());
+    Path out = Path.of("target", "facts-unnamed-user.actual.txt");
+    Files.createDirectories(out.getParent());
+    Files.writeString(out, actual, StandardCharsets.UTF_8);
+    assertThat(actual).as("(written to %s)", out.toAbsolutePath()).isEqualTo(golden(UNNAMED));
+    assertThat(FactParser.parse("n1", r).problem()).isNull();
+  }
+
   /**
    * Processes the script starts on the rich node, counted with strace (every successful execve).
    * Before the batched scans it was 160 (the shell itself included); with them it is 42, and it
@@ -202,6 +232,7 @@ class FactScriptGoldenTest {
 
   private String normalise(String out) {
     String s = out.replace(tmp.toString(), "@TMP@");
+    s = PROBE_FILE.matcher(s).replaceAll(".clusterrun-write-test.@NODE@.@PID@");
     List<String> lines = new ArrayList<>();
     for (String line : s.split("\n", -1)) {
       int eq = line.indexOf('=');
@@ -214,8 +245,12 @@ class FactScriptGoldenTest {
   }
 
   private static String golden() throws IOException {
-    try (InputStream in = FactScriptGoldenTest.class.getResourceAsStream(GOLDEN)) {
-      assertThat(in).as(GOLDEN).isNotNull();
+    return golden(GOLDEN);
+  }
+
+  private static String golden(String name) throws IOException {
+    try (InputStream in = FactScriptGoldenTest.class.getResourceAsStream(name)) {
+      assertThat(in).as(name).isNotNull();
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
