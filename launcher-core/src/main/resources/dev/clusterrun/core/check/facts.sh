@@ -5,11 +5,37 @@
 exec </dev/null
 CR_NL='
 '
+# Escaping in the shell itself (no process per value); a long value, where the shell's string
+# copies would cost more than two processes, through sed and awk.
 cr_kv() {
   case $2 in
     *"$CR_NL"* | *\\*)
-      printf '%s=' "$1"
-      printf '%s\n' "$2" | sed -e 's/\\/\\\\/g' | awk 'NR > 1 { printf "\\n" } { printf "%s", $0 } END { printf "\n" }'
+      if [ "${#2}" -gt 1024 ]; then
+        printf '%s=' "$1"
+        printf '%s\n' "$2" | sed -e 's/\\/\\\\/g' | awk 'NR > 1 { printf "\\n" } { printf "%s", $0 } END { printf "\n" }'
+        return
+      fi
+      cr_kv_i=$2
+      cr_kv_o=
+      while :; do
+        case $cr_kv_i in
+          *\\*) ;;
+          *) break ;;
+        esac
+        cr_kv_o=$cr_kv_o${cr_kv_i%%\\*}'\\'
+        cr_kv_i=${cr_kv_i#*\\}
+      done
+      cr_kv_i=$cr_kv_o$cr_kv_i
+      cr_kv_o=
+      while :; do
+        case $cr_kv_i in
+          *"$CR_NL"*) ;;
+          *) break ;;
+        esac
+        cr_kv_o=$cr_kv_o${cr_kv_i%%"$CR_NL"*}'\n'
+        cr_kv_i=${cr_kv_i#*"$CR_NL"}
+      done
+      printf '%s=%s%s\n' "$1" "$cr_kv_o" "$cr_kv_i"
       ;;
     *) printf '%s=%s\n' "$1" "$2" ;;
   esac
@@ -22,11 +48,41 @@ fi
 
 printf '%s\n' '@clusterrun-facts-begin 1'
 cr_h=$(hostname 2>/dev/null) || cr_h=
-[ -n "$cr_h" ] || cr_h=$(uname -n 2>/dev/null)
+if [ -z "$cr_h" ]; then
+  cr_h=$(uname -n 2>/dev/null)
+  cr_un=$cr_h cr_un_set=1
+fi
 cr_kv hostname "$cr_h"
-cr_kv uid "$(id -u 2>/dev/null)"
-cr_kv gid "$(id -g 2>/dev/null)"
-cr_kv user "$(id -un 2>/dev/null)"
+# One `id` (uid=N(NAME) gid=N(NAME) ... [euid=...] [egid=...]), read as `id -u`, `id -g` and
+# `id -un` would: effective ids; a uid without a name asks `id -un` (GNU id prints the number
+# then), and so does an unexpected form for all three.
+cr_id=$(LC_ALL=C id 2>/dev/null)
+case $cr_id in
+  uid=[0-9]*" gid="[0-9]*)
+    cr_x=${cr_id#uid=}
+    case $cr_id in *" euid="[0-9]*) cr_x=${cr_id#*" euid="} ;; esac
+    cr_uid=${cr_x%%[!0-9]*}
+    cr_x=${cr_x#"$cr_uid"}
+    case $cr_x in
+      "("*")"*)
+        cr_user=${cr_x#"("}
+        cr_user=${cr_user%%")"*}
+        ;;
+      *) cr_user=$(id -un 2>/dev/null) ;;
+    esac
+    cr_x=${cr_id#*" gid="}
+    case $cr_id in *" egid="[0-9]*) cr_x=${cr_id#*" egid="} ;; esac
+    cr_gid=${cr_x%%[!0-9]*}
+    ;;
+  *)
+    cr_uid=$(id -u 2>/dev/null)
+    cr_gid=$(id -g 2>/dev/null)
+    cr_user=$(id -un 2>/dev/null)
+    ;;
+esac
+cr_kv uid "$cr_uid"
+cr_kv gid "$cr_gid"
+cr_kv user "$cr_user"
 cr_kv home "${HOME-}"
 if [ -n "${HOME-}" ]; then
   cr_kv home.real "$(cd -- "$HOME" 2>/dev/null && pwd -P)"
@@ -62,6 +118,84 @@ cr_agent() {
     }
   }' "$1" 2>/dev/null | head -n 20
 }
+# The same for many files in one process, with the version in clusterrun's hook header (the first
+# `# clusterrun-launch-agent-hook version N` line among the first 5): cr_scan FILE... prints, per
+# FILE in order, `v N` (when found), `a LINE KIND NAME` (at most 20) and then `.`. Files are read
+# with getline so an unreadable one gives nothing and the others are still read.
+cr_scan() {
+  awk -v re="$CR_AGENT_RE" -v hdr="# clusterrun-launch-agent-hook version " 'BEGIN {
+    h = length(hdr)
+    for (i = 1; i < ARGC; i++) {
+      f = ARGV[i]
+      n = 0
+      a = 0
+      v = ""
+      while ((getline l < f) > 0) {
+        n++
+        if (n <= 5 && v == "" && substr(l, 1, h) == hdr && match(substr(l, h + 1), /^[0-9]+/)) {
+          v = substr(l, h + 1, RLENGTH)
+          print "v " v
+        }
+        if (a < 20 && match(l, re)) {
+          a++
+          k = (l ~ /^[ \t]*#/) ? "comment" : "code"
+          print "a " n " " k " " substr(l, RSTART, RLENGTH)
+        }
+      }
+      close(f)
+      print "."
+    }
+    exit
+  }' "$@" 2>/dev/null
+}
+# cr_take: the next file's results from cr_scan's output in cr_sc: cr_ver, cr_ag.
+cr_take() {
+  cr_ver=
+  cr_ag=
+  while [ -n "$cr_sc" ]; do
+    cr_l=${cr_sc%%"$CR_NL"*}
+    case $cr_sc in
+      *"$CR_NL"*) cr_sc=${cr_sc#*"$CR_NL"} ;;
+      *) cr_sc= ;;
+    esac
+    case $cr_l in
+      .) return ;;
+      "v "*) cr_ver=${cr_l#v } ;;
+      "a "*) cr_ag=${cr_ag:+$cr_ag$CR_NL}${cr_l#a } ;;
+    esac
+  done
+}
+# cr_plain FILE: FILE's name prints as it is in sha256sum's and stat's lines (no backslash, no
+# control character): such files are hashed, stat'ed and scanned together; the others alone.
+cr_plain() {
+  case $1 in
+    *\\* | *[[:cntrl:]]*) return 1 ;;
+  esac
+  return 0
+}
+# cr_sum FILE: when the next line of `sha256sum -- FILE...` output in cr_sums is FILE's, takes
+# it: cr_s is its checksum. A file sha256sum could not read has no line.
+cr_sum() {
+  cr_s=
+  cr_l=${cr_sums%%"$CR_NL"*}
+  [ -n "$cr_sums" ] && [ "${cr_l#*"  "}" = "$1" ] || return 1
+  cr_s=${cr_l%%"  "*}
+  case $cr_sums in
+    *"$CR_NL"*) cr_sums=${cr_sums#*"$CR_NL"} ;;
+    *) cr_sums= ;;
+  esac
+}
+# cr_stat FILE: likewise from `stat -L -c '%n/%a %u %U %F' -- FILE...` output in cr_stats: cr_st.
+cr_stat() {
+  cr_st=
+  cr_l=${cr_stats%%"$CR_NL"*}
+  [ -n "$cr_stats" ] && [ "${cr_l%/*}" = "$1" ] || return 1
+  cr_st=${cr_l##*/}
+  case $cr_stats in
+    *"$CR_NL"*) cr_stats=${cr_stats#*"$CR_NL"} ;;
+    *) cr_stats= ;;
+  esac
+}
 
 # Configuration files, in the order enroot reads them (enroot.in, config::init and config::load):
 # enroot.conf, then enroot.conf.d/*.conf in glob order. A line is `NAME VALUE` (or NAME=VALUE),
@@ -74,8 +208,13 @@ done
 cr_conf=0
 cr_read_conf() {
   cr_kv "conf.$cr_conf.path" "$1"
-  cr_s=$(sha256sum -- "$1" 2>&1)
-  if [ $? -eq 0 ]; then cr_kv "conf.$cr_conf.sha256" "${cr_s%% *}"; else cr_kv "conf.$cr_conf.error" "$cr_s"; fi
+  if [ "$cr_p" = yes ] && cr_sum "$1"; then
+    cr_kv "conf.$cr_conf.sha256" "$cr_s"
+  else
+    # Not hashed with the others (or it failed there): alone, for the exact error.
+    cr_s=$(sha256sum -- "$1" 2>&1)
+    if [ $? -eq 0 ]; then cr_kv "conf.$cr_conf.sha256" "${cr_s%% *}"; else cr_kv "conf.$cr_conf.error" "$cr_s"; fi
+  fi
   cr_ln=0
   cr_sets=
   while IFS=' 	=' read -r cr_k cr_val || [ -n "$cr_k" ]; do
@@ -100,12 +239,46 @@ cr_read_conf() {
     esac
   done <"$1"
   cr_kv "conf.$cr_conf.sets" "${cr_sets# }"
-  cr_kv "conf.$cr_conf.agent" "$(cr_agent "$1")"
+  if [ "$cr_p" = yes ]; then
+    cr_take
+    cr_kv "conf.$cr_conf.agent" "$cr_ag"
+  else
+    cr_kv "conf.$cr_conf.agent" "$(cr_agent "$1")"
+  fi
   cr_conf=$((cr_conf + 1))
 }
-if [ -f "$CR_SYSCONF/enroot.conf" ]; then cr_read_conf "$CR_SYSCONF/enroot.conf"; fi
+# The files first (cr_cf_N, cr_cp_N: plain), then one sha256sum and one scan for the plain ones.
+cr_nc=0
+cr_add_conf() {
+  eval "cr_cf_$cr_nc=\$1"
+  if cr_plain "$1"; then eval "cr_cp_$cr_nc=yes"; else eval "cr_cp_$cr_nc=no"; fi
+  cr_nc=$((cr_nc + 1))
+}
+if [ -f "$CR_SYSCONF/enroot.conf" ]; then cr_add_conf "$CR_SYSCONF/enroot.conf"; fi
 for cr_f in "$CR_SYSCONF"/enroot.conf.d/*.conf; do
-  if [ -f "$cr_f" ]; then cr_read_conf "$cr_f"; fi
+  if [ -f "$cr_f" ]; then cr_add_conf "$cr_f"; fi
+done
+cr_conf_batch() {
+  set --
+  cr_j=0
+  while [ "$cr_j" -lt "$cr_nc" ]; do
+    eval "cr_f=\$cr_cf_$cr_j cr_p=\$cr_cp_$cr_j"
+    if [ "$cr_p" = yes ]; then set -- "$@" "$cr_f"; fi
+    cr_j=$((cr_j + 1))
+  done
+  cr_sums=
+  cr_sc=
+  if [ $# -gt 0 ]; then
+    cr_sums=$(sha256sum -- "$@" 2>/dev/null)
+    cr_sc=$(cr_scan "$@")
+  fi
+}
+cr_conf_batch
+cr_j=0
+while [ "$cr_j" -lt "$cr_nc" ]; do
+  eval "cr_f=\$cr_cf_$cr_j cr_p=\$cr_cp_$cr_j"
+  cr_read_conf "$cr_f"
+  cr_j=$((cr_j + 1))
 done
 
 # Effective values: the environment, else the first file value, else enroot's default (expanded as
@@ -169,7 +342,11 @@ cr_probe() {
   while [ -n "$cr_q" ] && [ ! -e "$cr_q" ]; do cr_q=${cr_q%/*}; done
   # On a shared path (a home on NFS) another node's probe may remove a directory it created
   # between this mkdir and this touch: when the directory has vanished, make it again.
-  cr_t="$2/.clusterrun-write-test.$(uname -n).$$"
+  [ -n "${cr_un_set-}" ] || {
+    cr_un=$(uname -n 2>/dev/null)
+    cr_un_set=1
+  }
+  cr_t="$2/.clusterrun-write-test.$cr_un.$$"
   cr_i=0
   cr_ok=no
   while [ "$cr_i" -lt 10 ]; do
@@ -206,7 +383,14 @@ if [ -n "$cr_d" ]; then
     cr_rest=${cr_d#"$cr_q"}
     cr_kv data.real "${cr_r%/}$cr_rest"
   fi
-  cr_fs=$(cr_to 5 df --output=fstype,target -- "$cr_q" 2>/dev/null | sed -n 2p)
+  cr_fs=$(cr_to 5 df --output=fstype,target -- "$cr_q" 2>/dev/null)
+  case $cr_fs in
+    *"$CR_NL"*)
+      cr_fs=${cr_fs#*"$CR_NL"}
+      cr_fs=${cr_fs%%"$CR_NL"*}
+      ;;
+    *) cr_fs= ;;
+  esac
   if [ -n "$cr_fs" ]; then
     cr_kv data.fstype "${cr_fs%% *}"
     cr_fs=${cr_fs#* }
@@ -217,42 +401,125 @@ if [ -n "$cr_d" ]; then
 fi
 
 # --- hooks -----------------------------------------------------------------------------------------
-cr_hook=0
-cr_hooks() {
+# The hook files (cr_hf_N, scope cr_hs_N, kind cr_hk_N: f a plain regular file, d a plain
+# directory, o any other) and the environ.d files (cr_ef_N, cr_es_N, cr_ek_N: f or o) first; then
+# one stat and one sha256sum for the plain hooks and one scan for the plain regular files.
+cr_nh=0
+cr_add_hooks() {
   for cr_f in "$2"/*; do
     [ -e "$cr_f" ] || continue
-    cr_kv "hook.$cr_hook.scope" "$1"
-    cr_kv "hook.$cr_hook.path" "$cr_f"
-    cr_kv "hook.$cr_hook.stat" "$(stat -L -c '%a %u %U %F' -- "$cr_f" 2>/dev/null)"
-    if [ -x "$cr_f" ]; then cr_kv "hook.$cr_hook.executable" yes; else cr_kv "hook.$cr_hook.executable" no; fi
-    cr_s=$(sha256sum -- "$cr_f" 2>/dev/null)
-    cr_kv "hook.$cr_hook.sha256" "${cr_s%% *}"
-    cr_s=$(head -n 5 -- "$cr_f" 2>/dev/null | sed -n 's/^# clusterrun-launch-agent-hook version \([0-9][0-9]*\).*/\1/p' | head -n 1)
-    if [ -n "$cr_s" ]; then cr_kv "hook.$cr_hook.version" "$cr_s"; fi
-    if [ -f "$cr_f" ]; then cr_kv "hook.$cr_hook.agent" "$(cr_agent "$cr_f")"; fi
-    cr_hook=$((cr_hook + 1))
+    eval "cr_hf_$cr_nh=\$cr_f cr_hs_$cr_nh=\$1"
+    if ! cr_plain "$cr_f"; then
+      eval "cr_hk_$cr_nh=o"
+    elif [ -f "$cr_f" ]; then
+      eval "cr_hk_$cr_nh=f"
+    elif [ -d "$cr_f" ]; then
+      eval "cr_hk_$cr_nh=d"
+    else
+      eval "cr_hk_$cr_nh=o"
+    fi
+    cr_nh=$((cr_nh + 1))
   done
 }
-cr_hooks system "$CR_SYSCONF/hooks.d"
-if [ -n "${ENROOT_CONFIG_PATH-}" ]; then cr_hooks user "$ENROOT_CONFIG_PATH/hooks.d"; fi
-
-# --- environ.d: *.env files enroot reads into every container (runtime::_do_environ) ------------
-cr_env=0
-cr_environ() {
+cr_add_hooks system "$CR_SYSCONF/hooks.d"
+if [ -n "${ENROOT_CONFIG_PATH-}" ]; then cr_add_hooks user "$ENROOT_CONFIG_PATH/hooks.d"; fi
+cr_ne=0
+cr_add_environ() {
   for cr_f in "$2"/*.env; do
     [ -f "$cr_f" ] || continue
-    cr_a=$(cr_agent "$cr_f")
-    [ -n "$cr_a" ] || continue
-    cr_kv "environ.$cr_env.scope" "$1"
-    cr_kv "environ.$cr_env.path" "$cr_f"
-    cr_kv "environ.$cr_env.agent" "$cr_a"
-    cr_env=$((cr_env + 1))
+    eval "cr_ef_$cr_ne=\$cr_f cr_es_$cr_ne=\$1"
+    if cr_plain "$cr_f"; then eval "cr_ek_$cr_ne=f"; else eval "cr_ek_$cr_ne=o"; fi
+    cr_ne=$((cr_ne + 1))
   done
 }
-cr_environ system "$CR_SYSCONF/environ.d"
-if [ -n "${ENROOT_CONFIG_PATH-}" ]; then cr_environ user "$ENROOT_CONFIG_PATH/environ.d"; fi
+cr_add_environ system "$CR_SYSCONF/environ.d"
+if [ -n "${ENROOT_CONFIG_PATH-}" ]; then cr_add_environ user "$ENROOT_CONFIG_PATH/environ.d"; fi
+cr_hook_batch() {
+  set --
+  cr_j=0
+  while [ "$cr_j" -lt "$cr_nh" ]; do
+    eval "cr_f=\$cr_hf_$cr_j cr_k=\$cr_hk_$cr_j"
+    if [ "$cr_k" != o ]; then set -- "$@" "$cr_f"; fi
+    cr_j=$((cr_j + 1))
+  done
+  cr_stats=
+  cr_sums=
+  if [ $# -gt 0 ]; then
+    cr_stats=$(stat -L -c '%n/%a %u %U %F' -- "$@" 2>/dev/null)
+    cr_sums=$(sha256sum -- "$@" 2>/dev/null)
+  fi
+  set --
+  cr_j=0
+  while [ "$cr_j" -lt "$cr_nh" ]; do
+    eval "cr_f=\$cr_hf_$cr_j cr_k=\$cr_hk_$cr_j"
+    if [ "$cr_k" = f ]; then set -- "$@" "$cr_f"; fi
+    cr_j=$((cr_j + 1))
+  done
+  cr_j=0
+  while [ "$cr_j" -lt "$cr_ne" ]; do
+    eval "cr_f=\$cr_ef_$cr_j cr_k=\$cr_ek_$cr_j"
+    if [ "$cr_k" = f ]; then set -- "$@" "$cr_f"; fi
+    cr_j=$((cr_j + 1))
+  done
+  cr_sc=
+  if [ $# -gt 0 ]; then cr_sc=$(cr_scan "$@"); fi
+}
+cr_hook_batch
+cr_hook=0
+while [ "$cr_hook" -lt "$cr_nh" ]; do
+  eval "cr_f=\$cr_hf_$cr_hook cr_k=\$cr_hk_$cr_hook cr_x=\$cr_hs_$cr_hook"
+  cr_kv "hook.$cr_hook.scope" "$cr_x"
+  cr_kv "hook.$cr_hook.path" "$cr_f"
+  if [ "$cr_k" = o ]; then
+    cr_kv "hook.$cr_hook.stat" "$(stat -L -c '%a %u %U %F' -- "$cr_f" 2>/dev/null)"
+  else
+    cr_stat "$cr_f"
+    cr_kv "hook.$cr_hook.stat" "$cr_st"
+  fi
+  if [ -x "$cr_f" ]; then cr_kv "hook.$cr_hook.executable" yes; else cr_kv "hook.$cr_hook.executable" no; fi
+  if [ "$cr_k" = o ]; then
+    cr_s=$(sha256sum -- "$cr_f" 2>/dev/null)
+    cr_s=${cr_s%% *}
+  else
+    cr_sum "$cr_f"
+  fi
+  cr_kv "hook.$cr_hook.sha256" "$cr_s"
+  case $cr_k in
+    f)
+      cr_take
+      if [ -n "$cr_ver" ]; then cr_kv "hook.$cr_hook.version" "$cr_ver"; fi
+      cr_kv "hook.$cr_hook.agent" "$cr_ag"
+      ;;
+    o)
+      cr_s=$(head -n 5 -- "$cr_f" 2>/dev/null | sed -n 's/^# clusterrun-launch-agent-hook version \([0-9][0-9]*\).*/\1/p' | head -n 1)
+      if [ -n "$cr_s" ]; then cr_kv "hook.$cr_hook.version" "$cr_s"; fi
+      if [ -f "$cr_f" ]; then cr_kv "hook.$cr_hook.agent" "$(cr_agent "$cr_f")"; fi
+      ;;
+  esac
+  cr_hook=$((cr_hook + 1))
+done
+
+# --- environ.d: *.env files enroot reads into every container (runtime::_do_environ) ------------
+# (listed and scanned with the hooks above)
+cr_env=0
+cr_j=0
+while [ "$cr_j" -lt "$cr_ne" ]; do
+  eval "cr_f=\$cr_ef_$cr_j cr_k=\$cr_ek_$cr_j cr_x=\$cr_es_$cr_j"
+  cr_j=$((cr_j + 1))
+  if [ "$cr_k" = f ]; then
+    cr_take
+    cr_a=$cr_ag
+  else
+    cr_a=$(cr_agent "$cr_f")
+  fi
+  [ -n "$cr_a" ] || continue
+  cr_kv "environ.$cr_env.scope" "$cr_x"
+  cr_kv "environ.$cr_env.path" "$cr_f"
+  cr_kv "environ.$cr_env.agent" "$cr_a"
+  cr_env=$((cr_env + 1))
+done
 # Agent variables in this session's environment (hooks see it; enroot clears it for the container).
-cr_kv env.agent "$(env 2>/dev/null | awk -F= -v re="^$CR_AGENT_RE\$" '$1 ~ re { print $1 }' | head -n 20)"
+cr_kv env.agent "$(env 2>/dev/null | awk -F= -v re="^$CR_AGENT_RE\$" '$1 ~ re && n++ < 20 { print $1 }')"
 
 # --- named containers ------------------------------------------------------------------------------
 cr_c=0
@@ -275,7 +542,8 @@ fi
 cr_kv mntns "$(readlink /proc/self/ns/mnt 2>/dev/null)"
 if command -v mpirun >/dev/null 2>&1; then
   cr_kv mpi.path "$(command -v mpirun)"
-  cr_kv mpi.version "$(cr_to 5 mpirun --version 2>&1 | head -n 1)"
+  cr_x=$(cr_to 5 mpirun --version 2>&1)
+  cr_kv mpi.version "${cr_x%%"$CR_NL"*}"
 fi
 cr_kv squashfuse "$(command -v squashfuse 2>/dev/null)"
 if [ ! -e /dev/fuse ]; then
@@ -301,6 +569,6 @@ cr_kv net.rdma "$cr_r"
 # Interface selection the user keeps in Open MPI's own file (read by mpirun in the container when
 # the home is mounted): clusterrun then leaves it alone.
 if [ -n "${HOME-}" ] && [ -f "$HOME/.openmpi/mca-params.conf" ]; then
-  cr_kv net.mca_file "$(sed -n 's/^[ 	]*\([a-z_]*_if_[a-z]*clude\)[ 	]*=.*/\1/p' "$HOME/.openmpi/mca-params.conf" 2>/dev/null | head -n 10)"
+  cr_kv net.mca_file "$(awk '/^[ 	]*[a-z_]*_if_[a-z]*clude[ 	]*=/ { sub(/^[ 	]*/, ""); sub(/[ 	]*=.*/, ""); print; if (++n == 10) exit }' "$HOME/.openmpi/mca-params.conf" 2>/dev/null)"
 fi
 printf '%s\n' '@clusterrun-facts-end'
