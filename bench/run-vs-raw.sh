@@ -211,9 +211,11 @@ for n in $sizes; do
   install -d -o "$JOB_UID" -g "$JOB_UID" "$WS" "$S/opt/clusterrun"
   install -m 0755 launcher-cli/target/clusterrun "$CR"
   install -m 0644 launcher-cli/target/clusterrun.jar "$S/opt/clusterrun/clusterrun.jar"
-  if [[ -f launcher-cli/target/clusterrun.jsa ]]; then
-    install -m 0644 launcher-cli/target/clusterrun.jsa "$S/opt/clusterrun/clusterrun.jsa"
-  fi
+  # The class-data-sharing archive is tied to the jar's path: made again for the installed jar (as
+  # the Debian package's postinst does), else every timed start would run without it.
+  sh launcher-cli/src/main/dist/make-cds.sh "$S/opt/clusterrun/clusterrun.jar" \
+    "$S/opt/clusterrun/clusterrun.jsa" examples/seed.yaml hostfiles/2x8.txt ||
+    die "could not make the class-data-sharing archive for the installed jar"
   bash "$cluster" hostfile 2 >"$HOSTS"
   cp "$HOSTS" "$WS/hosts.txt"
   chown "$JOB_UID:$JOB_UID" "$HOSTS" "$WS/hosts.txt"
