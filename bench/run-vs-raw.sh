@@ -7,6 +7,7 @@
 #   sudo bench/run-vs-raw.sh                       # build first: mvn -B -q package -DskipTests
 #   sudo bench/run-vs-raw.sh --with-64
 #   SIZES="3 8" RUNS=7 IMAGE_MB=188 sudo bench/run-vs-raw.sh
+#   SIZES=64 TREE_SPAWN=off sudo bench/run-vs-raw.sh
 #
 # What is timed, from a login outside the cluster (the machine itself, as the job user), each
 # figure including one ssh login to the head (node1), with the job `hostname`, 2 ranks a node:
@@ -22,6 +23,10 @@
 #   unnamed   ssh node1 clusterrun run --nodes HOSTS --container-image=IMG.sqsh --np 2N hostname
 #             the same image, no name: each node starts the image itself (enroot start
 #             IMG.sqsh: squashfuse and an overlay), nothing is unpacked or removed.
+# TREE_SPAWN=on (Open MPI's default: daemons start further daemons, each over ssh from its own
+# node, through the same launch agent) or off (mpirun's node starts every daemon itself:
+# plm_rsh_no_tree_spawn = 1 in the job user's ~/.openmpi/mca-params.conf, which mpirun reads in the
+# container for both kinds alike).
 # The image is the stand-in's tiny image plus IMAGE_MB (default 188, the image) of this
 # machine's /usr (as one tar file), so that unpacking it costs what a real image's does.
 #
@@ -58,6 +63,7 @@ say() { echo "run-vs-raw.sh: $*" >&2; }
 sizes=${SIZES:-3 8 32}
 runs=${RUNS:-5}
 image_mb=${IMAGE_MB:-188}
+tree_spawn=${TREE_SPAWN:-on}
 args=("$@")
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -75,6 +81,7 @@ done
   die "launcher-cli/target/clusterrun is missing; run: mvn -B -q package -DskipTests"
 [[ $runs =~ ^[0-9]+$ ]] && ((runs >= 5 && runs <= 7)) || die "RUNS must be 5..7, got $runs"
 [[ $image_mb =~ ^[0-9]+$ ]] || die "IMAGE_MB must be a number of MiB, got $image_mb"
+[[ $tree_spawn == on || $tree_spawn == off ]] || die "TREE_SPAWN must be on or off, got $tree_spawn"
 for n in $sizes; do [[ $n =~ ^[0-9]+$ ]] && ((n >= 2)) || die "SIZES: '$n' is not a node count >= 2"; done
 
 # The whole benchmark runs as the owner of the local cluster.
@@ -217,6 +224,11 @@ for n in $sizes; do
     "$S/opt/clusterrun/clusterrun.jsa" examples/seed.yaml hostfiles/2x8.txt ||
     die "could not make the class-data-sharing archive for the installed jar"
   bash "$cluster" hostfile 2 >"$HOSTS"
+  if [[ $tree_spawn == off ]]; then
+    install -d -o "$JOB_UID" -g "$JOB_UID" "$JOB_HOME/.openmpi"
+    echo "plm_rsh_no_tree_spawn = 1" >"$JOB_HOME/.openmpi/mca-params.conf"
+    chown "$JOB_UID:$JOB_UID" "$JOB_HOME/.openmpi/mca-params.conf"
+  fi
   cp "$HOSTS" "$WS/hosts.txt"
   chown "$JOB_UID:$JOB_UID" "$HOSTS" "$WS/hosts.txt"
 
@@ -275,7 +287,8 @@ done
 
 echo
 echo "clusterrun run vs the hand-typed seed command, job hostname, 2 ranks a node, each with one ssh"
-echo "login to the head; median (min-max) of $runs runs, seconds; enroot: ${CLUSTERRUN_LC_ENROOT:-standin}, image $image_mb MiB"
+echo "login to the head; median (min-max) of $runs runs, seconds; enroot: ${CLUSTERRUN_LC_ENROOT:-standin}, image $image_mb MiB,"
+echo "Open MPI tree spawn $tree_spawn"
 printf '%-6s %-20s %-20s %-20s %-14s %-14s %s\n' nodes raw named unnamed "named/raw" "unnamed/named" "load before -> after"
 for n in $sizes; do
   row=()

@@ -254,6 +254,32 @@ class ChecksMoreIT {
     }
   }
 
+  @Test
+  @Order(5)
+  void aWorkspaceANodeDoesNotShareStopsTheRunNamingTheNodeAndLeavesNoProbe() throws IOException {
+    // node3 sees a directory of its own at the workspace's path: its ranks would read and write
+    // other files than the head's. The workspace is proven in the rounds of the checks' proof.
+    c.isolate("node3", ws);
+    try {
+      Result r = run("--", "hostname");
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
+      assertThat(r.stderr())
+          .contains("clusterrun: workspace " + ws + ": not shared with the head on node3 (")
+          .contains("put the workspace on the shared filesystem")
+          .doesNotContain("node2 (")
+          .doesNotContain("running:");
+      assertThat(r.stdout().lines().filter(l -> l.startsWith("node"))).isEmpty();
+    } finally {
+      c.unisolate("node3", ws);
+    }
+    try (java.util.stream.Stream<Path> s = Files.list(Paths.get(ws))) {
+      assertThat(s.map(p -> p.getFileName().toString()))
+          .noneMatch(n -> n.startsWith(".clusterrun-probe-"));
+    }
+    // Shared again, the same run goes ahead.
+    ok(run("--", "hostname"));
+  }
+
   // ----------------------------------------------------------------------------------------------
 
   /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] ARGS}. */
