@@ -35,7 +35,8 @@
 # setups before every timed command (files moved on the machine, outside the timing): the raw run
 # sees only the seed's files, the clusterrun runs only clusterrun's. Same nodes, same container,
 # same data path, same hostfile. After one warm-up of each, the three alternate RUNS times
-# (default 5, 5..7). Every output is checked (each node's name exactly twice) before it counts.
+# (default 5, 5..7). Every output is checked (each node's name exactly twice) before it counts; a run
+# that fails is not timed, and the table lists it.
 #
 # How to read it: per size, the median, min and max wall time of each kind, the ratio of medians
 # (named / raw, unnamed / named) against the targets, and where clusterrun's time goes: the
@@ -185,9 +186,12 @@ timed() {
   esac
   read -r secs rc <<<"$res"
   if [[ $rc != 0 ]] || ! check_output "$out.out" "$n"; then
+    # Counted and shown, not timed: a loaded 2-core machine running 64 nodes can fail a launch
+    # (e.g. Open MPI: "unable to complete a TCP connection"); the table says how many failed.
     echo "run-vs-raw.sh: $kind on $n nodes (run $i) failed (exit $rc); its output:" >&2
     tail -n 30 "$out.out" "$out.err" >&2
-    exit 1
+    echo "$n $kind $i $rc" >>"$work/failed"
+    return 0
   fi
   if ((i > 0)); then
     echo "$n $kind $secs" >>"$work/times"
@@ -200,6 +204,7 @@ timed() {
 }
 
 : >"$work/times"
+: >"$work/failed"
 : >"$work/phases"
 mkdir -p "$work/out"
 declare -A load_before load_after
@@ -307,6 +312,10 @@ for n in $sizes; do
     "${r1}x $v1" "${r2}x $v2" "${load_before[$n]} -> ${load_after[$n]}"
 done
 echo "(targets: named/raw <= 1.3x, unnamed/named <= 1.5x)"
+if [[ -s $work/failed ]]; then
+  echo "FAILED runs (not in the medians above; their output is above the table):"
+  awk '{printf "  %s nodes, %s, run %s: exit %s\n", $1, $2, $3, $4}' "$work/failed"
+fi
 echo
 echo "where clusterrun's time goes: medians of summary.json's phases, seconds (outside = wall - total:"
 echo "ssh login, JVM start; the node checks are the checks phase)"

@@ -280,6 +280,45 @@ class ChecksMoreIT {
     ok(run("--", "hostname"));
   }
 
+  @Test
+  @Order(6)
+  void aJobThatChoosesItsHostsWithHostIsNotFailedForTheDaemonsOpenMpiNeverStarts()
+      throws IOException {
+    // `--host node1,node2`: Open MPI starts a daemon on node2 only. Before, the run waited for
+    // node3's proof that could never come, held the output and failed with exit 3.
+    String job = shared + "/examples/hello-two-hosts.yaml";
+    writeAsJobUser(
+        job,
+        Files.readString(
+                LocalCluster.script()
+                    .getParent()
+                    .getParent()
+                    .getParent()
+                    .resolve("examples/hello-mpi.yaml"))
+            .replace(
+                "mca: {btl: \"tcp,self\"}",
+                "mca: {btl: \"tcp,self\"}\n  args: [--host, \"node1,node2\", --map-by, node]"));
+    List<String> cmd =
+        new ArrayList<>(List.of(launcher, "run", job, "--nodes", hosts, "--workspace", ws));
+    cmd.addAll(imageFlags);
+    cmd.addAll(List.of("--np", "2", "--", "hostname"));
+    Result r = exec(cmd.toArray(new String[0]));
+    ok(r);
+    assertThat(r.stdout().lines().filter(l -> l.startsWith("node")).sorted())
+        .containsExactly("node1", "node2");
+    assertThat(r.stderr())
+        .contains(
+            "clusterrun: proof: the job's mpirun arguments choose the hosts (--host node1,node2"
+                + " --map-by node): daemons are required on node2 only\n")
+        .contains("clusterrun: proof: the daemons on node2 run inside this run's container\n");
+    List<String> proved = new ArrayList<>();
+    for (JsonNode p : summary(r).path("proof")) {
+      assertThat(p.path("proven").asBoolean()).as("%s", p).isTrue();
+      proved.add(p.path("node").asText());
+    }
+    assertThat(proved).containsExactly("node2");
+  }
+
   // ----------------------------------------------------------------------------------------------
 
   /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] ARGS}. */

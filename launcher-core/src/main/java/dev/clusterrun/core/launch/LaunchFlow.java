@@ -265,6 +265,10 @@ public final class LaunchFlow {
             fixed,
             launch.options().canary(),
             report == null ? null : knownNodes(report));
+    java.util.Set<String> chosen = DaemonProof.chosenHosts(job.mpiArgs().value());
+    if (chosen != null) {
+      mpirun.chosenHosts(chosen, String.join(" ", job.mpiArgs().value()));
+    }
     if (report != null && report.facts().get(session.head()) != null) {
       mpirun.headDataPath(report.facts().get(session.head()).dataPath());
     }

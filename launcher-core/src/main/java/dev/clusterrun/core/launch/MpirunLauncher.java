@@ -35,6 +35,8 @@ public final class MpirunLauncher implements Launcher {
   private final CanaryMode canary;
   private final Map<String, DaemonProof.Node> knownNodes;
   private String headDataPath;
+  private java.util.Set<String> chosenHosts;
+  private String chosenBy;
   private volatile HeadProcess current;
   private volatile boolean interrupted;
   private volatile Duration grace = Duration.ofSeconds(10);
@@ -76,6 +78,18 @@ public final class MpirunLauncher implements Launcher {
    */
   MpirunLauncher headDataPath(String path) {
     this.headDataPath = path;
+    return this;
+  }
+
+  /**
+   * The hosts the job's own mpirun arguments choose ({@link DaemonProof#chosenHosts}): only their
+   * daemons must prove themselves; none when a file of the job's decides.
+   *
+   * @param by the arguments, for people
+   */
+  MpirunLauncher chosenHosts(java.util.Set<String> hosts, String by) {
+    this.chosenHosts = hosts;
+    this.chosenBy = by;
     return this;
   }
 
@@ -236,14 +250,39 @@ public final class MpirunLauncher implements Launcher {
     for (String node : plan.nodes()) {
       boolean viaAgent = !node.equals(head);
       DaemonProof.Node k = known == null ? null : known.get(node);
-      if (k != null) {
-        nodes.put(node, new DaemonProof.Node(k.hostname(), k.namespace(), viaAgent));
-        continue;
+      String hostname = k != null ? k.hostname() : null;
+      String namespace = k != null ? k.namespace() : null;
+      if (k == null) {
+        ExecResult r = answers.get(node);
+        String[] f = r == null ? new String[0] : r.stdout().strip().split("\\s+");
+        boolean ok = r != null && r.ok() && f.length == 2;
+        hostname = ok ? f[0] : null;
+        namespace = ok ? f[1] : null;
       }
-      ExecResult r = answers.get(node);
-      String[] f = r == null ? new String[0] : r.stdout().strip().split("\\s+");
-      boolean ok = r != null && r.ok() && f.length == 2;
-      nodes.put(node, new DaemonProof.Node(ok ? f[0] : null, ok ? f[1] : null, viaAgent));
+      boolean required =
+          viaAgent
+              && (chosenHosts == null
+                  || chosenHosts.contains(node)
+                  || (hostname != null && chosenHosts.contains(hostname)));
+      nodes.put(node, new DaemonProof.Node(hostname, namespace, viaAgent, required));
+    }
+    if (chosenHosts != null) {
+      List<String> req = new ArrayList<>();
+      nodes.forEach(
+          (n, e) -> {
+            if (e.required()) {
+              req.add(n);
+            }
+          });
+      run.say(
+          "proof: the job's mpirun arguments choose the hosts ("
+              + chosenBy
+              + "): "
+              + (chosenHosts.isEmpty()
+                  ? "every daemon that starts must prove itself, but none is required"
+                  : req.isEmpty()
+                      ? "no daemon is required (no other hostfile node is chosen)"
+                      : "daemons are required on " + String.join(", ", req) + " only"));
     }
     return nodes;
   }
