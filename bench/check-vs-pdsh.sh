@@ -78,6 +78,11 @@ for n in $sizes; do
   install -d -o "$user" "$shared/opt/clusterrun"
   install -m 0755 launcher-cli/target/clusterrun "$shared/opt/clusterrun/clusterrun"
   install -m 0644 launcher-cli/target/clusterrun.jar "$shared/opt/clusterrun/clusterrun.jar"
+  # The class-data-sharing archive is tied to the jar's path: made for the installed jar (as the
+  # Debian package's postinst does), else every timed start would run without it.
+  sh launcher-cli/src/main/dist/make-cds.sh "$shared/opt/clusterrun/clusterrun.jar" \
+    "$shared/opt/clusterrun/clusterrun.jsa" examples/seed.yaml hostfiles/2x8.txt ||
+    die "could not make the class-data-sharing archive for the installed jar"
   bash "$cluster" hostfile 1 >"$shared/bench-hosts"
   cp "$work/bench-node.sh" "$shared/bench-node.sh"
   launcher=$shared/opt/clusterrun/clusterrun

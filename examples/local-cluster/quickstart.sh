@@ -83,11 +83,12 @@ readonly WS=$S/ws
 
 step "4/8 installing clusterrun into the shared directory ($S/opt/clusterrun)"
 install -d -m 0755 "$S/opt/clusterrun"
-for f in clusterrun clusterrun.jar clusterrun.jsa; do
-  if [[ -f $REPO/launcher-cli/target/$f ]]; then
-    install -m 0755 "$REPO/launcher-cli/target/$f" "$S/opt/clusterrun/$f"
-  fi
-done
+install -m 0755 "$REPO/launcher-cli/target/clusterrun" "$S/opt/clusterrun/clusterrun"
+install -m 0644 "$REPO/launcher-cli/target/clusterrun.jar" "$S/opt/clusterrun/clusterrun.jar"
+# The class-data-sharing archive (a faster start) is tied to the jar's path: made for the installed
+# one, as the Debian package does. Without it clusterrun still runs, only slower to start.
+sh "$REPO/launcher-cli/src/main/dist/make-cds.sh" "$S/opt/clusterrun/clusterrun.jar" \
+  "$S/opt/clusterrun/clusterrun.jsa" "$REPO/examples/seed.yaml" "$REPO/hostfiles/2x8.txt" || true
 as_job "$CR" --version
 
 step "5/8 the job: hostfile, examples/hello-mpi.yaml, the ring program compiled into the workspace"

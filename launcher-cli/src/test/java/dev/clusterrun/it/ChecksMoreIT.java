@@ -254,6 +254,71 @@ class ChecksMoreIT {
     }
   }
 
+  @Test
+  @Order(5)
+  void aWorkspaceANodeDoesNotShareStopsTheRunNamingTheNodeAndLeavesNoProbe() throws IOException {
+    // node3 sees a directory of its own at the workspace's path: its ranks would read and write
+    // other files than the head's. The workspace is proven in the rounds of the checks' proof.
+    c.isolate("node3", ws);
+    try {
+      Result r = run("--", "hostname");
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
+      assertThat(r.stderr())
+          .contains("clusterrun: workspace " + ws + ": not shared with the head on node3 (")
+          .contains("put the workspace on the shared filesystem")
+          .doesNotContain("node2 (")
+          .doesNotContain("running:");
+      assertThat(r.stdout().lines().filter(l -> l.startsWith("node"))).isEmpty();
+    } finally {
+      c.unisolate("node3", ws);
+    }
+    try (java.util.stream.Stream<Path> s = Files.list(Paths.get(ws))) {
+      assertThat(s.map(p -> p.getFileName().toString()))
+          .noneMatch(n -> n.startsWith(".clusterrun-probe-"));
+    }
+    // Shared again, the same run goes ahead.
+    ok(run("--", "hostname"));
+  }
+
+  @Test
+  @Order(6)
+  void aJobThatChoosesItsHostsWithHostIsNotFailedForTheDaemonsOpenMpiNeverStarts()
+      throws IOException {
+    // `--host node1,node2`: Open MPI starts a daemon on node2 only. Before, the run waited for
+    // node3's proof that could never come, held the output and failed with exit 3.
+    String job = shared + "/examples/hello-two-hosts.yaml";
+    writeAsJobUser(
+        job,
+        Files.readString(
+                LocalCluster.script()
+                    .getParent()
+                    .getParent()
+                    .getParent()
+                    .resolve("examples/hello-mpi.yaml"))
+            .replace(
+                "mca: {btl: \"tcp,self\"}",
+                "mca: {btl: \"tcp,self\"}\n  args: [--host, \"node1,node2\", --map-by, node]"));
+    List<String> cmd =
+        new ArrayList<>(List.of(launcher, "run", job, "--nodes", hosts, "--workspace", ws));
+    cmd.addAll(imageFlags);
+    cmd.addAll(List.of("--np", "2", "--", "hostname"));
+    Result r = exec(cmd.toArray(new String[0]));
+    ok(r);
+    assertThat(r.stdout().lines().filter(l -> l.startsWith("node")).sorted())
+        .containsExactly("node1", "node2");
+    assertThat(r.stderr())
+        .contains(
+            "clusterrun: proof: the job's mpirun arguments choose the hosts (--host node1,node2"
+                + " --map-by node): daemons are required on node2 only\n")
+        .contains("clusterrun: proof: the daemons on node2 run inside this run's container\n");
+    List<String> proved = new ArrayList<>();
+    for (JsonNode p : summary(r).path("proof")) {
+      assertThat(p.path("proven").asBoolean()).as("%s", p).isTrue();
+      proved.add(p.path("node").asText());
+    }
+    assertThat(proved).containsExactly("node2");
+  }
+
   // ----------------------------------------------------------------------------------------------
 
   /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] ARGS}. */

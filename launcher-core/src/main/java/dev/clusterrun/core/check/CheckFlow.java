@@ -63,8 +63,23 @@ public final class CheckFlow {
   /** The checks over an open session. */
   public CheckReport check(Session session, CheckJob job, CheckSelection selection)
       throws InterruptedException {
+    return check(session, job, selection, null).report();
+  }
+
+  /**
+   * The checks, and a job's workspace proven shared in the rounds of the data path's proof.
+   *
+   * @param workspace the verdict for the workspace (created by the head first; every node of the
+   *     session), null when none was asked or the proof could not run
+   */
+  public record Checked(CheckReport report, SharedPathProof.Verdict workspace) {}
+
+  /** {@link #check}, proving {@code workspace} (when not null) shared in the same rounds. */
+  public Checked check(Session session, CheckJob job, CheckSelection selection, String workspace)
+      throws InterruptedException {
     try {
-      return new Round(session, job, selection).run();
+      Round r = new Round(session, job, selection, workspace);
+      return new Checked(r.run(), r.workspaceVerdict);
     } finally {
       session.progress().done("checks");
     }
@@ -75,13 +90,16 @@ public final class CheckFlow {
     final Session session;
     final CheckJob job;
     final CheckSelection selection;
+    final String workspace;
     final long start = System.nanoTime();
     final List<String> nodes = new ArrayList<>();
+    SharedPathProof.Verdict workspaceVerdict;
 
-    Round(Session session, CheckJob job, CheckSelection selection) {
+    Round(Session session, CheckJob job, CheckSelection selection, String workspace) {
       this.session = session;
       this.job = job;
       this.selection = selection;
+      this.workspace = workspace;
       if (!session.hostfile().names().contains(session.head())) {
         nodes.add(session.head());
       }
@@ -116,8 +134,10 @@ public final class CheckFlow {
       boolean headOk =
           headFacts != null && headFacts.answered() && session.shells().containsKey(head);
       Timed<SharedPathProof.Verdict> proof = Timed.none();
-      if (headOk && nodes.size() > 1 && selection.includes(CheckId.DATA_PATH_SHARED)) {
-        proof = prove(facts);
+      boolean proveDataPath =
+          headOk && nodes.size() > 1 && selection.includes(CheckId.DATA_PATH_SHARED);
+      if (proveDataPath || (workspace != null && session.shells().containsKey(head))) {
+        proof = prove(facts, proveDataPath);
       }
       Timed<Map<String, NodeToNodeSsh.Answer>> ssh = Timed.none();
       if (sshProbe != null) {
@@ -174,7 +194,12 @@ public final class CheckFlow {
       }
     }
 
-    Timed<SharedPathProof.Verdict> prove(Map<String, Facts> facts) throws InterruptedException {
+    /**
+     * The data path's proof (when {@code dataPath}) and the workspace's (when given), in the same
+     * rounds; returns the data path's verdict, null when it was not asked.
+     */
+    Timed<SharedPathProof.Verdict> prove(Map<String, Facts> facts, boolean dataPath)
+        throws InterruptedException {
       Map<String, String> dataPaths = new LinkedHashMap<>();
       for (String n : nodes) {
         Facts f = facts.get(n);
@@ -182,13 +207,25 @@ public final class CheckFlow {
           dataPaths.put(n, f.dataPath());
         }
       }
-      session.progress().phase("data-path-shared", new ArrayList<>(dataPaths.keySet()));
+      List<SharedPathProof.Subject> subjects = new ArrayList<>();
+      if (dataPath) {
+        subjects.add(new SharedPathProof.Subject(dataPaths, false));
+      }
+      if (workspace != null) {
+        subjects.add(SharedPathProof.Subject.created(workspace, session.shells().keySet()));
+      }
+      if (dataPath) {
+        session.progress().phase("data-path-shared", new ArrayList<>(dataPaths.keySet()));
+      }
       long t = System.nanoTime();
       try {
-        return new Timed<>(
+        List<SharedPathProof.Verdict> v =
             new SharedPathProof(session.fanOut(), probeTimeout)
-                .prove(session.head(), session.shells(), dataPaths),
-            since(t));
+                .prove(session.head(), session.shells(), subjects);
+        if (workspace != null) {
+          workspaceVerdict = v.get(v.size() - 1);
+        }
+        return new Timed<>(dataPath ? v.get(0) : null, since(t));
       } catch (RuntimeException e) {
         return new Timed<>(null, since(t));
       }

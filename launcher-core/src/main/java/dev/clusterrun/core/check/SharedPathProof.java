@@ -120,20 +120,37 @@ public final class SharedPathProof {
   }
 
   /**
+   * One directory to prove.
+   *
+   * @param paths each node's path to it (from its facts); the head's included
+   * @param create whether the head creates it first ({@code mkdir -p}, as the job user: on a shared
+   *     filesystem that makes it appear everywhere); a failure is the verdict's head problem
+   */
+  public record Subject(Map<String, String> paths, boolean create) {
+    public Subject {
+      paths = Collections.unmodifiableMap(new LinkedHashMap<>(paths));
+    }
+
+    /** The same path on every node of {@code nodes}, created by the head first. */
+    public static Subject created(String path, Iterable<String> nodes) {
+      Map<String, String> m = new LinkedHashMap<>();
+      nodes.forEach(n -> m.put(n, path));
+      return new Subject(m, true);
+    }
+  }
+
+  /**
    * The head creates {@code path} (as the job user; on a shared filesystem that makes it appear
    * everywhere), then the proof runs on exactly that path on every node of the session.
    */
   public static Verdict ofDirectory(Session session, String path, Duration timeout)
       throws InterruptedException {
-    ExecResult mk = session.headShell().run("mkdir -p -- " + ShellQuote.quote(path), timeout);
-    if (!mk.ok()) {
-      String why = mk.error() != null ? mk.error() : mk.stderr().strip();
-      return new Verdict(session.head(), null, Map.of(), why, null);
-    }
-    Map<String, String> paths = new LinkedHashMap<>();
-    session.shells().keySet().forEach(n -> paths.put(n, path));
     return new SharedPathProof(session.fanOut(), timeout)
-        .prove(session.head(), session.shells(), paths);
+        .prove(
+            session.head(),
+            session.shells(),
+            List.of(Subject.created(path, session.shells().keySet())))
+        .get(0);
   }
 
   /**
@@ -145,64 +162,112 @@ public final class SharedPathProof {
    */
   public Verdict prove(String head, Map<String, NodeShell> shells, Map<String, String> paths)
       throws InterruptedException {
-    String headDir = paths.get(head);
-    if (headDir == null || headDir.isEmpty() || shells.get(head) == null) {
-      return everyNode(head, null, paths, Status.ERROR, "the head has no data path");
-    }
-    Probe probe = new Probe(strip(headDir) + "/.clusterrun-probe-" + tokens.get());
+    return prove(head, shells, List.of(new Subject(paths, false))).get(0);
+  }
+
+  /**
+   * Proves several directories at once, in the rounds of one: the head writes every probe in one
+   * command, each other node reads all of them in one, and the head reads back and removes them in
+   * one.
+   *
+   * @return one verdict per subject, in order
+   */
+  public List<Verdict> prove(String head, Map<String, NodeShell> shells, List<Subject> subjects)
+      throws InterruptedException {
     NodeShell headShell = shells.get(head);
-    String headToken = tokens.get();
-    String writeProblem = probe.headWrites(headShell, headToken);
-    if (writeProblem != null) {
-      headShell.run("rm -rf -- " + ShellQuote.quote(probe.dir) + "; true", timeout);
-      return everyNode(
-          head,
-          probe.dir,
-          paths,
-          Status.ERROR,
-          "the head could not write " + probe.dir + ": " + writeProblem);
+    Verdict[] verdicts = new Verdict[subjects.size()];
+    List<Probe> probes = new ArrayList<>();
+    for (int i = 0; i < subjects.size(); i++) {
+      Subject sub = subjects.get(i);
+      String headDir = sub.paths().get(head);
+      if (headDir == null || headDir.isEmpty() || headShell == null) {
+        verdicts[i] = everyNode(head, null, sub.paths(), Status.ERROR, "the head has no data path");
+      } else {
+        probes.add(
+            new Probe(
+                i, sub, headDir, strip(headDir) + "/.clusterrun-probe-" + tokens.get(), tokens));
+      }
     }
-    // Every other node reads the head's token through its own path and answers with its own.
+    if (probes.isEmpty()) {
+      return List.of(verdicts);
+    }
+    // 1. The head writes every probe.
+    ExecResult w = headShell.run(Scripts.wrap(Probe.all(probes, Probe::headWriteBody)), timeout);
+    Map<String, String> wrote = Scripts.parse(w.stdout()).values();
+    List<Probe> written = new ArrayList<>();
+    StringBuilder removeFailed = new StringBuilder();
+    for (Probe p : probes) {
+      String problem = p.headWriteProblem(w, wrote);
+      if (problem == null) {
+        written.add(p);
+        continue;
+      }
+      removeFailed.append("rm -rf -- ").append(ShellQuote.quote(p.dir)).append("; ");
+      String mk = wrote.get(p.key("mkdir"));
+      if (p.sub.create() && !"ok".equals(mk)) {
+        mk = mk != null ? mk : problem;
+      }
+      verdicts[p.index] =
+          mk != null && !"ok".equals(mk)
+              ? new Verdict(head, null, Map.of(), mk, null)
+              : everyNode(
+                  head,
+                  p.dir,
+                  p.sub.paths(),
+                  Status.ERROR,
+                  "the head could not write " + p.dir + ": " + problem);
+    }
+    if (removeFailed.length() > 0) {
+      headShell.run(removeFailed + "true", timeout);
+    }
+    // 2. Every other node reads every probe through its own path and answers with its own token.
     List<String> others = new ArrayList<>();
-    for (String n : paths.keySet()) {
-      if (!n.equals(head)) {
-        probe.index.put(n, others.size());
-        probe.nodeTokens.put(n, tokens.get());
-        others.add(n);
+    for (Probe p : written) {
+      for (String n : p.sub.paths().keySet()) {
+        if (!n.equals(head) && !others.contains(n)) {
+          others.add(n);
+        }
       }
     }
-    Map<String, Read> reads =
-        fanOut.byNode(others, n -> probe.read(shells.get(n), paths.get(n), n, headToken));
-    ExecResult v = headShell.run(Scripts.wrap(probe.verifyScript(others, reads)), timeout);
+    Map<String, Map<String, String>> reads =
+        fanOut.byNode(others, n -> readAll(shells.get(n), n, written));
+    // 3. The head reads back what the nodes wrote, then removes every probe directory.
+    ExecResult v =
+        headShell.run(
+            Scripts.wrap(Probe.all(written, p -> p.verifyBody(head, reads::get))), timeout);
     Map<String, String> seenByHead = Scripts.parse(v.stdout()).values();
-    String cleanup = seenByHead.get("cleanup");
-    String cleanupProblem =
-        "ok".equals(cleanup)
-            ? null
-            : "could not remove "
-                + probe.dir
-                + ": "
-                + (cleanup != null ? cleanup : v.error() != null ? v.error() : "no answer");
-    Map<String, NodeProof> out = new LinkedHashMap<>();
-    out.put(head, new NodeProof(head, Status.SHARED, headDir, "the head wrote " + probe.dir));
-    List<String> leftOver = new ArrayList<>();
-    for (String n : others) {
-      NodeProof p = probe.judge(n, paths.get(n), headDir, reads.get(n), seenByHead);
-      if (p.status() == Status.NOT_SHARED && "match".equals(reads.get(n).seen())) {
-        leftOver.add(n);
-      }
-      out.put(n, p);
+    Map<String, StringBuilder> leftOver = new LinkedHashMap<>();
+    for (Probe p : written) {
+      verdicts[p.index] = p.verdict(head, reads, seenByHead, v, leftOver);
     }
     fanOut.map(
-        leftOver,
+        new ArrayList<>(leftOver.keySet()),
         n -> {
           try {
-            return shells.get(n).run(probe.removeOwnScript(paths.get(n), n), timeout).ok();
+            return shells.get(n).run(leftOver.get(n) + "true", timeout).ok();
           } catch (RuntimeException e) {
             return false;
           }
         });
-    return new Verdict(head, probe.dir, out, null, cleanupProblem);
+    return List.of(verdicts);
+  }
+
+  /** One node's reads of every probe, in one command: the raw answers, keyed. */
+  private Map<String, String> readAll(NodeShell shell, String node, List<Probe> probes) {
+    if (shell == null) {
+      return Map.of("error", "no connection");
+    }
+    try {
+      ExecResult r = shell.run(Scripts.wrap(Probe.all(probes, p -> p.readBody(node))), timeout);
+      if (r.error() != null) {
+        return Map.of("error", r.error());
+      }
+      Map<String, String> m = new LinkedHashMap<>(Scripts.parse(r.stdout()).values());
+      m.put("exit", Integer.toString(r.exitCode()));
+      return m;
+    } catch (RuntimeException e) {
+      return Map.of("error", e.toString());
+    }
   }
 
   private static Verdict everyNode(
@@ -215,115 +280,215 @@ public final class SharedPathProof {
   /** What one node saw of the head's probe, and whether it could write its own. */
   private record Read(String seen, String write, String detail) {}
 
-  /** One run of the proof: the probe directory, each node's index and token. */
-  private final class Probe {
+  /** One directory's probe: its directory, each node's index and token, its keys' prefix. */
+  private static final class Probe {
+    final int index;
+    final Subject sub;
+    final String headDir;
     final String dir;
     final String id;
-    final Map<String, Integer> index = new LinkedHashMap<>();
+    final String headToken;
+    final Map<String, Integer> nodeIndex = new LinkedHashMap<>();
     final Map<String, String> nodeTokens = new LinkedHashMap<>();
 
-    Probe(String dir) {
+    Probe(int index, Subject sub, String headDir, String dir, Supplier<String> tokens) {
+      this.index = index;
+      this.sub = sub;
+      this.headDir = headDir;
       this.dir = dir;
       this.id = dir.substring(dir.lastIndexOf('/') + 1);
+      this.headToken = tokens.get();
+      for (String n : sub.paths().keySet()) {
+        nodeIndex.put(n, nodeIndex.size());
+        nodeTokens.put(n, tokens.get());
+      }
+    }
+
+    /** The key of this probe's answer {@code what}. */
+    String key(String what) {
+      return "p" + index + "." + what;
+    }
+
+    /** The bodies of {@code probes}, one after the other (each sets its own variables). */
+    static String all(List<Probe> probes, java.util.function.Function<Probe, String> body) {
+      StringBuilder b = new StringBuilder();
+      for (Probe p : probes) {
+        b.append(body.apply(p)).append('\n');
+      }
+      return b.toString();
+    }
+
+    String headWriteBody() {
+      String mk =
+          sub.create()
+              ? "if e=$(mkdir -p -- "
+                  + ShellQuote.quote(headDir)
+                  + " 2>&1); then kv "
+                  + key("mkdir")
+                  + " ok; else kv "
+                  + key("mkdir")
+                  + " \"$e\"; fi\n"
+              : "";
+      return mk
+          + "d="
+          + ShellQuote.quote(dir)
+          + "\nif e=$( { mkdir -p -- \"$d\" && printf '%s\\n' "
+          + ShellQuote.quote(headToken)
+          + " >\"$d/head\"; } 2>&1); then kv "
+          + key("write")
+          + " ok; else kv "
+          + key("write")
+          + " \"$e\"; fi";
     }
 
     /** Null when the head wrote its token, else why not. */
-    String headWrites(NodeShell headShell, String headToken) {
-      ExecResult w =
-          headShell.run(
-              Scripts.wrap(
-                  "d="
-                      + ShellQuote.quote(dir)
-                      + "\nif e=$( { mkdir -p -- \"$d\" && printf '%s\\n' "
-                      + ShellQuote.quote(headToken)
-                      + " >\"$d/head\"; } 2>&1); then kv write ok; else kv write \"$e\"; fi"),
-              timeout);
-      String wrote = Scripts.parse(w.stdout()).values().get("write");
-      if (w.error() == null && "ok".equals(wrote)) {
+    String headWriteProblem(ExecResult w, Map<String, String> wrote) {
+      String ok = wrote.get(key("write"));
+      if (w.error() == null && "ok".equals(ok)) {
         return null;
       }
       return w.error() != null
           ? w.error()
-          : wrote != null ? wrote : "no answer (exit " + w.exitCode() + ")";
+          : ok != null ? ok : "no answer (exit " + w.exitCode() + ")";
     }
 
-    Read read(NodeShell shell, String data, String node, String headToken) {
-      try {
-        return readOrThrow(shell, data, node, headToken);
-      } catch (RuntimeException e) {
-        return new Read("error", null, e.toString());
+    String readBody(String node) {
+      String data = sub.paths().get(node);
+      if (data == null) {
+        return "";
       }
-    }
-
-    private Read readOrThrow(NodeShell shell, String data, String node, String headToken) {
-      if (shell == null) {
-        return new Read("error", null, "no connection");
-      }
-      if (data == null || data.isEmpty()) {
-        return new Read("error", null, "ENROOT_DATA_PATH is not set");
+      if (data.isEmpty()) {
+        return "kv "
+            + key("seen")
+            + " error; kv "
+            + key("detail")
+            + " 'ENROOT_DATA_PATH is not set'";
       }
       String d = strip(data) + "/" + id;
-      String body =
-          "D="
-              + ShellQuote.quote(data)
-              + "\nd="
-              + ShellQuote.quote(d)
-              + "\nif [ ! -d \"$D\" ]; then kv seen no-data-path\n"
-              + "elif [ ! -e \"$d/head\" ]; then kv seen missing\n"
-              + "elif s=$(cat -- \"$d/head\" 2>&1); then\n"
-              + "  if [ \"$s\" = "
-              + ShellQuote.quote(headToken)
-              + " ]; then\n"
-              + "    kv seen match\n"
-              + "    if e=$( { printf '%s\\n' "
-              + ShellQuote.quote(nodeTokens.get(node))
-              + " >\"$d/node-"
-              + index.get(node)
-              + "\"; } 2>&1); then kv write ok; else kv write \"$e\"; fi\n"
-              + "  else kv seen other; kv detail \"$s\"; fi\n"
-              + "else kv seen error; kv detail \"$s\"; fi";
-      ExecResult r = shell.run(Scripts.wrap(body), timeout);
-      if (r.error() != null) {
-        return new Read("error", null, r.error());
+      return "D="
+          + ShellQuote.quote(data)
+          + "\nd="
+          + ShellQuote.quote(d)
+          + "\nif [ ! -d \"$D\" ]; then kv "
+          + key("seen")
+          + " no-data-path\n"
+          + "elif [ ! -e \"$d/head\" ]; then kv "
+          + key("seen")
+          + " missing\n"
+          + "elif s=$(cat -- \"$d/head\" 2>&1); then\n"
+          + "  if [ \"$s\" = "
+          + ShellQuote.quote(headToken)
+          + " ]; then\n"
+          + "    kv "
+          + key("seen")
+          + " match\n"
+          + "    if e=$( { printf '%s\\n' "
+          + ShellQuote.quote(nodeTokens.get(node))
+          + " >\"$d/node-"
+          + nodeIndex.get(node)
+          + "\"; } 2>&1); then kv "
+          + key("write")
+          + " ok; else kv "
+          + key("write")
+          + " \"$e\"; fi\n"
+          + "  else kv "
+          + key("seen")
+          + " other; kv "
+          + key("detail")
+          + " \"$s\"; fi\n"
+          + "else kv "
+          + key("seen")
+          + " error; kv "
+          + key("detail")
+          + " \"$s\"; fi";
+    }
+
+    /** What {@code node} answered for this probe. */
+    Read read(Map<String, String> answers) {
+      if (answers == null) {
+        return new Read("error", null, "no answer");
       }
-      KeyValues.Parsed p = Scripts.parse(r.stdout());
-      String seen = p.values().get("seen");
+      String seen = answers.get(key("seen"));
       if (seen == null) {
-        return new Read("error", null, "no answer (exit " + r.exitCode() + ")");
+        String error = answers.get("error");
+        return new Read(
+            "error", null, error != null ? error : "no answer (exit " + answers.get("exit") + ")");
       }
-      return new Read(seen, p.values().get("write"), p.values().get("detail"));
+      return new Read(seen, answers.get(key("write")), answers.get(key("detail")));
     }
 
     /** The head reads back what the nodes wrote, then removes the probe directory. */
-    String verifyScript(List<String> others, Map<String, Read> reads) {
+    String verifyBody(String head, java.util.function.Function<String, Map<String, String>> reads) {
       StringBuilder verify = new StringBuilder("d=" + ShellQuote.quote(dir) + "\n");
-      for (String n : others) {
-        if ("match".equals(reads.get(n).seen()) && "ok".equals(reads.get(n).write())) {
-          int k = index.get(n);
+      for (String n : sub.paths().keySet()) {
+        if (n.equals(head)) {
+          continue;
+        }
+        Read r = read(reads.apply(n));
+        if ("match".equals(r.seen()) && "ok".equals(r.write())) {
+          int k = nodeIndex.get(n);
           verify
               .append("t=0; while [ ! -e \"$d/node-")
               .append(k)
               .append("\" ] && [ $t -lt 3 ]; do sleep 1; t=$((t + 1)); done\n")
-              .append("kv node.")
-              .append(k)
+              .append("kv ")
+              .append(key("node." + k))
               .append(" \"$(cat -- \"$d/node-")
               .append(k)
               .append("\" 2>/dev/null)\"\n");
         }
       }
-      verify.append(
-          "if e=$(rm -rf -- \"$d\" 2>&1); then kv cleanup ok; else kv cleanup \"$e\"; fi\n");
+      verify
+          .append("if e=$(rm -rf -- \"$d\" 2>&1); then kv ")
+          .append(key("cleanup"))
+          .append(" ok; else kv ")
+          .append(key("cleanup"))
+          .append(" \"$e\"; fi\n");
       return verify.toString();
     }
 
-    NodeProof judge(String n, String p, String headDir, Read r, Map<String, String> seenByHead) {
+    /**
+     * The verdict, from every node's answers and what the head read back; nodes whose own file the
+     * head could not see get a command to remove it in {@code leftOver}.
+     */
+    Verdict verdict(
+        String head,
+        Map<String, Map<String, String>> reads,
+        Map<String, String> seenByHead,
+        ExecResult v,
+        Map<String, StringBuilder> leftOver) {
+      String cleanup = seenByHead.get(key("cleanup"));
+      String cleanupProblem =
+          "ok".equals(cleanup)
+              ? null
+              : "could not remove "
+                  + dir
+                  + ": "
+                  + (cleanup != null ? cleanup : v.error() != null ? v.error() : "no answer");
+      Map<String, NodeProof> out = new LinkedHashMap<>();
+      out.put(head, new NodeProof(head, Status.SHARED, headDir, "the head wrote " + dir));
+      for (String n : sub.paths().keySet()) {
+        if (n.equals(head)) {
+          continue;
+        }
+        Read r = read(reads.get(n));
+        NodeProof p = judge(n, sub.paths().get(n), r, seenByHead);
+        if (p.status() == Status.NOT_SHARED && "match".equals(r.seen())) {
+          leftOver.computeIfAbsent(n, k -> new StringBuilder()).append(removeOwnScript(n));
+        }
+        out.put(n, p);
+      }
+      return new Verdict(head, dir, out, null, cleanupProblem);
+    }
+
+    NodeProof judge(String n, String p, Read r, Map<String, String> seenByHead) {
       String where = samePath(p, headDir) ? "" : " (its ENROOT_DATA_PATH is " + p + ")";
       return switch (r.seen()) {
         case "match" -> {
           if (!"ok".equals(r.write())) {
             yield new NodeProof(
                 n, Status.ERROR, p, "read the head's probe but could not write: " + r.write());
-          } else if (nodeTokens.get(n).equals(seenByHead.get("node." + index.get(n)))) {
+          } else if (nodeTokens.get(n).equals(seenByHead.get(key("node." + nodeIndex.get(n))))) {
             yield new NodeProof(
                 n, Status.SHARED, p, "read the head's probe and the head read its own");
           }
@@ -353,13 +518,14 @@ public final class SharedPathProof {
     }
 
     /** Removes what a node wrote where the head could not see it. */
-    String removeOwnScript(String data, String n) {
-      String own = strip(data) + "/" + id;
+    String removeOwnScript(String n) {
+      String own = strip(sub.paths().get(n)) + "/" + id;
       return "rm -f -- "
-          + ShellQuote.quote(own + "/node-" + index.get(n))
+          + ShellQuote.quote(own + "/node-" + nodeIndex.get(n))
           + "; rmdir -- "
           + ShellQuote.quote(own)
-          + " 2>/dev/null; true";
+          + " 2>/dev/null; "
+          + "";
     }
   }
 

@@ -110,8 +110,64 @@ public final class DaemonProof {
    * @param hostname what {@code hostname} says there, or null when unknown
    * @param namespace the node's own mount namespace, or null when unknown
    * @param viaAgent whether a daemon starts there through the agent (every node but mpirun's own)
+   * @param required whether a daemon must start there (Open MPI starts one on every hostfile node,
+   *     unless the job's own mpirun arguments choose the hosts: {@link #chosenHosts})
    */
-  public record Node(String hostname, String namespace, boolean viaAgent) {}
+  public record Node(String hostname, String namespace, boolean viaAgent, boolean required) {
+    /** A node where a daemon starts through the agent exactly when {@code viaAgent}. */
+    public Node(String hostname, String namespace, boolean viaAgent) {
+      this(hostname, namespace, viaAgent, viaAgent);
+    }
+  }
+
+  /** mpirun options that name the hosts to use, followed by a list {@code NAME[:SLOTS],…}. */
+  private static final List<String> HOST_LIST_OPTIONS = List.of("--host", "-host", "-H");
+
+  /** mpirun options that take the hosts from a file clusterrun does not read. */
+  private static final List<String> HOST_FILE_OPTIONS =
+      List.of(
+          "--hostfile",
+          "-hostfile",
+          "--machinefile",
+          "-machinefile",
+          "--default-hostfile",
+          "--rankfile",
+          "-rf",
+          "--add-host",
+          "--add-hostfile");
+
+  /**
+   * Which nodes get a daemon when the job's own mpirun arguments choose the hosts: the names of
+   * {@code --host}/{@code -H} lists; no node at all (none can be required) when a host or rank file
+   * of the job's own decides; {@code null} when the arguments choose nothing (every hostfile node).
+   */
+  public static java.util.Set<String> chosenHosts(List<String> mpiArgs) {
+    java.util.Set<String> hosts = null;
+    for (int i = 0; i < mpiArgs.size(); i++) {
+      String a = mpiArgs.get(i);
+      String word = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+      if (HOST_FILE_OPTIONS.contains(word)) {
+        return java.util.Set.of();
+      }
+      if (HOST_LIST_OPTIONS.contains(word)) {
+        String list = a.contains("=") ? a.substring(a.indexOf('=') + 1) : null;
+        if (list == null && i + 1 < mpiArgs.size()) {
+          list = mpiArgs.get(++i);
+        }
+        if (hosts == null) {
+          hosts = new java.util.LinkedHashSet<>();
+        }
+        for (String h : (list == null ? "" : list).split(",")) {
+          int colon = h.indexOf(':');
+          String name = (colon >= 0 ? h.substring(0, colon) : h).strip();
+          if (!name.isEmpty()) {
+            hosts.add(name);
+          }
+        }
+      }
+    }
+    return hosts;
+  }
 
   /**
    * What one node proved.
@@ -187,7 +243,7 @@ public final class DaemonProof {
       List<String> m = new ArrayList<>();
       nodes.forEach(
           (n, e) -> {
-            if (e.viaAgent() && !proofs.containsKey(n)) {
+            if (e.viaAgent() && e.required() && !proofs.containsKey(n)) {
               m.add(n);
             }
           });

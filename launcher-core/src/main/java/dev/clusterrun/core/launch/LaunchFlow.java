@@ -138,6 +138,7 @@ public final class LaunchFlow {
     try (Session session =
         Session.open(launch.hostfile(), job.ssh().explicit(), console.progress())) {
       CheckReport report = null;
+      SharedPathProof.Verdict[] wsProof = {null};
       if (!launch.options().skipChecks()) {
         // A named container another run is making is judged once it is made.
         report =
@@ -145,21 +146,31 @@ public final class LaunchFlow {
                 job.workspacePath().value(),
                 job.containerName().value(),
                 console.progress(),
-                () ->
-                    CheckFlow.standard()
-                        .check(
-                            session,
-                            new CheckJob(
-                                job.containerName().value(),
-                                job.mounts().value(),
-                                job.mountHome().value(),
-                                Planner.startsImage(job)),
-                            selection(launch.options())));
+                () -> {
+                  CheckFlow.Checked r =
+                      CheckFlow.standard()
+                          .check(
+                              session,
+                              new CheckJob(
+                                  job.containerName().value(),
+                                  job.mounts().value(),
+                                  job.mountHome().value(),
+                                  Planner.startsImage(job)),
+                              selection(launch.options()),
+                              job.workspacePath().value());
+                  wsProof[0] = r.workspace();
+                  return r.report();
+                });
         if (!report.passed()) {
           return new LaunchOutcome.ChecksFailed(report);
         }
         String ws = job.workspacePath().value();
-        String problem = workspaceProblem(session, ws);
+        // Proven with the data path; on its own only when that proof could not run.
+        String problem =
+            workspaceProblem(
+                wsProof[0] != null
+                    ? wsProof[0]
+                    : SharedPathProof.ofDirectory(session, ws, PROOF_TIMEOUT));
         if (problem != null) {
           return new LaunchOutcome.WorkspaceNotShared(ws, problem);
         }
@@ -254,6 +265,13 @@ public final class LaunchFlow {
             fixed,
             launch.options().canary(),
             report == null ? null : knownNodes(report));
+    java.util.Set<String> chosen = DaemonProof.chosenHosts(job.mpiArgs().value());
+    if (chosen != null) {
+      mpirun.chosenHosts(chosen, String.join(" ", job.mpiArgs().value()));
+    }
+    if (report != null && report.facts().get(session.head()) != null) {
+      mpirun.headDataPath(report.facts().get(session.head()).dataPath());
+    }
     return run(launch, job, session, console, mpirun.firstPlan(), mpirun, t0);
   }
 
@@ -295,8 +313,7 @@ public final class LaunchFlow {
   }
 
   /** The workspace is mounted into every container: it must exist, shared, on every node. */
-  private static String workspaceProblem(Session session, String ws) throws InterruptedException {
-    SharedPathProof.Verdict v = SharedPathProof.ofDirectory(session, ws, PROOF_TIMEOUT);
+  private static String workspaceProblem(SharedPathProof.Verdict v) {
     if (v.headProblem() != null) {
       return "the head cannot create it: " + v.headProblem();
     }

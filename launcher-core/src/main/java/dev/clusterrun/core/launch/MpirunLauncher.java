@@ -34,6 +34,9 @@ public final class MpirunLauncher implements Launcher {
   private final LaunchAgent.Daemon daemon;
   private final CanaryMode canary;
   private final Map<String, DaemonProof.Node> knownNodes;
+  private String headDataPath;
+  private java.util.Set<String> chosenHosts;
+  private String chosenBy;
   private volatile HeadProcess current;
   private volatile boolean interrupted;
   private volatile Duration grace = Duration.ofSeconds(10);
@@ -67,6 +70,43 @@ public final class MpirunLauncher implements Launcher {
     this.daemon = daemon;
     this.canary = canary;
     this.knownNodes = knownNodes;
+  }
+
+  /**
+   * The head's ENROOT_DATA_PATH, as the checks read it: a named container made outside clusterrun
+   * is then known by its root directory (inode and change time), so its Open MPI is asked once.
+   */
+  MpirunLauncher headDataPath(String path) {
+    this.headDataPath = path;
+    return this;
+  }
+
+  /**
+   * The hosts the job's own mpirun arguments choose ({@link DaemonProof#chosenHosts}): only their
+   * daemons must prove themselves; none when a file of the job's decides.
+   *
+   * @param by the arguments, for people
+   */
+  MpirunLauncher chosenHosts(java.util.Set<String> hosts, String by) {
+    this.chosenHosts = hosts;
+    this.chosenBy = by;
+    return this;
+  }
+
+  /** What {@code mpirun --version} printed in the container (version null when none). */
+  record Asked(String version, int exitCode, String stderr) {}
+
+  private static Asked ask(HeadCommands head, String container)
+      throws IOException, InterruptedException {
+    HeadCommands.Captured v =
+        head.capture(
+            EnrootArgs.start(
+                new EnrootArgs.ContainerFlags(false, false, List.of(), Map.of()),
+                List.of(),
+                container,
+                List.of("mpirun", "--version")),
+            Map.of());
+    return new Asked(openMpiVersion(v.stdout() + "\n" + v.stderr()), v.exitCode(), v.stderr());
   }
 
   /** The plan before the daemon is known (orted unless one was given). */
@@ -210,14 +250,39 @@ public final class MpirunLauncher implements Launcher {
     for (String node : plan.nodes()) {
       boolean viaAgent = !node.equals(head);
       DaemonProof.Node k = known == null ? null : known.get(node);
-      if (k != null) {
-        nodes.put(node, new DaemonProof.Node(k.hostname(), k.namespace(), viaAgent));
-        continue;
+      String hostname = k != null ? k.hostname() : null;
+      String namespace = k != null ? k.namespace() : null;
+      if (k == null) {
+        ExecResult r = answers.get(node);
+        String[] f = r == null ? new String[0] : r.stdout().strip().split("\\s+");
+        boolean ok = r != null && r.ok() && f.length == 2;
+        hostname = ok ? f[0] : null;
+        namespace = ok ? f[1] : null;
       }
-      ExecResult r = answers.get(node);
-      String[] f = r == null ? new String[0] : r.stdout().strip().split("\\s+");
-      boolean ok = r != null && r.ok() && f.length == 2;
-      nodes.put(node, new DaemonProof.Node(ok ? f[0] : null, ok ? f[1] : null, viaAgent));
+      boolean required =
+          viaAgent
+              && (chosenHosts == null
+                  || chosenHosts.contains(node)
+                  || (hostname != null && chosenHosts.contains(hostname)));
+      nodes.put(node, new DaemonProof.Node(hostname, namespace, viaAgent, required));
+    }
+    if (chosenHosts != null) {
+      List<String> req = new ArrayList<>();
+      nodes.forEach(
+          (n, e) -> {
+            if (e.required()) {
+              req.add(n);
+            }
+          });
+      run.say(
+          "proof: the job's mpirun arguments choose the hosts ("
+              + chosenBy
+              + "): "
+              + (chosenHosts.isEmpty()
+                  ? "every daemon that starts must prove itself, but none is required"
+                  : req.isEmpty()
+                      ? "no daemon is required (no other hostfile node is chosen)"
+                      : "daemons are required on " + String.join(", ", req) + " only"));
     }
     return nodes;
   }
@@ -231,19 +296,10 @@ public final class MpirunLauncher implements Launcher {
    */
   private LaunchAgent.Daemon detectDaemon(RunContext run) throws IOException, InterruptedException {
     Path ws = Path.of(run.plan().runDir()).getParent().getParent();
-    String key = contentKey(run.plan(), ws);
-    Path memo =
-        key == null
-            ? null
-            : ws.resolve(".clusterrun").resolve("openmpi").resolve(Sha256.hex(key) + ".version");
-    String remembered = null;
-    if (memo != null && Files.isRegularFile(memo)) {
-      String[] lines = Files.readString(memo, StandardCharsets.UTF_8).split("\n");
-      if (lines.length >= 2 && lines[1].equals(key)) {
-        remembered = lines[0].strip();
-      }
-    }
-    if (remembered != null && !remembered.isEmpty()) {
+    String key = contentKey(run.plan(), ws, headDataPath);
+    Path memo = key == null ? null : memo(ws, key);
+    String remembered = key == null ? null : remembered(ws, key);
+    if (remembered != null) {
       run.version("openmpi", remembered);
       LaunchAgent.Daemon d = daemonFor(remembered);
       run.say(
@@ -253,7 +309,7 @@ public final class MpirunLauncher implements Launcher {
               + d.command());
       return d;
     }
-    LaunchAgent.Daemon d = askDaemon(run);
+    LaunchAgent.Daemon d = said(run, ask(run.head(), run.plan().containerName()));
     String ver = run.version("openmpi");
     if (d != null && memo != null && ver != null && !ver.equals("unknown")) {
       Files.createDirectories(memo.getParent());
@@ -264,6 +320,15 @@ public final class MpirunLauncher implements Launcher {
 
   /** What identifies the container's contents, or null when nothing does unseen changes. */
   static String contentKey(Plan plan, Path ws) throws IOException {
+    return contentKey(plan, ws, null);
+  }
+
+  /**
+   * {@link #contentKey(Plan, Path)}; a named container without clusterrun's record (made outside
+   * clusterrun) is known by its root directory under {@code dataPath}: its inode and change time
+   * change when it is removed and made again.
+   */
+  static String contentKey(Plan plan, Path ws, String dataPath) throws IOException {
     if (plan.prepare().stream().anyMatch(s -> s.action() == Plan.Step.Action.START_IMAGE)) {
       Path f = Path.of(plan.squashfs());
       if (Files.isRegularFile(f)) {
@@ -286,6 +351,23 @@ public final class MpirunLauncher implements Launcher {
             + " "
             + Files.getLastModifiedTime(rec).toMillis();
       }
+      if (dataPath != null && !dataPath.isEmpty()) {
+        Path rootfs = Path.of(dataPath, plan.containerName());
+        if (Files.isDirectory(rootfs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          Map<String, Object> a =
+              Files.readAttributes(
+                  rootfs, "unix:ino,ctime", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+          return "container "
+              + plan.containerName()
+              + " rootfs "
+              + rootfs.toAbsolutePath()
+              + " "
+              + a.get("ino")
+              + " "
+              + ((java.nio.file.attribute.FileTime) a.get("ctime"))
+                  .to(java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+      }
     }
     return null;
   }
@@ -296,17 +378,26 @@ public final class MpirunLauncher implements Launcher {
         : LaunchAgent.Daemon.ORTED;
   }
 
-  private LaunchAgent.Daemon askDaemon(RunContext run) throws IOException, InterruptedException {
-    HeadCommands.Captured v =
-        run.head()
-            .capture(
-                EnrootArgs.start(
-                    new EnrootArgs.ContainerFlags(false, false, List.of(), Map.of()),
-                    List.of(),
-                    run.plan().containerName(),
-                    List.of("mpirun", "--version")),
-                Map.of());
-    String ver = openMpiVersion(v.stdout() + "\n" + v.stderr());
+  private static Path memo(Path ws, String key) {
+    return ws.resolve(".clusterrun").resolve("openmpi").resolve(Sha256.hex(key) + ".version");
+  }
+
+  /** The Open MPI version remembered for contents {@code key}, or null. */
+  private static String remembered(Path ws, String key) throws IOException {
+    Path memo = memo(ws, key);
+    if (!Files.isRegularFile(memo)) {
+      return null;
+    }
+    String[] lines = Files.readString(memo, StandardCharsets.UTF_8).split("\n");
+    if (lines.length >= 2 && lines[1].equals(key) && !lines[0].isBlank()) {
+      return lines[0].strip();
+    }
+    return null;
+  }
+
+  /** The daemon for what {@code mpirun --version} said, said in the run; null when it failed. */
+  private static LaunchAgent.Daemon said(RunContext run, Asked v) {
+    String ver = v.version();
     run.version("openmpi", ver == null ? "unknown" : ver);
     if (v.exitCode() != 0 && ver == null) {
       run.note(

@@ -40,7 +40,7 @@ class SharedPathProofTest {
     pool.close();
   }
 
-  private void node(String name, ShNodeShell shell, Path dataPath) {
+  private void node(String name, NodeShell shell, Path dataPath) {
     shells.put(name, shell);
     data.put(name, dataPath.toString());
   }
@@ -148,5 +148,85 @@ class SharedPathProofTest {
         .extracting(SharedPathProof.NodeProof::status)
         .containsOnly(SharedPathProof.Status.ERROR);
     assertThat(r.nodes().get("n2").detail()).startsWith("the head could not write " + file);
+  }
+
+  /** Counts the commands a node is sent. */
+  private static NodeShell counted(NodeShell s, java.util.concurrent.atomic.AtomicInteger calls) {
+    return new NodeShell() {
+      @Override
+      public String node() {
+        return s.node();
+      }
+
+      @Override
+      public dev.clusterrun.core.remote.ExecResult run(String script, Duration timeout) {
+        calls.incrementAndGet();
+        return s.run(script, timeout);
+      }
+
+      @Override
+      public void close() {
+        s.close();
+      }
+    };
+  }
+
+  @Test
+  void twoDirectoriesAreProvenInTheRoundsOfOneEachWithItsOwnVerdict() throws Exception {
+    // The run's proof: the data path (as the facts give it) and the workspace, which the head
+    // creates first; n3 reaches the workspace through a directory of its own.
+    Path ws = tmp.resolve("shared/ws-not-there-yet");
+    Path n3ws = Files.createDirectories(tmp.resolve("n3-local/ws"));
+    java.util.concurrent.atomic.AtomicInteger headCalls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger n2Calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    node("head", counted(sh("head"), headCalls), shared);
+    node("n2", counted(sh("n2"), n2Calls), shared);
+    node("n3", sh("n3"), shared);
+    Map<String, String> wsPaths = new LinkedHashMap<>();
+    wsPaths.put("head", ws.toString());
+    wsPaths.put("n2", ws.toString());
+    wsPaths.put("n3", n3ws.toString());
+
+    java.util.List<SharedPathProof.Verdict> v =
+        new SharedPathProof(pool, T)
+            .prove(
+                "head",
+                shells,
+                java.util.List.of(
+                    new SharedPathProof.Subject(data, false),
+                    new SharedPathProof.Subject(wsPaths, true)));
+
+    assertThat(v).hasSize(2);
+    assertThat(v.get(0).nodes().values())
+        .extracting(SharedPathProof.NodeProof::status)
+        .containsOnly(SharedPathProof.Status.SHARED);
+    assertThat(Files.isDirectory(ws)).as("the head created the workspace").isTrue();
+    assertThat(v.get(1).problem("n2")).isEmpty();
+    assertThat(v.get(1).problem("n3").orElseThrow())
+        .startsWith("does not see the head's probe " + ws + "/.clusterrun-probe-");
+    // One command to write, one to read back: for both directories.
+    assertThat(headCalls.get()).isEqualTo(2);
+    assertThat(n2Calls.get()).isEqualTo(1);
+    assertNoProbeLeft(shared);
+    assertNoProbeLeft(ws);
+    assertNoProbeLeft(n3ws);
+  }
+
+  @Test
+  void aDirectoryTheHeadCannotCreateIsTheHeadsProblem() throws Exception {
+    Path file = Files.writeString(tmp.resolve("a-file"), "x");
+    node("head", sh("head"), shared);
+    node("n2", sh("n2"), shared);
+    SharedPathProof.Verdict v =
+        new SharedPathProof(pool, T)
+            .prove(
+                "head",
+                shells,
+                java.util.List.of(SharedPathProof.Subject.created(file + "/ws", shells.keySet())))
+            .get(0);
+    assertThat(v.headProblem()).contains("Not a directory");
+    assertThat(v.problem("n2").orElseThrow()).startsWith("the head could not create it: ");
   }
 }

@@ -98,6 +98,34 @@ class DaemonProofTest {
   }
 
   @Test
+  void theJobsOwnHostListDecidesWhichDaemonsMustProveThemselves() {
+    assertThat(DaemonProof.chosenHosts(List.of("--bind-to", "none", "--map-by", "ppr:2:node")))
+        .isNull();
+    assertThat(DaemonProof.chosenHosts(List.of("--host", "node1,node2:2")))
+        .containsExactly("node1", "node2");
+    assertThat(DaemonProof.chosenHosts(List.of("-H", "node3", "--host=node2:4,node3")))
+        .containsExactly("node3", "node2");
+    assertThat(DaemonProof.chosenHosts(List.of("--host", "node2", "--rankfile", "rf"))).isEmpty();
+    assertThat(DaemonProof.chosenHosts(List.of("--hostfile=/app/other-hosts"))).isEmpty();
+
+    // `--host node1,node2`: Open MPI starts no daemon on node3, so none is waited for there.
+    Map<String, DaemonProof.Node> n = new LinkedHashMap<>();
+    n.put("node1", new DaemonProof.Node("h1", "mnt:[1]", false, false));
+    n.put("node2", new DaemonProof.Node("h2", "mnt:[2]", true, true));
+    n.put("node3", new DaemonProof.Node("h3", "mnt:[3]", true, false));
+    DaemonProof.Tally t = new DaemonProof.Tally(n, "RUN");
+    assertThat(t.missing()).containsExactly("node2");
+    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null));
+    assertThat(t.proven()).isTrue();
+    assertThat(t.failure(true)).isNull();
+    // A daemon that does start on a node not required still proves itself, or fails the run.
+    t.add(new DaemonProof.Line("RUN", "h3", "mnt:[3]", null));
+    assertThat(t.failure(true))
+        .isEqualTo(
+            "node3: the daemon ran OUTSIDE the container, in the node's own mount namespace");
+  }
+
+  @Test
   void aDaemonInItsNodesOwnNamespaceOrOfAnotherRunOrFromAnUnknownHostFails() {
     DaemonProof.Tally t = new DaemonProof.Tally(threeNodes(), "RUN");
     t.add(new DaemonProof.Line("RUN", "h2", "mnt:[2]", null));

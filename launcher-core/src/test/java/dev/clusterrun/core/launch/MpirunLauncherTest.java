@@ -62,6 +62,20 @@ class MpirunLauncherTest {
     Files.setLastModifiedTime(rec, FileTime.fromMillis(5000));
     assertThat(MpirunLauncher.contentKey(named, ws)).isNotEqualTo(before);
 
+    // Made outside clusterrun (no record): known by its root directory in the head's data path,
+    // which a removal and a new `enroot create` replace.
+    Plan outside = plan(img.toString(), "theirs");
+    Path data = Files.createDirectories(ws.resolve("data"));
+    assertThat(MpirunLauncher.contentKey(outside, ws, data.toString())).isNull();
+    Path rootfs = Files.createDirectories(data.resolve("theirs"));
+    String made = MpirunLauncher.contentKey(outside, ws, data.toString());
+    assertThat(made).startsWith("container theirs rootfs " + rootfs + " ");
+    assertThat(MpirunLauncher.contentKey(outside, ws, data.toString())).isEqualTo(made);
+    Files.delete(rootfs);
+    Thread.sleep(20);
+    Files.createDirectories(rootfs);
+    assertThat(MpirunLauncher.contentKey(outside, ws, data.toString())).isNotEqualTo(made);
+
     assertThat(MpirunLauncher.daemonFor("5.0.3")).isEqualTo(LaunchAgent.Daemon.PRTED);
     assertThat(MpirunLauncher.daemonFor("4.1.4")).isEqualTo(LaunchAgent.Daemon.ORTED);
   }
