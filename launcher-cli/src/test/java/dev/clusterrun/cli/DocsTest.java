@@ -112,6 +112,10 @@ class DocsTest {
           "--oversubscribe",
           "--allow-run-as-root",
           "--wdir",
+          "--host",
+          "-H",
+          "--rankfile",
+          "--add-host",
           // what mpirun hands to the other nodes' daemons
           "-mca",
           // enroot start

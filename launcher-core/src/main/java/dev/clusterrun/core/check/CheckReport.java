@@ -56,10 +56,6 @@ public record CheckReport(
     return results.stream().filter(r -> r.node().equals(node) && r.check() == check).findFirst();
   }
 
-  public List<CheckResult> failures() {
-    return results.stream().filter(r -> r.status() == CheckStatus.FAIL).toList();
-  }
-
   /** Node × check table with ✓ ✗ ! –, then the reasons and fixes of failures and warnings. */
   public String renderTable() {
     return CheckTable.render(this);

@@ -89,10 +89,6 @@ public record Facts(
       sets = sets == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(sets));
     }
 
-    public ConfFile(String path, String sha256, String error) {
-      this(path, sha256, error, Map.of());
-    }
-
     /** The file name without its directory, e.g. {@code 50-clusterrun.conf}. */
     public String fileName() {
       int slash = path.lastIndexOf('/');

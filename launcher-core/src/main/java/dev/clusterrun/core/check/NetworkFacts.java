@@ -52,11 +52,6 @@ public final class NetworkFacts {
     return out;
   }
 
-  /** Whether every node that answered told its addresses. */
-  public static boolean complete(Map<String, Facts> facts) {
-    return facts.values().stream().filter(Facts::answered).allMatch(NetworkFacts::known);
-  }
-
   /**
    * The interface-selection parameters the user keeps in {@code ~/.openmpi/mca-params.conf} on
    * {@code node} (e.g. {@code btl_tcp_if_include}).

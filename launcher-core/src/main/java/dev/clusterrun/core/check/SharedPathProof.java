@@ -154,18 +154,6 @@ public final class SharedPathProof {
   }
 
   /**
-   * Runs the proof.
-   *
-   * @param head the node clusterrun runs on (writes first, reads last)
-   * @param shells open shells, at least for the head and every node in {@code paths}
-   * @param paths each node's directory to prove (from its facts); the head's included
-   */
-  public Verdict prove(String head, Map<String, NodeShell> shells, Map<String, String> paths)
-      throws InterruptedException {
-    return prove(head, shells, List.of(new Subject(paths, false))).get(0);
-  }
-
-  /**
    * Proves several directories at once, in the rounds of one: the head writes every probe in one
    * command, each other node reads all of them in one, and the head reads back and removes them in
    * one.

@@ -318,15 +318,10 @@ public final class MpirunLauncher implements Launcher {
     return d;
   }
 
-  /** What identifies the container's contents, or null when nothing does unseen changes. */
-  static String contentKey(Plan plan, Path ws) throws IOException {
-    return contentKey(plan, ws, null);
-  }
-
   /**
-   * {@link #contentKey(Plan, Path)}; a named container without clusterrun's record (made outside
-   * clusterrun) is known by its root directory under {@code dataPath}: its inode and change time
-   * change when it is removed and made again.
+   * What identifies the container's contents, or null when nothing does unseen changes. A named
+   * container without clusterrun's record (made outside clusterrun) is known by its root directory
+   * under {@code dataPath}: its inode and change time change when it is removed and made again.
    */
   static String contentKey(Plan plan, Path ws, String dataPath) throws IOException {
     if (plan.prepare().stream().anyMatch(s -> s.action() == Plan.Step.Action.START_IMAGE)) {

@@ -387,11 +387,6 @@ public final class SshNodeShell implements NodeShell {
     return target;
   }
 
-  /** Whether the connection is still up. */
-  public boolean isConnected() {
-    return client.isConnected() && client.isAuthenticated();
-  }
-
   @Override
   public ExecResult run(String script, Duration timeout) {
     long start = System.nanoTime();

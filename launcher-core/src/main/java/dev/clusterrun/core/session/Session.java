@@ -30,7 +30,6 @@ public final class Session implements AutoCloseable {
   private final String head;
   private final Map<String, NodeShell> shells;
   private final Map<String, String> unreachable;
-  private final List<String> notes;
   private final FanOut fanOut;
   private final Progress progress;
 
@@ -39,14 +38,12 @@ public final class Session implements AutoCloseable {
       String head,
       Map<String, NodeShell> shells,
       Map<String, String> unreachable,
-      List<String> notes,
       FanOut fanOut,
       Progress progress) {
     this.hostfile = hostfile;
     this.head = head;
     this.shells = Collections.unmodifiableMap(new LinkedHashMap<>(shells));
     this.unreachable = Collections.unmodifiableMap(new LinkedHashMap<>(unreachable));
-    this.notes = List.copyOf(notes);
     this.fanOut = fanOut;
     this.progress = progress == null ? Progress.NONE : progress;
   }
@@ -142,7 +139,7 @@ public final class Session implements AutoCloseable {
     for (String note : notes) {
       progress.note(note);
     }
-    return new Session(hostfile, headNode, shells, down, new ArrayList<>(notes), fanOut, progress);
+    return new Session(hostfile, headNode, shells, down, fanOut, progress);
   }
 
   /**
@@ -158,7 +155,7 @@ public final class Session implements AutoCloseable {
       Map<String, String> unreachable,
       FanOut fanOut,
       Progress progress) {
-    return new Session(hostfile, head, shells, unreachable, List.of(), fanOut, progress);
+    return new Session(hostfile, head, shells, unreachable, fanOut, progress);
   }
 
   private record Unreachable(String node, String problem) {}
@@ -214,11 +211,6 @@ public final class Session implements AutoCloseable {
   /** The nodes that could not be reached, and why, in hostfile order. */
   public Map<String, String> unreachable() {
     return unreachable;
-  }
-
-  /** Notes from SSH resolution worth showing once (e.g. "ssh not installed: defaults used"). */
-  public List<String> notes() {
-    return notes;
   }
 
   public FanOut fanOut() {

@@ -46,7 +46,9 @@ class SharedPathProofTest {
   }
 
   private SharedPathProof.Verdict prove() throws InterruptedException {
-    return new SharedPathProof(pool, T).prove("head", shells, data);
+    return new SharedPathProof(pool, T)
+        .prove("head", shells, java.util.List.of(new SharedPathProof.Subject(data, false)))
+        .get(0);
   }
 
   private ShNodeShell sh(String name) {

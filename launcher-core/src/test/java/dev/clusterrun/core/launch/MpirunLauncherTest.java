@@ -43,24 +43,24 @@ class MpirunLauncherTest {
     Path img = ws.resolve("i.sqsh");
     Files.writeString(img, "one");
     Plan direct = plan(img.toString(), null);
-    String key = MpirunLauncher.contentKey(direct, ws);
+    String key = MpirunLauncher.contentKey(direct, ws, null);
     assertThat(key).startsWith("image " + img + " 3 ");
     // A rebuilt image is other contents.
     Files.writeString(img, "other");
     Files.setLastModifiedTime(img, FileTime.fromMillis(1000));
-    assertThat(MpirunLauncher.contentKey(direct, ws)).isNotEqualTo(key);
+    assertThat(MpirunLauncher.contentKey(direct, ws, null)).isNotEqualTo(key);
 
     // A named container: only with clusterrun's record of what made it, which a re-creation
     // rewrites.
     Plan named = plan(img.toString(), "mine");
-    assertThat(MpirunLauncher.contentKey(named, ws)).isNull();
+    assertThat(MpirunLauncher.contentKey(named, ws, null)).isNull();
     Path rec = ContainerPreparer.containerRecord(ws, "mine");
     Files.createDirectories(rec.getParent());
     Files.writeString(rec, "/x/i.sqsh 3 100\n");
-    String before = MpirunLauncher.contentKey(named, ws);
+    String before = MpirunLauncher.contentKey(named, ws, null);
     assertThat(before).startsWith("container mine /x/i.sqsh 3 100 ");
     Files.setLastModifiedTime(rec, FileTime.fromMillis(5000));
-    assertThat(MpirunLauncher.contentKey(named, ws)).isNotEqualTo(before);
+    assertThat(MpirunLauncher.contentKey(named, ws, null)).isNotEqualTo(before);
 
     // Made outside clusterrun (no record): known by its root directory in the head's data path,
     // which a removal and a new `enroot create` replace.
