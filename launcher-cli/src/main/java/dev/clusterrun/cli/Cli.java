@@ -29,9 +29,25 @@ final class Cli {
     this.env = env;
   }
 
+  /** The whole command tree (usage, completion, man pages). */
   CommandLine commandLine() {
+    return commandLine(null);
+  }
+
+  /**
+   * The command tree for {@code words}: when they name a command (after the root's own options),
+   * only that command is built, as picocli would parse them the same way in the whole tree; else
+   * (no command, a misspelt one, {@code help}, {@code completion}) the whole tree.
+   */
+  CommandLine commandLine(String[] words) {
     RootCommand root = new RootCommand(rawOut, rawErr, out, err, env);
     CommandLine cl = new CommandLine(root);
+    String only = named(words);
+    for (Map.Entry<String, Class<?>> sub : RootCommand.SUBCOMMANDS.entrySet()) {
+      if (only == null || only.equals(sub.getKey())) {
+        cl.addSubcommand(sub.getKey(), sub.getValue());
+      }
+    }
     cl.setOut(out);
     cl.setErr(err);
     // A command's own words are passed on as they are: `run … curl -d @body.json` must not make
@@ -81,8 +97,24 @@ final class Cli {
     return cl;
   }
 
+  /** The command {@code args} name, or null when the whole tree is needed. */
+  private static String named(String[] args) {
+    if (args == null) {
+      return null;
+    }
+    for (String a : args) {
+      if (a.equals("-v") || a.equals("--verbose")) {
+        continue; // the root's own option, before the command
+      }
+      boolean narrow =
+          RootCommand.SUBCOMMANDS.containsKey(a) && !a.equals("help") && !a.equals("completion");
+      return narrow ? a : null;
+    }
+    return null;
+  }
+
   int execute(String... args) {
-    int code = commandLine().execute(args);
+    int code = commandLine(args).execute(args);
     out.flush();
     err.flush();
     return code;

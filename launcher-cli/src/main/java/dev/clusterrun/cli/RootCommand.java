@@ -18,19 +18,28 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     sortOptions = false,
-    usageHelpAutoWidth = true,
-    subcommands = {
-      PlanCommand.class,
-      RunCommand.class,
-      CheckCommand.class,
-      SetupCommand.class,
-      HplCommand.class,
-      BenchCommand.class,
-      ResultsCommand.class,
-      CompletionCommand.class,
-      CommandLine.HelpCommand.class
-    })
+    usageHelpAutoWidth = true)
 final class RootCommand implements Callable<Integer> {
+  /**
+   * The subcommands, in the order of the usage. {@link Cli} adds them: all of them, or only the one
+   * a command line names (a command's start then pays for its own options only).
+   */
+  static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
+
+  private static Map<String, Class<?>> subcommands() {
+    Map<String, Class<?>> m = new java.util.LinkedHashMap<>();
+    m.put("plan", PlanCommand.class);
+    m.put("run", RunCommand.class);
+    m.put("check", CheckCommand.class);
+    m.put("setup", SetupCommand.class);
+    m.put("hpl", HplCommand.class);
+    m.put("bench", BenchCommand.class);
+    m.put("results", ResultsCommand.class);
+    m.put("completion", CompletionCommand.class);
+    m.put("help", CommandLine.HelpCommand.class);
+    return java.util.Collections.unmodifiableMap(m);
+  }
+
   final java.io.PrintStream rawOut;
   final java.io.PrintStream rawErr;
   final PrintWriter out;
