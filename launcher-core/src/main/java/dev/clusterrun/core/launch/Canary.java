@@ -112,35 +112,32 @@ public final class Canary {
       return out;
     }
 
-    /** mpirun options in the job's own arguments that change where ranks go. */
+    /**
+     * mpirun options in the job's own arguments that change where ranks go: these, and the ones
+     * that choose the hosts ({@link DaemonProof#HOST_LIST_OPTIONS}, {@link
+     * DaemonProof#HOST_FILE_OPTIONS}).
+     */
     private static final List<String> MAPPING_OPTIONS =
-        List.of(
-            "--map-by",
-            "-map-by",
-            "--host",
-            "-host",
-            "-H",
-            "--rankfile",
-            "-rf",
-            "--npernode",
-            "-npernode",
-            "-N",
-            "--pernode",
-            "-pernode",
-            "--npersocket",
-            "-npersocket",
-            "--ppr",
-            "--bynode",
-            "-bynode",
-            "--nolocal",
-            "-nolocal",
-            "--hostfile",
-            "-hostfile",
-            "--machinefile",
-            "-machinefile",
-            "--default-hostfile",
-            "--add-host",
-            "--add-hostfile");
+        java.util.stream.Stream.of(
+                List.of(
+                    "--map-by",
+                    "-map-by",
+                    "--npernode",
+                    "-npernode",
+                    "-N",
+                    "--pernode",
+                    "-pernode",
+                    "--npersocket",
+                    "-npersocket",
+                    "--ppr",
+                    "--bynode",
+                    "-bynode",
+                    "--nolocal",
+                    "-nolocal"),
+                DaemonProof.HOST_LIST_OPTIONS,
+                DaemonProof.HOST_FILE_OPTIONS)
+            .flatMap(List::stream)
+            .toList();
 
     /**
      * Why the job's own mpirun arguments or MCA parameters, or more ranks than slots (allowed when
@@ -153,8 +150,7 @@ public final class Canary {
         return np + " ranks on " + totalSlots + " slots (oversubscribed)";
       }
       for (String a : mpiArgs) {
-        String word = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-        if (MAPPING_OPTIONS.contains(word)) {
+        if (MAPPING_OPTIONS.contains(DaemonProof.optionWord(a))) {
           return "the job's mpirun arguments place ranks themselves (" + a + ")";
         }
       }

@@ -121,10 +121,10 @@ public final class DaemonProof {
   }
 
   /** mpirun options that name the hosts to use, followed by a list {@code NAME[:SLOTS],…}. */
-  private static final List<String> HOST_LIST_OPTIONS = List.of("--host", "-host", "-H");
+  static final List<String> HOST_LIST_OPTIONS = List.of("--host", "-host", "-H");
 
   /** mpirun options that take the hosts from a file clusterrun does not read. */
-  private static final List<String> HOST_FILE_OPTIONS =
+  static final List<String> HOST_FILE_OPTIONS =
       List.of(
           "--hostfile",
           "-hostfile",
@@ -136,6 +136,12 @@ public final class DaemonProof {
           "--add-host",
           "--add-hostfile");
 
+  /** An mpirun argument's option name: {@code --host=a,b} is {@code --host}. */
+  static String optionWord(String arg) {
+    int eq = arg.indexOf('=');
+    return eq >= 0 ? arg.substring(0, eq) : arg;
+  }
+
   /**
    * Which nodes get a daemon when the job's own mpirun arguments choose the hosts: the names of
    * {@code --host}/{@code -H} lists; no node at all (none can be required) when a host or rank file
@@ -145,7 +151,7 @@ public final class DaemonProof {
     java.util.Set<String> hosts = null;
     for (int i = 0; i < mpiArgs.size(); i++) {
       String a = mpiArgs.get(i);
-      String word = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+      String word = optionWord(a);
       if (HOST_FILE_OPTIONS.contains(word)) {
         return java.util.Set.of();
       }
