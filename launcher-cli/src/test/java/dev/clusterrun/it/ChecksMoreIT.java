@@ -319,6 +319,60 @@ class ChecksMoreIT {
     assertThat(proved).containsExactly("node2");
   }
 
+  @Test
+  @Order(7)
+  void mpirunsDaemonsRideOnTheHeadsSshProbeUnlessTheUserChoosesTheirOwnSshOptions()
+      throws IOException {
+    // The head's SSH probe keeps its logins as OpenSSH masters; mpirun's ssh (inside the container
+    // on the head) starts each daemon over them: two logins a node (clusterrun's own connection and
+    // the probe), not three.
+    long[] before = {logins("node2"), logins("node3")};
+    Result r = run("--", "hostname");
+    ok(r);
+    assertThat(r.stdout().lines().filter(l -> l.startsWith("node")).sorted())
+        .containsExactly("node1", "node1", "node2", "node2", "node3", "node3");
+    assertThat(r.stderr())
+        .containsPattern(
+            "running: enroot start .*'OMPI_MCA_plm_rsh_args=-o ControlMaster=no -o"
+                + " ControlPath=/dev/shm/clusterrun-ssh\\.[A-Za-z0-9]+/%n'");
+    assertThat(logins("node2") - before[0]).as("logins on node2").isEqualTo(2);
+    assertThat(logins("node3") - before[1]).as("logins on node3").isEqualTo(2);
+    assertNoMastersLeftOnTheHead();
+
+    // ssh options of the user's own in Open MPI's file win: mpirun's ssh is left alone (and logs
+    // in once more on every node).
+    String mca = c.jobHome() + "/.openmpi/mca-params.conf";
+    String kept = c.exec("node1", "cat", mca).stdout();
+    writeAsJobUser(mca, kept + "plm_rsh_args = -o BatchMode=yes\n");
+    try {
+      before = new long[] {logins("node2"), logins("node3")};
+      Result own = run("--", "hostname");
+      ok(own);
+      assertThat(own.stderr()).doesNotContain("plm_rsh_args");
+      assertThat(logins("node2") - before[0]).as("logins on node2").isEqualTo(3);
+      assertThat(logins("node3") - before[1]).as("logins on node3").isEqualTo(3);
+      assertNoMastersLeftOnTheHead();
+    } finally {
+      writeAsJobUser(mca, kept);
+    }
+  }
+
+  /** Logins node's sshd accepted so far. */
+  static long logins(String node) throws IOException {
+    try (java.util.stream.Stream<String> lines =
+        Files.lines(c.stateDir().resolve("nodes").resolve(node).resolve("sshd.log"))) {
+      return lines.filter(l -> l.startsWith("Accepted ")).count();
+    }
+  }
+
+  /** No master directory in the head's /dev/shm and no master process of the job user. */
+  static void assertNoMastersLeftOnTheHead() {
+    Result shm = ok(c.exec("node1", "sh", "-c", "ls -a /dev/shm"));
+    assertThat(shm.stdout().lines()).noneMatch(l -> l.startsWith("clusterrun-ssh."));
+    Result ps = ok(c.exec("node1", "ps", "-u", c.jobUser(), "-o", "args="));
+    assertThat(ps.stdout().lines()).noneMatch(l -> l.contains("clusterrun-ssh."));
+  }
+
   // ----------------------------------------------------------------------------------------------
 
   /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] ARGS}. */

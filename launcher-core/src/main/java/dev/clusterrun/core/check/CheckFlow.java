@@ -63,7 +63,7 @@ public final class CheckFlow {
   /** The checks over an open session. */
   public CheckReport check(Session session, CheckJob job, CheckSelection selection)
       throws InterruptedException {
-    return check(session, job, selection, null).report();
+    return check(session, job, selection, null, false).report();
   }
 
   /**
@@ -71,15 +71,27 @@ public final class CheckFlow {
    *
    * @param workspace the verdict for the workspace (created by the head first; every node of the
    *     session), null when none was asked or the proof could not run
+   * @param sshMasters the directory of the head's SSH master connections to the nodes, kept open
+   *     until the session closes (null when none were kept)
    */
-  public record Checked(CheckReport report, SharedPathProof.Verdict workspace) {}
+  public record Checked(CheckReport report, SharedPathProof.Verdict workspace, String sshMasters) {}
 
-  /** {@link #check}, proving {@code workspace} (when not null) shared in the same rounds. */
-  public Checked check(Session session, CheckJob job, CheckSelection selection, String workspace)
+  /**
+   * {@link #check}, proving {@code workspace} (when not null) shared in the same rounds.
+   *
+   * @param keepSshMasters keep the head's SSH probe logins open as master connections for mpirun
+   *     ({@link NodeToNodeSsh}); the session ends them when it closes
+   */
+  public Checked check(
+      Session session,
+      CheckJob job,
+      CheckSelection selection,
+      String workspace,
+      boolean keepSshMasters)
       throws InterruptedException {
     try {
-      Round r = new Round(session, job, selection, workspace);
-      return new Checked(r.run(), r.workspaceVerdict);
+      Round r = new Round(session, job, selection, workspace, keepSshMasters);
+      return new Checked(r.run(), r.workspaceVerdict, r.sshMasters);
     } finally {
       session.progress().done("checks");
     }
@@ -91,15 +103,23 @@ public final class CheckFlow {
     final CheckJob job;
     final CheckSelection selection;
     final String workspace;
+    final boolean keepSshMasters;
     final long start = System.nanoTime();
     final List<String> nodes = new ArrayList<>();
     SharedPathProof.Verdict workspaceVerdict;
+    volatile String sshMasters;
 
-    Round(Session session, CheckJob job, CheckSelection selection, String workspace) {
+    Round(
+        Session session,
+        CheckJob job,
+        CheckSelection selection,
+        String workspace,
+        boolean keepSshMasters) {
       this.session = session;
       this.job = job;
       this.selection = selection;
       this.workspace = workspace;
+      this.keepSshMasters = keepSshMasters;
       if (!session.hostfile().names().contains(session.head())) {
         nodes.add(session.head());
       }
@@ -115,14 +135,7 @@ public final class CheckFlow {
       if (selection.includes(CheckId.SSH_FROM_HEAD)
           && session.shells().containsKey(head)
           && !session.unreachable().containsKey(head)) {
-        sshProbe =
-            session
-                .fanOut()
-                .beside(
-                    () ->
-                        Timed.of(
-                            () ->
-                                NodeToNodeSsh.run(session.headShell(), sshTargets, probeTimeout)));
+        sshProbe = session.fanOut().beside(() -> Timed.of(() -> probe(sshTargets)));
       }
 
       // 1. Facts, one round trip per node.
@@ -165,6 +178,18 @@ public final class CheckFlow {
           facts,
           new CheckReport.Timings(since(start), factsTime, proof.took(), ssh.took()),
           proof.value() == null ? null : proof.value().cleanupProblem());
+    }
+
+    /** The head's SSH probe; masters it keeps are ended when the session closes. */
+    Map<String, NodeToNodeSsh.Answer> probe(List<String> targets) {
+      NodeToNodeSsh.Probe p =
+          NodeToNodeSsh.run(session.headShell(), targets, probeTimeout, keepSshMasters);
+      if (p.masters() != null) {
+        NodeShell headShell = session.headShell();
+        session.onClose(() -> NodeToNodeSsh.closeMasters(headShell, p.masters(), probeTimeout));
+        sshMasters = p.masters();
+      }
+      return p.answers();
     }
 
     Map<String, Facts> facts() throws InterruptedException {

@@ -53,8 +53,9 @@ public final class NetworkFacts {
   }
 
   /**
-   * The interface-selection parameters the user keeps in {@code ~/.openmpi/mca-params.conf} on
-   * {@code node} (e.g. {@code btl_tcp_if_include}).
+   * The interface-selection and rsh/ssh parameters the user keeps in {@code
+   * ~/.openmpi/mca-params.conf} on {@code node} (e.g. {@code btl_tcp_if_include}, {@code
+   * plm_rsh_args}).
    */
   public static List<String> mcaFileParams(Facts f) {
     String v = f == null ? null : f.raw().get(MCA_FILE);

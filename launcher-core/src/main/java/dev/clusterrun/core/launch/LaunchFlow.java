@@ -139,6 +139,7 @@ public final class LaunchFlow {
         Session.open(launch.hostfile(), job.ssh().explicit(), console.progress())) {
       CheckReport report = null;
       SharedPathProof.Verdict[] wsProof = {null};
+      String[] sshMasters = {null};
       if (!launch.options().skipChecks()) {
         // A named container another run is making is judged once it is made.
         report =
@@ -157,8 +158,10 @@ public final class LaunchFlow {
                                   job.mountHome().value(),
                                   Planner.startsImage(job)),
                               selection(launch.options()),
-                              job.workspacePath().value());
+                              job.workspacePath().value(),
+                              job.launcher().value() != LauncherKind.PER_NODE);
                   wsProof[0] = r.workspace();
+                  sshMasters[0] = r.sshMasters();
                   return r.report();
                 });
         if (!report.passed()) {
@@ -182,7 +185,16 @@ public final class LaunchFlow {
       NetworkPick network =
           NetworkPick.settle(toRun, networkFacts(session, report, toRun), session.head());
       console.progress().note("network: " + network.value() + " (" + network.origin() + ")");
-      RunSummary s = runJob(launch, toRun, network, session, console, report, t0);
+      RunSummary s =
+          runJob(
+              launch,
+              toRun,
+              network,
+              usableMasters(sshMasters[0], report, session.head()),
+              session,
+              console,
+              report,
+              t0);
       if (s.message() != null) {
         console.progress().note(s.message());
       }
@@ -218,6 +230,23 @@ public final class LaunchFlow {
         .facts();
   }
 
+  /**
+   * The head's SSH masters for mpirun's ssh, or null when the head's enroot configuration or
+   * environment names an rsh/ssh agent of its own (mpirun's ssh is then not the one the probe ran).
+   */
+  private static String usableMasters(String dir, CheckReport report, String head) {
+    dev.clusterrun.core.check.Facts f = report == null ? null : report.facts().get(head);
+    if (dir == null || f == null) {
+      return null;
+    }
+    for (dev.clusterrun.core.check.Facts.AgentMention m : f.agents()) {
+      if (m.active() && !m.comment() && !m.variable().endsWith("launch_agent")) {
+        return null;
+      }
+    }
+    return dir;
+  }
+
   private static CheckSelection selection(LaunchOptions options) {
     EnumSet<CheckId> ids = EnumSet.allOf(CheckId.class);
     if (!options.hook()) {
@@ -230,6 +259,7 @@ public final class LaunchFlow {
       Launch launch,
       ResolvedJob job,
       NetworkPick network,
+      String sshMasters,
       Session session,
       Console console,
       CheckReport report,
@@ -261,7 +291,8 @@ public final class LaunchFlow {
                     job,
                     launch.hostfile(),
                     new Planner.Options(launch.runId(), d, hook, fixed == null)
-                        .withNetwork(network)),
+                        .withNetwork(network)
+                        .withSshMasters(sshMasters)),
             fixed,
             launch.options().canary(),
             report == null ? null : knownNodes(report));

@@ -18,7 +18,7 @@ import java.util.Map;
  * @param value the value as {@code plan} shows it
  * @param source where it came from ({@link Source#label()})
  * @param origin how it was found, for people
- * @param userParams interface-selection parameters the user keeps in {@code
+ * @param userParams interface-selection (and rsh/ssh) parameters the user keeps in {@code
  *     ~/.openmpi/mca-params.conf} (left to the user)
  */
 public record NetworkPick(

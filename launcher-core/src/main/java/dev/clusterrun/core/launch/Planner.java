@@ -29,13 +29,16 @@ public final class Planner {
    * @param daemon the daemon the agent starts: orted (Open MPI 4) or prted (Open MPI 5)
    * @param hook true when the node hook hands the agent to mpirun; false ({@code --no-hook}) passes
    *     it with {@code enroot start --env} instead
+   * @param sshMasters the directory of the head's SSH master connections mpirun's ssh rides on
+   *     ({@link dev.clusterrun.core.check.NodeToNodeSsh}), null for none
    */
   public record Options(
       String runId,
       LaunchAgent.Daemon daemon,
       boolean hook,
       boolean daemonDetected,
-      NetworkPick network) {
+      NetworkPick network,
+      String sshMasters) {
     /** A daemon given explicitly ({@code --mpi-daemon orted|prted}, or detected by {@code run}). */
     public Options(String runId, LaunchAgent.Daemon daemon, boolean hook) {
       this(runId, daemon, hook, false);
@@ -43,12 +46,17 @@ public final class Planner {
 
     /** The network not settled yet (as {@code plan} shows it: no node asked). */
     public Options(String runId, LaunchAgent.Daemon daemon, boolean hook, boolean daemonDetected) {
-      this(runId, daemon, hook, daemonDetected, null);
+      this(runId, daemon, hook, daemonDetected, null, null);
     }
 
     /** These options with the network settled. */
     public Options withNetwork(NetworkPick pick) {
-      return new Options(runId, daemon, hook, daemonDetected, pick);
+      return new Options(runId, daemon, hook, daemonDetected, pick, sshMasters);
+    }
+
+    /** These options with mpirun's ssh riding on the head's master connections in {@code dir}. */
+    public Options withSshMasters(String dir) {
+      return new Options(runId, daemon, hook, daemonDetected, network, dir);
     }
   }
 
@@ -392,6 +400,9 @@ public final class Planner {
     return MpiTuning.additions(
         pick.network(),
         options.network() == null ? null : job.nodeTimeout().value(),
+        options.sshMasters() == null
+            ? null
+            : dev.clusterrun.core.check.NodeToNodeSsh.mpirunSshArgs(options.sshMasters()),
         options.daemon() == LaunchAgent.Daemon.PRTED,
         new MpiTuning.JobSets(jobMca, names, job.mpiArgs().value()));
   }
@@ -464,8 +475,9 @@ public final class Planner {
   private static Plan.SettingView networkView(ResolvedJob job, Options options) {
     NetworkPick p = network(job, options);
     String origin = p.origin();
-    if (p.network() != null && !p.userParams().isEmpty()) {
-      origin += "; ~/.openmpi/mca-params.conf sets " + String.join(", ", p.userParams());
+    List<String> ifParams = p.userParams().stream().filter(n -> n.contains("_if_")).toList();
+    if (p.network() != null && !ifParams.isEmpty()) {
+      origin += "; ~/.openmpi/mca-params.conf sets " + String.join(", ", ifParams);
     }
     return new Plan.SettingView("mpi.network", p.value(), p.source(), origin);
   }

@@ -71,13 +71,27 @@ public final class MpiTuning {
    *
    * @param network the network, or null to leave interface selection to Open MPI
    * @param nodeTimeout how long a node may stay silent, or null for Open MPI's own keepalive
+   * @param sshArgs options for the {@code ssh} that starts the daemons ({@code plm_rsh_args},
+   *     PRRTE's {@code plm_ssh_args}), or null for none
    * @param prrte the container's Open MPI is 5 (PRRTE's daemon {@code prted}), else 4 (ORTE)
    */
   public static Additions additions(
-      Network network, Duration nodeTimeout, boolean prrte, JobSets job) {
+      Network network, Duration nodeTimeout, String sshArgs, boolean prrte, JobSets job) {
     Map<String, String> mca = new LinkedHashMap<>();
     List<String> forward = new ArrayList<>();
     List<String> env = new ArrayList<>();
+    if (sshArgs != null
+        && !job.any(
+            "plm_rsh_args",
+            "plm_ssh_args",
+            "plm_rsh_agent",
+            "plm_ssh_agent",
+            "orte_rsh_agent",
+            "pls_rsh_agent")) {
+      // A variable, not --mca: an enroot hook that sets its own (it writes the container's
+      // environment after enroot start's --env) and the job's --mca both win over it.
+      env.add((prrte ? "PRTE_MCA_plm_ssh_args=" : "OMPI_MCA_plm_rsh_args=") + sshArgs);
+    }
     if (network != null) {
       String inc = network.include();
       if (!job.any("btl_tcp_if_include", "btl_tcp_if_exclude")) {

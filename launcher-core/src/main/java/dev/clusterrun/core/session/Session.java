@@ -32,6 +32,7 @@ public final class Session implements AutoCloseable {
   private final Map<String, String> unreachable;
   private final FanOut fanOut;
   private final Progress progress;
+  private final List<Runnable> closers = Collections.synchronizedList(new ArrayList<>());
 
   private Session(
       Hostfile hostfile,
@@ -238,9 +239,30 @@ public final class Session implements AutoCloseable {
     return fanOut.byNode(names, n -> task.apply(shells.get(n)));
   }
 
-  /** Closes every connection (in parallel), then the fan-out. */
+  /**
+   * {@code closer} runs when the session closes, before its connections do (e.g. to end what a
+   * round left running on the head); closers run last-registered first.
+   */
+  public void onClose(Runnable closer) {
+    closers.add(closer);
+  }
+
+  /** Runs the closers, then closes every connection (in parallel), then the fan-out. */
   @Override
   public void close() {
+    List<Runnable> run;
+    synchronized (closers) {
+      run = new ArrayList<>(closers);
+      closers.clear();
+    }
+    Collections.reverse(run);
+    for (Runnable r : run) {
+      try {
+        r.run();
+      } catch (RuntimeException e) {
+        // A closer's failure must not keep the connections open.
+      }
+    }
     try {
       onEveryShell(
           s -> {

@@ -566,9 +566,9 @@ for cr_f in /sys/class/infiniband/*; do
   if [ -e "$cr_f" ]; then cr_r=$((cr_r + 1)); fi
 done
 cr_kv net.rdma "$cr_r"
-# Interface selection the user keeps in Open MPI's own file (read by mpirun in the container when
-# the home is mounted): clusterrun then leaves it alone.
+# Interface selection and the ssh that starts the daemons, as the user keeps them in Open MPI's own
+# file (read by mpirun in the container when the home is mounted): clusterrun then leaves them alone.
 if [ -n "${HOME-}" ] && [ -f "$HOME/.openmpi/mca-params.conf" ]; then
-  cr_kv net.mca_file "$(awk '/^[ 	]*[a-z_]*_if_[a-z]*clude[ 	]*=/ { sub(/^[ 	]*/, ""); sub(/[ 	]*=.*/, ""); print; if (++n == 10) exit }' "$HOME/.openmpi/mca-params.conf" 2>/dev/null)"
+  cr_kv net.mca_file "$(awk '/^[ 	]*([a-z_]*_if_[a-z]*clude|plm_(rsh|ssh)_(args|agent)|orte_rsh_agent)[ 	]*=/ { sub(/^[ 	]*/, ""); sub(/[ 	]*=.*/, ""); print; if (++n == 10) exit }' "$HOME/.openmpi/mca-params.conf" 2>/dev/null)"
 fi
 printf '%s\n' '@clusterrun-facts-end'

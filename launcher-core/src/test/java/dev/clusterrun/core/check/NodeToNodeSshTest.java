@@ -51,8 +51,10 @@ class NodeToNodeSshTest {
     nodes.add("nowhere");
     nodes.add("it's");
 
-    Map<String, NodeToNodeSsh.Answer> r = NodeToNodeSsh.run(head, nodes, Duration.ofSeconds(30));
+    NodeToNodeSsh.Probe p = NodeToNodeSsh.run(head, nodes, Duration.ofSeconds(30), false);
+    Map<String, NodeToNodeSsh.Answer> r = p.answers();
 
+    assertThat(p.masters()).isNull();
     assertThat(r).hasSize(43);
     assertThat(r.get("good0").ok()).isTrue();
     assertThat(r.get("good39").ok()).isTrue();
@@ -67,6 +69,64 @@ class NodeToNodeSshTest {
     assertThat(lines)
         .contains("-n|-o|BatchMode=yes|-o|ConnectTimeout=5|--|newkey|true|")
         .noneMatch(l -> l.contains("StrictHostKeyChecking"));
+  }
+
+  @Test
+  void aRunsProbeKeepsEachLoginAsAMasterAndClosingEndsThemAndRemovesTheirDirectory()
+      throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Path log = tmp.resolve("argv.log");
+    Path ssh = bin.resolve("ssh");
+    Files.writeString(
+        ssh,
+        "#!/bin/sh\nline=$(printf '%s|' \"$@\"); printf '%s\\n' \"$line\" >> "
+            + log
+            + "\nexit 0\n");
+    Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwxr-xr-x"));
+    ShNodeShell head =
+        ShNodeShell.of("head", tmp.toString()).withEnv("PATH", bin + ":/usr/bin:/bin");
+    String longName = "n".repeat(NodeToNodeSsh.MAX_MASTER_NAME + 1);
+
+    NodeToNodeSsh.Probe p =
+        NodeToNodeSsh.run(head, List.of("node2", longName), Duration.ofSeconds(30), true);
+
+    assertThat(p.answers().get("node2").ok()).isTrue();
+    assertThat(p.masters()).startsWith("/dev/shm/clusterrun-ssh.");
+    Path dir = Path.of(p.masters());
+    assertThat(Files.getPosixFilePermissions(dir))
+        .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+    assertThat(Files.readAllLines(log))
+        .containsExactlyInAnyOrder(
+            "-n|-o|ControlMaster=yes|-o|ControlPersist="
+                + NodeToNodeSsh.PERSIST_SECONDS
+                + "|-o|ControlPath="
+                + dir
+                + "/%n|-o|BatchMode=yes|-o|ConnectTimeout=5|--|node2|true|",
+            // too long for a socket path: an ordinary login
+            "-n|-o|BatchMode=yes|-o|ConnectTimeout=5|--|" + longName + "|true|");
+    assertThat(NodeToNodeSsh.mpirunSshArgs(p.masters()))
+        .isEqualTo("-o ControlMaster=no -o ControlPath=" + dir + "/%n");
+
+    // what OpenSSH's master leaves: a socket named after the node
+    try (java.nio.channels.ServerSocketChannel master =
+        java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+      master.bind(java.net.UnixDomainSocketAddress.of(dir.resolve("node2")));
+      Files.delete(log);
+      NodeToNodeSsh.closeMasters(head, p.masters(), Duration.ofSeconds(30));
+    }
+    assertThat(Files.readAllLines(log))
+        .containsExactly("-F|/dev/null|-o|ControlPath=" + dir + "/node2|-O|exit|clusterrun|");
+    assertThat(dir).doesNotExist();
+  }
+
+  @Test
+  void closingLeavesAnyOtherDirectoryAlone() throws Exception {
+    Path victim = Files.createDirectories(tmp.resolve("victim"));
+    ShNodeShell head = ShNodeShell.of("head", tmp.toString());
+    NodeToNodeSsh.closeMasters(head, victim.toString(), Duration.ofSeconds(30));
+    NodeToNodeSsh.closeMasters(head, "/dev/shm/clusterrun-ssh.x/../../..", Duration.ofSeconds(30));
+    assertThat(victim).exists();
+    assertThat(head.calls).isZero();
   }
 
   @Test

@@ -14,7 +14,7 @@ class MpiTuningTest {
 
   @Test
   void openMpi4GetsMcaWordsAndRanksGetNcclAndUcx() {
-    MpiTuning.Additions a = MpiTuning.additions(NET, Duration.ofSeconds(30), false, NOTHING);
+    MpiTuning.Additions a = MpiTuning.additions(NET, Duration.ofSeconds(30), null, false, NOTHING);
     assertThat(a.mca())
         .containsEntry("btl_tcp_if_include", "10.0.0.0/24")
         .containsEntry("oob_tcp_if_include", "10.0.0.0/24")
@@ -28,7 +28,7 @@ class MpiTuningTest {
 
   @Test
   void openMpi5GetsPrrteVariablesForItsDaemonsAndMcaForTheBtl() {
-    MpiTuning.Additions a = MpiTuning.additions(NET, Duration.ofSeconds(30), true, NOTHING);
+    MpiTuning.Additions a = MpiTuning.additions(NET, Duration.ofSeconds(30), null, true, NOTHING);
     assertThat(a.mca()).containsOnlyKeys("btl_tcp_if_include");
     assertThat(a.env())
         .contains(
@@ -46,7 +46,7 @@ class MpiTuningTest {
             Map.of("btl_tcp_if_exclude", "docker0,lo"),
             List.of("OMPI_MCA_oob_tcp_if_include", "NCCL_SOCKET_IFNAME"),
             List.of("--mca", "oob_tcp_keepalive_time", "100"));
-    MpiTuning.Additions a = MpiTuning.additions(NET, Duration.ofSeconds(30), false, job);
+    MpiTuning.Additions a = MpiTuning.additions(NET, Duration.ofSeconds(30), null, false, job);
     assertThat(a.mca())
         .doesNotContainKeys("btl_tcp_if_include", "oob_tcp_if_include", "oob_tcp_keepalive_time")
         .containsKey("oob_tcp_keepalive_probes");
@@ -55,11 +55,31 @@ class MpiTuningTest {
 
   @Test
   void noNetworkAndRdmaLeaveTheirSettingsAlone() {
-    assertThat(MpiTuning.additions(null, null, false, NOTHING)).isEqualTo(MpiTuning.Additions.NONE);
+    assertThat(MpiTuning.additions(null, null, null, false, NOTHING))
+        .isEqualTo(MpiTuning.Additions.NONE);
     MpiTuning.Additions a =
         MpiTuning.additions(
-            new MpiTuning.Network("eth0", List.of("eth0"), false), null, false, NOTHING);
+            new MpiTuning.Network("eth0", List.of("eth0"), false), null, null, false, NOTHING);
     assertThat(a.forward()).containsExactly("NCCL_SOCKET_IFNAME==eth0");
+  }
+
+  @Test
+  void mpirunsSshGetsTheMasterOptionsAsAVariableUnlessTheJobChoosesItsOwnSsh() {
+    String args = "-o ControlMaster=no -o ControlPath=/dev/shm/clusterrun-ssh.abcdef/%n";
+    assertThat(MpiTuning.additions(null, null, args, false, NOTHING).env())
+        .containsExactly("OMPI_MCA_plm_rsh_args=" + args);
+    assertThat(MpiTuning.additions(null, null, args, false, NOTHING).mca()).isEmpty();
+    assertThat(MpiTuning.additions(null, null, args, true, NOTHING).env())
+        .containsExactly("PRTE_MCA_plm_ssh_args=" + args);
+    List<MpiTuning.JobSets> own =
+        List.of(
+            new MpiTuning.JobSets(Map.of("plm_rsh_args", "-p 2222"), List.of(), List.of()),
+            new MpiTuning.JobSets(Map.of(), List.of("PRTE_MCA_plm_ssh_agent"), List.of()),
+            new MpiTuning.JobSets(Map.of(), List.of(), List.of("--mca", "plm_rsh_agent", "rsh")));
+    for (MpiTuning.JobSets job : own) {
+      assertThat(MpiTuning.additions(null, null, args, false, job))
+          .isEqualTo(MpiTuning.Additions.NONE);
+    }
   }
 
   @Test
