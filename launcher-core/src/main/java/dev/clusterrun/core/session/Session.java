@@ -256,12 +256,17 @@ public final class Session implements AutoCloseable {
       closers.clear();
     }
     Collections.reverse(run);
+    // An interrupted command still ends what it left on the head: the closers run uninterrupted.
+    boolean interrupted = Thread.interrupted();
     for (Runnable r : run) {
       try {
         r.run();
       } catch (RuntimeException e) {
         // A closer's failure must not keep the connections open.
       }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
     try {
       onEveryShell(

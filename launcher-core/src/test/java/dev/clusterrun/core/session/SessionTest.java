@@ -95,4 +95,39 @@ class SessionTest {
       }
     }
   }
+
+  @Test
+  void closersRunBeforeTheConnectionsCloseLastFirstAndEvenWhenInterrupted() throws Exception {
+    Path marker = dir.resolve("marker");
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    LocalNodeShell head = new LocalNodeShell("head");
+    Session s =
+        Session.over(
+            new Hostfile("hosts.txt", List.of(new Host("head", 1, false, 0, 1))),
+            "head",
+            Map.of("head", head),
+            Map.of(),
+            new FanOut(2),
+            Progress.NONE);
+    s.onClose(() -> order.add("first"));
+    s.onClose(
+        () -> {
+          // a closer that needs the head's shell, on an interrupted thread
+          head.run("echo done > " + marker, Duration.ofSeconds(10));
+          order.add("second");
+        });
+    s.onClose(
+        () -> {
+          throw new IllegalStateException("a failing closer");
+        });
+    Thread.currentThread().interrupt();
+    try {
+      s.close();
+      assertThat(Thread.currentThread().isInterrupted()).as("interrupt kept").isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+    assertThat(order).containsExactly("second", "first");
+    assertThat(marker).hasContent("done");
+  }
 }
