@@ -43,7 +43,11 @@ public final class NodeToNodeSsh {
    * The probe's answers, and the directory of the master connections it left open (null when none
    * were asked for or /dev/shm could not hold them).
    */
-  public record Probe(Map<String, Answer> answers, String masters) {}
+  public record Probe(Map<String, Answer> answers, String masters, java.util.Set<String> mastered) {
+    public Probe {
+      mastered = java.util.Set.copyOf(mastered);
+    }
+  }
 
   /**
    * @param exitCode ssh's exit code ({@code 255} for an SSH error, {@code 124} when it hung), or -1
@@ -97,6 +101,7 @@ public final class NodeToNodeSsh {
             + "for n in \"$@\"; do\n"
             + "  kv ssh.$i.rc \"$(cat \"$t/$i.rc\" 2>/dev/null)\"\n"
             + "  kv ssh.$i.err \"$(cat \"$t/$i.err\" 2>/dev/null)\"\n"
+            + "  if [ -n \"$cm\" ] && [ -S \"$cm/$n\" ]; then kv ssh.$i.master 1; fi\n"
             + "  i=$((i + 1))\n"
             + "done\n"
             + "rm -rf -- \"$t\"";
@@ -111,12 +116,21 @@ public final class NodeToNodeSsh {
    */
   public static Probe run(NodeShell head, List<String> nodes, Duration timeout, boolean keep) {
     if (nodes.isEmpty()) {
-      return new Probe(Map.of(), null);
+      return new Probe(Map.of(), null, java.util.Set.of());
     }
     ExecResult r = head.run(script(nodes, keep), timeout);
-    String dir = keep ? Scripts.parse(r.stdout()).values().get("ssh.masters") : null;
-    return new Probe(
-        parse(nodes, r), dir != null && MASTERS_DIR.matcher(dir).matches() ? dir : null);
+    Map<String, String> kv = Scripts.parse(r.stdout()).values();
+    String dir = keep ? kv.get("ssh.masters") : null;
+    if (dir == null || !MASTERS_DIR.matcher(dir).matches()) {
+      return new Probe(parse(nodes, r), null, java.util.Set.of());
+    }
+    java.util.Set<String> mastered = new java.util.LinkedHashSet<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      if ("1".equals(kv.get("ssh." + i + ".master"))) {
+        mastered.add(nodes.get(i));
+      }
+    }
+    return new Probe(parse(nodes, r), dir, mastered);
   }
 
   /**
@@ -126,6 +140,24 @@ public final class NodeToNodeSsh {
    */
   public static String mpirunSshArgs(String dir) {
     return "-o ControlMaster=no -o ControlPath=" + dir + "/%n";
+  }
+
+  /** Ends the master of {@code node} in {@code dir} (made by {@link #run}), the others kept. */
+  public static void closeMaster(NodeShell head, String dir, String node, Duration timeout) {
+    if (dir == null || !MASTERS_DIR.matcher(dir).matches() || node.contains("/")) {
+      return;
+    }
+    head.exec(
+        List.of(
+            "ssh",
+            "-F",
+            "/dev/null",
+            "-o",
+            "ControlPath=" + dir + "/" + node,
+            "-O",
+            "exit",
+            "clusterrun"),
+        timeout);
   }
 
   /** Ends the masters in {@code dir} (made by {@link #run}) and removes the directory. */

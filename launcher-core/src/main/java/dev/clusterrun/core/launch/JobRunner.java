@@ -135,6 +135,7 @@ public final class JobRunner {
             nodeTimeout,
             lost -> {
               interrupted = true;
+              session.nodeLost(lost.node());
               rq.launcher().nodeLost(lost.node());
             });
     watch = w;

@@ -5,6 +5,7 @@ import dev.clusterrun.core.check.CheckId;
 import dev.clusterrun.core.check.CheckJob;
 import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.CheckSelection;
+import dev.clusterrun.core.check.HeadMasters;
 import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
@@ -135,8 +136,11 @@ public final class LaunchFlow {
       throws IOException, InterruptedException {
     ResolvedJob job = launch.job();
     long t0 = System.nanoTime();
+    // The head's OpenSSH logins are the run's connections (and carry mpirun's), when the settings
+    // allow it.
+    HeadMasters masters = HeadMasters.forSettings(job.ssh().explicit(), PROOF_TIMEOUT);
     try (Session session =
-        Session.open(launch.hostfile(), job.ssh().explicit(), console.progress())) {
+        Session.open(launch.hostfile(), job.ssh().explicit(), console.progress(), masters)) {
       CheckReport report = null;
       SharedPathProof.Verdict[] wsProof = {null};
       String[] sshMasters = {null};
@@ -190,7 +194,8 @@ public final class LaunchFlow {
               launch,
               toRun,
               network,
-              usableMasters(sshMasters[0], report, session.head()),
+              usableMasters(
+                  masters != null ? masters.masters() : sshMasters[0], report, session.head()),
               session,
               console,
               report,

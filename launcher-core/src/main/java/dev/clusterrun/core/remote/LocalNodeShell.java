@@ -19,12 +19,41 @@ public final class LocalNodeShell implements NodeShell {
   private static final Duration DRAIN_AFTER_EXIT = Duration.ofSeconds(5);
 
   private final String node;
+  private final java.util.List<String> via;
 
   /**
    * @param node the head node's name as the hostfile gives it
    */
   public LocalNodeShell(String node) {
+    this(node, java.util.List.of());
+  }
+
+  /**
+   * @param via a local command that runs its last argument on {@code node} (e.g. {@code ssh …
+   *     NODE}): the script is given to it as {@code sh -c SCRIPT}; empty to run locally
+   */
+  LocalNodeShell(String node, java.util.List<String> via) {
     this.node = node;
+    this.via = java.util.List.copyOf(via);
+  }
+
+  private CommandLine command(String script) {
+    if (via.isEmpty()) {
+      CommandLine cl = new CommandLine("sh");
+      cl.addArgument("-c");
+      cl.addArgument(script, false);
+      return cl;
+    }
+    CommandLine cl = new CommandLine(via.get(0));
+    for (String w : via.subList(1, via.size())) {
+      cl.addArgument(w, false);
+    }
+    cl.addArgument("sh -c " + ShellQuote.quote(script), false);
+    return cl;
+  }
+
+  private String program() {
+    return via.isEmpty() ? "sh" : via.get(0);
   }
 
   @Override
@@ -35,9 +64,7 @@ public final class LocalNodeShell implements NodeShell {
   @Override
   public ExecResult run(String script, Duration timeout) {
     long start = System.nanoTime();
-    CommandLine cl = new CommandLine("sh");
-    cl.addArgument("-c");
-    cl.addArgument(script, false);
+    CommandLine cl = command(script);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PumpStreamHandler streams = new PumpStreamHandler(out, err, null);
@@ -57,7 +84,8 @@ public final class LocalNodeShell implements NodeShell {
         error = node + ": " + e.getMessage();
       }
     } catch (IOException e) {
-      return ExecResult.failed(node + ": cannot run sh: " + e.getMessage(), elapsed(start));
+      return ExecResult.failed(
+          node + ": cannot run " + program() + ": " + e.getMessage(), elapsed(start));
     }
     if (watchdog.killedProcess()) {
       code = -1;
@@ -74,9 +102,7 @@ public final class LocalNodeShell implements NodeShell {
   @Override
   public ExecResult stream(String script, java.io.OutputStream out, java.io.OutputStream err) {
     long start = System.nanoTime();
-    CommandLine cl = new CommandLine("sh");
-    cl.addArgument("-c");
-    cl.addArgument(script, false);
+    CommandLine cl = command(script);
     PumpStreamHandler streams = new PumpStreamHandler(out, err, null);
     streams.setStopTimeout(DRAIN_AFTER_EXIT);
     TreeKillingWatchdog watchdog = new TreeKillingWatchdog(null);
@@ -88,7 +114,8 @@ public final class LocalNodeShell implements NodeShell {
     try {
       ex.execute(cl, done);
     } catch (IOException e) {
-      return ExecResult.failed(node + ": cannot run sh: " + e.getMessage(), elapsed(start));
+      return ExecResult.failed(
+          node + ": cannot run " + program() + ": " + e.getMessage(), elapsed(start));
     }
     try {
       done.waitFor();

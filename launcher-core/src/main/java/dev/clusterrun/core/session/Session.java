@@ -33,6 +33,7 @@ public final class Session implements AutoCloseable {
   private final FanOut fanOut;
   private final Progress progress;
   private final List<Runnable> closers = Collections.synchronizedList(new ArrayList<>());
+  private Reach reach;
 
   private Session(
       Hostfile hostfile,
@@ -50,6 +51,30 @@ public final class Session implements AutoCloseable {
   }
 
   /**
+   * A way to reach nodes from the head before clusterrun's own SSH connections are made: the nodes
+   * it reaches need no connection of clusterrun's (e.g. the head's OpenSSH master connections).
+   */
+  public interface Reach {
+    /**
+     * Shells for the nodes of {@code nodes} it reached, by name; the others get clusterrun's own
+     * connection.
+     *
+     * @param head the head's shell
+     */
+    Map<String, NodeShell> reach(NodeShell head, List<String> nodes);
+
+    /** Ends what {@link #reach} left open; called once, when the session closes. */
+    void close();
+
+    /**
+     * {@code node} stopped answering: end what holds it open on the head at once (an OpenSSH master
+     * keeps the output pipes of the sessions it carries until its peer answers, which a lost node
+     * never does).
+     */
+    void lost(String node);
+  }
+
+  /**
    * Opens a shell to every node of the hostfile through the user's OpenSSH configuration and the
    * explicit settings {@code ssh}; the head is found among them or added.
    *
@@ -57,12 +82,21 @@ public final class Session implements AutoCloseable {
    */
   public static Session open(Hostfile hostfile, SshSpec ssh, Progress progress)
       throws InterruptedException {
+    return open(hostfile, ssh, progress, null);
+  }
+
+  /**
+   * {@link #open(Hostfile, SshSpec, Progress)}, the nodes {@code reach} reaches from the head
+   * without a connection of clusterrun's (null: every node over clusterrun's own SSH).
+   */
+  public static Session open(Hostfile hostfile, SshSpec ssh, Progress progress, Reach reach)
+      throws InterruptedException {
     int fanout = ssh.fanout() == null ? FanOut.DEFAULT_PARALLELISM : ssh.fanout();
     // At most one task per node, the head (when the hostfile does not list it) and one beside.
     FanOut fan = new FanOut(Math.min(fanout, hostfile.hosts().size() + 2));
     SshConfigResolver resolver = SshConfigResolver.system(ssh);
     try {
-      return open(hostfile, HeadDetector.forThisMachine(), resolver::resolve, fan, progress);
+      return open(hostfile, HeadDetector.forThisMachine(), resolver::resolve, fan, progress, reach);
     } catch (InterruptedException | RuntimeException e) {
       fan.close();
       throw e;
@@ -75,13 +109,15 @@ public final class Session implements AutoCloseable {
    *
    * @param head decides which name is this machine; that one runs locally
    * @param targets resolves a name to its SSH settings, e.g. {@link SshConfigResolver#resolve}
+   * @param reach reaches nodes from the head first (null for none); the session closes it
    */
   public static Session open(
       Hostfile hostfile,
       HeadDetector head,
       Function<String, SshTarget> targets,
       FanOut fanOut,
-      Progress progress)
+      Progress progress,
+      Reach reach)
       throws InterruptedException {
     List<String> names = new ArrayList<>(new LinkedHashSet<>(hostfile.names()));
     String headName = null;
@@ -95,22 +131,34 @@ public final class Session implements AutoCloseable {
     List<NodeShell> opened = Collections.synchronizedList(new ArrayList<>());
     List<Object> outcomes;
     try {
+      Map<String, NodeShell> reached = new LinkedHashMap<>();
+      if (reach != null) {
+        List<String> others = names.stream().filter(n -> !n.equals(h)).toList();
+        progress.phase("connecting", others);
+        reached.putAll(reach.reach(new LocalNodeShell(h != null ? h : localHostname()), others));
+      }
       outcomes =
           fanOut.map(
               "connecting",
               names,
               n -> {
-                Object o = openOne(n, n.equals(h), targets, fanOut);
+                Object o =
+                    reached.containsKey(n)
+                        ? reached.get(n)
+                        : openOne(n, n.equals(h), targets, fanOut);
                 if (o instanceof NodeShell s) {
                   opened.add(s);
                 }
                 return o;
               },
               progress);
-    } catch (InterruptedException e) {
-      // Nothing is handed back: close what was opened before the interruption.
+    } catch (InterruptedException | RuntimeException e) {
+      // Nothing is handed back: close what was opened before the failure.
       synchronized (opened) {
         opened.forEach(NodeShell::close);
+      }
+      if (reach != null) {
+        reach.close();
       }
       throw e;
     } finally {
@@ -140,7 +188,36 @@ public final class Session implements AutoCloseable {
     for (String note : notes) {
       progress.note(note);
     }
-    return new Session(hostfile, headNode, shells, down, fanOut, progress);
+    Session session = new Session(hostfile, headNode, shells, down, fanOut, progress);
+    if (reach != null) {
+      session.reach = reach;
+      session.onClose(reach::close);
+    }
+    return session;
+  }
+
+  /**
+   * {@code node} stopped answering: what reached it from the head lets go of it, beside the caller
+   * (which must not wait).
+   */
+  public void nodeLost(String node) {
+    Reach r = reach;
+    if (r != null) {
+      try {
+        fanOut.beside(
+            () -> {
+              r.lost(node);
+              return Boolean.TRUE;
+            });
+      } catch (RuntimeException e) {
+        // the session is closing: its closers end every master
+      }
+    }
+  }
+
+  /** What reached nodes from the head when the session opened, or null. */
+  public Reach reach() {
+    return reach;
   }
 
   /**

@@ -92,6 +92,8 @@ class NodeToNodeSshTest {
 
     assertThat(p.answers().get("node2").ok()).isTrue();
     assertThat(p.masters()).startsWith("/dev/shm/clusterrun-ssh.");
+    // this ssh leaves no socket behind: no node is reached through a master
+    assertThat(p.mastered()).isEmpty();
     Path dir = Path.of(p.masters());
     assertThat(Files.getPosixFilePermissions(dir))
         .isEqualTo(PosixFilePermissions.fromString("rwx------"));

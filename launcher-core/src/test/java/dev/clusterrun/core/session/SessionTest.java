@@ -76,7 +76,8 @@ class SessionTest {
                 public void finished(String phase, String node, List<String> pending) {
                   events.add("done " + node);
                 }
-              })) {
+              },
+              null)) {
         assertThat(shells.head()).contains("head");
         assertThat(shells.shells().keySet()).containsExactly("head", "node1", "node3");
         assertThat(shells.shells().get("head")).isInstanceOf(LocalNodeShell.class);

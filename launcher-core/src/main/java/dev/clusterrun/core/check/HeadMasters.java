@@ -1,0 +1,96 @@
+package dev.clusterrun.core.check;
+
+import dev.clusterrun.core.remote.MasterNodeShell;
+import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.session.Session;
+import dev.clusterrun.core.spec.SshSpec;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The head's own OpenSSH logins as clusterrun's connections to the nodes: the head's SSH probe
+ * ({@link NodeToNodeSsh}, what mpirun's {@code ssh} will meet) runs first and keeps each login as a
+ * master connection; every node it got into is then reached through its master ({@link
+ * MasterNodeShell}) for the facts, the proofs and the search for leftovers, and mpirun's {@code
+ * ssh} starts the job's daemons over the same masters. One login a node where there were three. A
+ * node the probe could not get into gets clusterrun's own SSH connection, which says why it fails.
+ */
+public final class HeadMasters implements Session.Reach {
+  private final Duration timeout;
+  private volatile NodeShell head;
+  private volatile NodeToNodeSsh.Probe probe;
+  private volatile Duration took = Duration.ZERO;
+
+  /**
+   * @param timeout for the probe, and for ending the masters
+   */
+  public HeadMasters(Duration timeout) {
+    this.timeout = timeout;
+  }
+
+  /**
+   * The head's logins for these SSH settings, or null when they ask for what the head's plain
+   * {@code ssh NODE} would not do (another user, port or key, {@code --accept-new}): clusterrun's
+   * own connections then, as before.
+   */
+  public static HeadMasters forSettings(SshSpec ssh, Duration timeout) {
+    boolean plain =
+        ssh.user() == null
+            && ssh.port() == null
+            && ssh.identity() == null
+            && (ssh.knownHosts() == null || ssh.knownHosts() == SshSpec.KnownHostsPolicy.STRICT);
+    return plain ? new HeadMasters(timeout) : null;
+  }
+
+  @Override
+  public Map<String, NodeShell> reach(NodeShell head, List<String> nodes) {
+    this.head = head;
+    long t = System.nanoTime();
+    NodeToNodeSsh.Probe p = NodeToNodeSsh.run(head, nodes, timeout, true);
+    took = Duration.ofNanos(System.nanoTime() - t);
+    probe = p;
+    Map<String, NodeShell> out = new LinkedHashMap<>();
+    for (String n : nodes) {
+      NodeToNodeSsh.Answer a = p.answers().get(n);
+      if (a != null && a.ok() && p.mastered().contains(n)) {
+        out.put(n, new MasterNodeShell(n, p.masters()));
+      }
+    }
+    return out;
+  }
+
+  /** The probe's answers by node, or null before {@link #reach}. */
+  public Map<String, NodeToNodeSsh.Answer> answers() {
+    NodeToNodeSsh.Probe p = probe;
+    return p == null ? null : p.answers();
+  }
+
+  /** How long the probe took. */
+  public Duration took() {
+    return took;
+  }
+
+  /** The masters' directory, or null when none were kept. */
+  public String masters() {
+    NodeToNodeSsh.Probe p = probe;
+    return p == null ? null : p.masters();
+  }
+
+  @Override
+  public void lost(String node) {
+    NodeToNodeSsh.Probe p = probe;
+    if (p != null && p.mastered().contains(node)) {
+      NodeToNodeSsh.closeMaster(head, p.masters(), node, timeout);
+    }
+  }
+
+  @Override
+  public void close() {
+    NodeToNodeSsh.Probe p = probe;
+    if (p != null && p.masters() != null) {
+      NodeToNodeSsh.closeMasters(head, p.masters(), timeout);
+    }
+  }
+}
