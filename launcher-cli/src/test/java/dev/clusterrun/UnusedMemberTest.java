@@ -118,8 +118,7 @@ class UnusedMemberTest {
             "core.bench.BenchFlow.verdict",
             "core.enroot.LaunchAgent.words",
             "core.launch.JobResolver.resolve",
-            "core.launch.RunEnd.exitCode",
-            "core.remote.NodeShell.exec")) {
+            "core.launch.RunEnd.exitCode")) {
       m.put(k, overload);
     }
     return m;

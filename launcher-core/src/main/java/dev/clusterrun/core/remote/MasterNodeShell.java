@@ -25,12 +25,17 @@ public final class MasterNodeShell implements NodeShell {
    * @param socketDir the directory of the masters' sockets ({@code DIR/NODE})
    */
   public MasterNodeShell(String node, String socketDir) {
+    this(node, socketDir, "ssh");
+  }
+
+  /** With {@code ssh} the OpenSSH client to run (tests give a stand-in). */
+  MasterNodeShell(String node, String socketDir, String ssh) {
     this.node = node;
     this.ssh =
         new LocalNodeShell(
             node,
             List.of(
-                "ssh",
+                ssh,
                 "-T",
                 "-o",
                 "ControlMaster=no",
