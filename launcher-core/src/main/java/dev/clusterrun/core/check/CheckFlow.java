@@ -2,6 +2,7 @@ package dev.clusterrun.core.check;
 
 import dev.clusterrun.core.cluster.Host;
 import dev.clusterrun.core.enroot.LaunchAgentHook;
+import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.session.Progress;
@@ -12,6 +13,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The flow of {@code clusterrun check}, and of the checks {@code run} makes first: the fact script
@@ -55,11 +58,55 @@ public final class CheckFlow {
 
   /** {@code clusterrun check}: opens the session, checks, closes it. */
   public static CheckOutcome run(CheckRequest rq, Progress progress) throws InterruptedException {
-    try (Session session =
-        Session.open(
-            rq.hostfile(), rq.ssh(), progress, HeadMasters.forSettings(rq.ssh(), PROBE_TIMEOUT))) {
-      return new CheckOutcome(standard().check(session, rq.job(), rq.selection()));
+    CheckFlow flow = standard();
+    HeadMasters masters = HeadMasters.forSettings(rq.ssh(), PROBE_TIMEOUT);
+    Opening opening = flow.opening(rq.job(), rq.selection(), null);
+    if (masters != null) {
+      opening.give(masters);
     }
+    try (Session session = Session.open(rq.hostfile(), rq.ssh(), progress, masters)) {
+      return new CheckOutcome(
+          flow.check(session, rq.job(), rq.selection(), null, false, opening).report());
+    }
+  }
+
+  /**
+   * The fact script for {@code job}: what {@link HeadMasters#first} runs in the logins, so that the
+   * checks find the facts gathered already.
+   */
+  public String factScript(CheckJob job) {
+    return FactScript.render(expected.sysconfDir(), job.containerNames());
+  }
+
+  /**
+   * What the session's first commands run ({@link HeadMasters#first}) so that the checks need no
+   * other round on most nodes: the fact script, and the first two rounds of the data path's proof
+   * and the workspace's ({@link SharedPathProof.Carried}).
+   *
+   * @param workspace the job's workspace, proven with the data path (null for none)
+   */
+  public record Opening(String factScript, SharedPathProof.Carried proof) {
+    /** What every node but the head runs. */
+    public String nodeScript() {
+      return proof == null ? factScript : factScript + proof.nodeTail();
+    }
+
+    /** What the head runs. */
+    public String headScript() {
+      return proof == null ? factScript : factScript + proof.headTail();
+    }
+
+    /** Gives the scripts to the head's logins. */
+    public void give(HeadMasters masters) {
+      masters.first(nodeScript(), headScript());
+    }
+  }
+
+  /** The opening for {@code job} and {@code selection}, proving {@code workspace} (or null). */
+  public Opening opening(CheckJob job, CheckSelection selection, String workspace) {
+    SharedPathProof.Carried c =
+        new SharedPathProof.Carried(selection.includes(CheckId.DATA_PATH_SHARED), workspace);
+    return new Opening(factScript(job), c.any() ? c : null);
   }
 
   /** The checks over an open session. */
@@ -91,8 +138,24 @@ public final class CheckFlow {
       String workspace,
       boolean keepSshMasters)
       throws InterruptedException {
+    return check(session, job, selection, workspace, keepSshMasters, null);
+  }
+
+  /**
+   * {@link #check(Session, CheckJob, CheckSelection, String, boolean)} after the session's first
+   * commands ran {@code opening} ({@link Opening#give}): what they gathered is used, not asked
+   * again.
+   */
+  public Checked check(
+      Session session,
+      CheckJob job,
+      CheckSelection selection,
+      String workspace,
+      boolean keepSshMasters,
+      Opening opening)
+      throws InterruptedException {
     try {
-      Round r = new Round(session, job, selection, workspace, keepSshMasters);
+      Round r = new Round(session, job, selection, workspace, keepSshMasters, opening);
       return new Checked(r.run(), r.workspaceVerdict, r.sshMasters);
     } finally {
       session.progress().done("checks");
@@ -106,6 +169,11 @@ public final class CheckFlow {
     final CheckSelection selection;
     final String workspace;
     final boolean keepSshMasters;
+    final Opening opening;
+
+    /** What each node printed in the session's first command (facts and proof), by node. */
+    final Map<String, ExecResult> firstOut = new ConcurrentHashMap<>();
+
     final long start = System.nanoTime();
     final List<String> nodes = new ArrayList<>();
     SharedPathProof.Verdict workspaceVerdict;
@@ -116,12 +184,14 @@ public final class CheckFlow {
         CheckJob job,
         CheckSelection selection,
         String workspace,
-        boolean keepSshMasters) {
+        boolean keepSshMasters,
+        Opening opening) {
       this.session = session;
       this.job = job;
       this.selection = selection;
       this.workspace = workspace;
       this.keepSshMasters = keepSshMasters;
+      this.opening = opening;
       if (!session.hostfile().names().contains(session.head())) {
         nodes.add(session.head());
       }
@@ -158,7 +228,10 @@ public final class CheckFlow {
       Timed<SharedPathProof.Verdict> proof = Timed.none();
       boolean proveDataPath =
           headOk && nodes.size() > 1 && selection.includes(CheckId.DATA_PATH_SHARED);
-      if (proveDataPath || (workspace != null && session.shells().containsKey(head))) {
+      if (carried()) {
+        // The head wrote the probes with its facts, most nodes read them with theirs.
+        proof = finishCarried(facts, proveDataPath);
+      } else if (proveDataPath || (workspace != null && session.shells().containsKey(head))) {
         proof = prove(facts, proveDataPath);
       }
       Timed<Map<String, NodeToNodeSsh.Answer>> ssh = Timed.none();
@@ -203,8 +276,57 @@ public final class CheckFlow {
       return p.answers();
     }
 
+    /** Whether the proof's first rounds rode on the session's first commands. */
+    boolean carried() {
+      return opening != null
+          && opening.proof() != null
+          && Objects.equals(opening.proof().workspace(), workspace)
+          && firstOut.containsKey(session.head());
+    }
+
+    Timed<SharedPathProof.Verdict> finishCarried(Map<String, Facts> facts, boolean dataPath)
+        throws InterruptedException {
+      Map<String, String> dataPaths = new LinkedHashMap<>();
+      Map<String, String> hostnames = new LinkedHashMap<>();
+      Map<String, String> nodeOuts = new LinkedHashMap<>();
+      for (String n : nodes) {
+        Facts f = facts.get(n);
+        if (f.answered() && session.shells().containsKey(n)) {
+          dataPaths.put(n, f.dataPath());
+          if (f.hostname() != null) {
+            hostnames.put(n, f.hostname());
+          }
+          ExecResult o = firstOut.get(n);
+          if (o != null && !n.equals(session.head())) {
+            nodeOuts.put(n, o.stdout());
+          }
+        }
+      }
+      if (opening.proof().dataPath()) {
+        session.progress().phase("data-path-shared", new ArrayList<>(dataPaths.keySet()));
+      }
+      long t = System.nanoTime();
+      try {
+        List<SharedPathProof.Verdict> v =
+            opening
+                .proof()
+                .finish(
+                    new SharedPathProof(session.fanOut(), probeTimeout),
+                    session.head(),
+                    session.shells(),
+                    dataPaths,
+                    hostnames,
+                    firstOut.get(session.head()),
+                    nodeOuts);
+        workspaceVerdict = v.get(1);
+        return new Timed<>(dataPath ? v.get(0) : null, since(t));
+      } catch (RuntimeException e) {
+        return new Timed<>(null, since(t));
+      }
+    }
+
     Map<String, Facts> facts() throws InterruptedException {
-      String script = FactScript.render(expected.sysconfDir(), job.containerNames());
+      String script = factScript(job);
       List<Facts> gathered =
           session.fanOut().map("facts", nodes, n -> gather(n, script), session.progress());
       Map<String, Facts> facts = new LinkedHashMap<>();
@@ -218,6 +340,16 @@ public final class CheckFlow {
       String failure = session.unreachable().get(node);
       if (failure != null) {
         return Facts.unanswered(node, failure, Duration.ZERO);
+      }
+      if (session.reach() instanceof HeadMasters hm && opening != null) {
+        // Gathered by the login that opened the session (or by the head beside it).
+        ExecResult first =
+            hm.takeFirst(
+                node, node.equals(session.head()) ? opening.headScript() : opening.nodeScript());
+        if (first != null) {
+          firstOut.put(node, first);
+          return FactParser.parse(node, first);
+        }
       }
       NodeShell shell = session.shells().get(node);
       if (shell == null) {

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.check;
 
+import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.MasterNodeShell;
 import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.session.Session;
@@ -8,6 +9,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The head's own OpenSSH logins as clusterrun's connections to the nodes: the head's SSH probe
@@ -22,6 +26,9 @@ public final class HeadMasters implements Session.Reach {
   private volatile NodeShell head;
   private volatile NodeToNodeSsh.Probe probe;
   private volatile Duration took = Duration.ZERO;
+  private volatile String first;
+  private volatile String firstHead;
+  private final Map<String, ExecResult> firsts = new ConcurrentHashMap<>();
 
   /**
    * @param timeout for the probe, and for ending the masters
@@ -44,13 +51,54 @@ public final class HeadMasters implements Session.Reach {
     return plain ? new HeadMasters(timeout) : null;
   }
 
+  /**
+   * Each login runs {@code script} as its command, and the head runs it at the same time: the
+   * nodes' first round rides on the logins ({@link #takeFirst}). Set before the session opens.
+   */
+  public HeadMasters first(String script) {
+    return first(script, script);
+  }
+
+  /** {@link #first(String)}, the head running {@code headScript} instead. */
+  public HeadMasters first(String script, String headScript) {
+    this.first = script;
+    this.firstHead = headScript;
+    return this;
+  }
+
+  /**
+   * What {@code script} printed on {@code node} (the head included) when the session opened, once:
+   * null when it was another script, the node was not reached or it was taken already.
+   */
+  public ExecResult takeFirst(String node, String script) {
+    NodeShell h = head;
+    String ran = h != null && h.node().equals(node) ? firstHead : first;
+    return script.equals(ran) ? firsts.remove(node) : null;
+  }
+
   @Override
   public Map<String, NodeShell> reach(NodeShell head, List<String> nodes) {
     this.head = head;
     long t = System.nanoTime();
-    NodeToNodeSsh.Probe p = NodeToNodeSsh.run(head, nodes, timeout, true);
+    String script = first;
+    String headScript = firstHead;
+    // The head's own run of the first script needs no login: beside the probe.
+    CompletableFuture<ExecResult> own =
+        headScript == null
+            ? null
+            : CompletableFuture.supplyAsync(
+                () -> head.run(headScript, timeout), HeadMasters::beside);
+    NodeToNodeSsh.Probe p = NodeToNodeSsh.run(head, nodes, timeout, true, script);
     took = Duration.ofNanos(System.nanoTime() - t);
     probe = p;
+    firsts.putAll(p.first());
+    if (own != null) {
+      try {
+        firsts.put(head.node(), own.join());
+      } catch (CompletionException e) {
+        // no answer kept: the round asks the head again
+      }
+    }
     Map<String, NodeShell> out = new LinkedHashMap<>();
     for (String n : nodes) {
       NodeToNodeSsh.Answer a = p.answers().get(n);
@@ -59,6 +107,13 @@ public final class HeadMasters implements Session.Reach {
       }
     }
     return out;
+  }
+
+  /** A thread of its own for the head's run beside the probe. */
+  private static void beside(Runnable r) {
+    Thread t = new Thread(r, "clusterrun-head-first");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** The probe's answers by node, or null before {@link #reach}. */

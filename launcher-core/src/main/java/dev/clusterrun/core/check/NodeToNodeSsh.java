@@ -40,12 +40,18 @@ public final class NodeToNodeSsh {
       java.util.regex.Pattern.compile("/dev/shm/clusterrun-ssh\\.[A-Za-z0-9]{6,}");
 
   /**
-   * The probe's answers, and the directory of the master connections it left open (null when none
-   * were asked for or /dev/shm could not hold them).
+   * The probe's answers, the directory of the master connections it left open (null when none were
+   * asked for or /dev/shm could not hold them), and what the first command printed on each node it
+   * got into (when one was given).
    */
-  public record Probe(Map<String, Answer> answers, String masters, java.util.Set<String> mastered) {
+  public record Probe(
+      Map<String, Answer> answers,
+      String masters,
+      java.util.Set<String> mastered,
+      Map<String, ExecResult> first) {
     public Probe {
       mastered = java.util.Set.copyOf(mastered);
+      first = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(first));
     }
   }
 
@@ -58,16 +64,33 @@ public final class NodeToNodeSsh {
 
   private NodeToNodeSsh() {}
 
+  /** The line a node prints first when the login carries a command: the login worked. */
+  static final String LOGIN = "@clusterrun-login";
+
   /**
-   * The script the head runs; each node name is quoted with {@link ShellQuote}.
+   * The script the head runs; each node name is quoted with {@link ShellQuote}. Every node's output
+   * goes to files of its own, each opened by a line that names the node ({@code @o-MARK I}, {@code
+   * @e-MARK I}) and the error file closed by {@code @rc-MARK I EXIT}; one {@code cat} prints them
+   * all after the last login (no process per node).
    *
    * @param keep keep each login as a master connection for mpirun (see the class comment)
+   * @param first a script each login runs as its command ({@code sh -c SCRIPT}, after printing
+   *     {@link #LOGIN}), or null for {@code true}
+   * @param mark a word that no output line starts with by chance (random)
    */
-  public static String script(List<String> nodes, boolean keep) {
+  static String script(List<String> nodes, boolean keep, String first, String mark) {
     List<String> set = new ArrayList<>(List.of("set", "--"));
     set.addAll(nodes);
+    String command =
+        first == null ? "true" : "printf '%s\\n' " + LOGIN + "; sh -c " + ShellQuote.quote(first);
     String body =
         ShellQuote.join(set)
+            + "\n"
+            + "c="
+            + ShellQuote.quote(command)
+            + "\n"
+            + "m="
+            + ShellQuote.quote(mark)
             + "\n"
             + "t=$(mktemp -d 2>/dev/null) || { t=/tmp/clusterrun-ssh.$$; mkdir -p \"$t\"; }\n"
             + "if command -v timeout >/dev/null 2>&1; then to='timeout -k 1 20'; else to=; fi\n"
@@ -88,24 +111,37 @@ public final class NodeToNodeSsh {
             + PERSIST_SECONDS
             + " -o ControlPath=$cm/%n\"\n"
             + "  fi\n"
+            + "  printf '@o-%s %s\\n' \"$m\" $i >\"$t/$i.o\"\n"
+            + "  printf '@e-%s %s\\n' \"$m\" $i >\"$t/$i.e\"\n"
             // $mux unquoted on purpose: its words, and $cm is mktemp's (no blank, no glob).
-            + "  ( $to ssh -n $mux -o BatchMode=yes -o ConnectTimeout=5 -- \"$n\" true </dev/null"
-            + " >/dev/null 2>\"$t/$i.err\"; echo $? >\"$t/$i.rc\" ) &\n"
+            + "  ( $to ssh -n $mux -o BatchMode=yes -o ConnectTimeout=5 -- \"$n\" \"$c\" </dev/null"
+            + " >>\"$t/$i.o\" 2>>\"$t/$i.e\"\n"
+            + "    printf '\\n@rc-%s %s %s\\n' \"$m\" $i $? >>\"$t/$i.e\"; echo >>\"$t/$i.o\" ) &\n"
             + "  i=$((i + 1))\n"
             + "  if [ $((i % "
             + PARALLEL
             + ")) -eq 0 ]; then wait; fi\n"
             + "done\n"
             + "wait\n"
-            + "i=0\n"
-            + "for n in \"$@\"; do\n"
-            + "  kv ssh.$i.rc \"$(cat \"$t/$i.rc\" 2>/dev/null)\"\n"
-            + "  kv ssh.$i.err \"$(cat \"$t/$i.err\" 2>/dev/null)\"\n"
-            + "  if [ -n \"$cm\" ] && [ -S \"$cm/$n\" ]; then kv ssh.$i.master 1; fi\n"
-            + "  i=$((i + 1))\n"
-            + "done\n"
-            + "rm -rf -- \"$t\"";
-    return Scripts.wrap(body);
+            + "if [ -n \"$cm\" ]; then\n"
+            + "  i=0\n"
+            + "  for n in \"$@\"; do\n"
+            + "    if [ -S \"$cm/$n\" ]; then kv ssh.$i.master 1; fi\n"
+            + "    i=$((i + 1))\n"
+            + "  done\n"
+            + "fi\n"
+            + "printf '%s\\n' '"
+            + Scripts.END
+            + "'\n"
+            + "cat -- \"$t\"/*.o \"$t\"/*.e 2>/dev/null\n"
+            + "rm -rf -- \"$t\"\n"
+            + "exit 0";
+    return Scripts.KV + "printf '%s\\n' '" + Scripts.BEGIN + "'\n" + body + "\n";
+  }
+
+  /** {@link #run(NodeShell, List, Duration, boolean, String)} with {@code true} as the command. */
+  public static Probe run(NodeShell head, List<String> nodes, Duration timeout, boolean keep) {
+    return run(head, nodes, timeout, keep, null);
   }
 
   /**
@@ -113,16 +149,39 @@ public final class NodeToNodeSsh {
    *
    * @param keep keep the logins as master connections for mpirun; the caller ends them with {@link
    *     #closeMasters}
+   * @param first a script each login runs (e.g. the fact script), or null; its output on each node
+   *     the probe got into is in {@link Probe#first()}
    */
-  public static Probe run(NodeShell head, List<String> nodes, Duration timeout, boolean keep) {
+  public static Probe run(
+      NodeShell head, List<String> nodes, Duration timeout, boolean keep, String first) {
     if (nodes.isEmpty()) {
-      return new Probe(Map.of(), null, java.util.Set.of());
+      return new Probe(Map.of(), null, java.util.Set.of(), Map.of());
     }
-    ExecResult r = head.run(script(nodes, keep), timeout);
+    String mark = randomMark();
+    ExecResult r = head.run(script(nodes, keep, first, mark), timeout);
     Map<String, String> kv = Scripts.parse(r.stdout()).values();
+    Outputs outs = Outputs.parse(r.stdout(), mark, nodes.size());
+    Map<String, Answer> answers = new LinkedHashMap<>();
+    Map<String, ExecResult> firsts = new LinkedHashMap<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      String n = nodes.get(i);
+      Answer a = answer(n, r, outs.rc[i], outs.err[i], first != null ? outs.out[i] : null);
+      answers.put(n, a);
+      if (first != null && a.ok()) {
+        String o = outs.out[i];
+        firsts.put(
+            n,
+            new ExecResult(
+                outs.rc[i] == null ? -1 : outs.rc[i],
+                o.indexOf('\n') < 0 ? "" : o.substring(o.indexOf('\n') + 1),
+                outs.err[i] == null ? "" : outs.err[i],
+                r.elapsed(),
+                null));
+      }
+    }
     String dir = keep ? kv.get("ssh.masters") : null;
     if (dir == null || !MASTERS_DIR.matcher(dir).matches()) {
-      return new Probe(parse(nodes, r), null, java.util.Set.of());
+      return new Probe(answers, null, java.util.Set.of(), firsts);
     }
     java.util.Set<String> mastered = new java.util.LinkedHashSet<>();
     for (int i = 0; i < nodes.size(); i++) {
@@ -130,7 +189,94 @@ public final class NodeToNodeSsh {
         mastered.add(nodes.get(i));
       }
     }
-    return new Probe(parse(nodes, r), dir, mastered);
+    return new Probe(answers, dir, mastered, firsts);
+  }
+
+  private static String randomMark() {
+    byte[] b = new byte[8];
+    new java.security.SecureRandom().nextBytes(b);
+    return "clusterrun-" + java.util.HexFormat.of().formatHex(b);
+  }
+
+  /** Each node's output, error output and exit code, from the files the head printed. */
+  private record Outputs(String[] out, String[] err, Integer[] rc) {
+    static Outputs parse(String stdout, String mark, int n) {
+      StringBuilder[] out = new StringBuilder[n];
+      StringBuilder[] err = new StringBuilder[n];
+      Integer[] rc = new Integer[n];
+      String o = "@o-" + mark + " ";
+      String e = "@e-" + mark + " ";
+      String c = "@rc-" + mark + " ";
+      StringBuilder cur = null;
+      String text = stdout == null ? "" : stdout;
+      int end = text.indexOf("\n" + Scripts.END + "\n");
+      for (String line :
+          (end < 0 ? "" : text.substring(end + Scripts.END.length() + 2)).split("\n", -1)) {
+        Integer i;
+        if ((i = index(line, o, n)) != null) {
+          cur = out[i] = new StringBuilder();
+        } else if ((i = index(line, e, n)) != null) {
+          cur = err[i] = new StringBuilder();
+        } else if (line.startsWith(c)) {
+          String[] w = line.substring(c.length()).split(" ");
+          Integer k = w.length == 2 ? index(c + w[0], c, n) : null;
+          if (k != null && w[1].matches("[0-9]{1,3}")) {
+            rc[k] = Integer.valueOf(w[1]);
+          }
+          cur = null;
+        } else if (cur != null) {
+          cur.append(line).append('\n');
+        }
+      }
+      String[] os = new String[n];
+      String[] es = new String[n];
+      for (int i = 0; i < n; i++) {
+        // each file ends with the newline the head added after the login: removed again
+        os[i] = out[i] == null ? null : trimAdded(out[i]);
+        es[i] = err[i] == null ? null : trimAdded(err[i]);
+      }
+      return new Outputs(os, es, rc);
+    }
+
+    private static String trimAdded(StringBuilder b) {
+      // the lines of a file's text plus the newline the head added: the text and one newline
+      int len = b.length();
+      return len >= 1 && b.charAt(len - 1) == '\n' ? b.substring(0, len - 1) : b.toString();
+    }
+
+    private static Integer index(String line, String prefix, int n) {
+      if (!line.startsWith(prefix)) {
+        return null;
+      }
+      String s = line.substring(prefix.length());
+      if (!s.matches("[0-9]{1,7}")) {
+        return null;
+      }
+      int i = Integer.parseInt(s);
+      return i < n ? i : null;
+    }
+  }
+
+  /**
+   * One node's answer: without a command, the login worked when ssh exited 0; with one, when the
+   * node printed {@link #LOGIN} first (the command's own exit code is then not ssh's).
+   */
+  private static Answer answer(String n, ExecResult r, Integer rc, String err, String out) {
+    if (r.error() != null || rc == null) {
+      String why =
+          r.error() != null
+              ? "the head gave no answer: " + r.error()
+              : "the head gave no answer (exit " + r.exitCode() + ")";
+      return new Answer(n, false, -1, why);
+    }
+    String e = err == null ? "" : err.strip();
+    if (rc == 124) {
+      e = "ssh did not finish within 20 s" + (e.isEmpty() ? "" : ": " + e);
+    }
+    if (out != null && (out.equals(LOGIN) || out.startsWith(LOGIN + "\n"))) {
+      return new Answer(n, true, 0, "");
+    }
+    return new Answer(n, rc == 0 && out == null, rc, e);
   }
 
   /**
@@ -179,34 +325,5 @@ public final class NodeToNodeSsh {
                 + "wait\n"
                 + "rm -rf -- \"$d\""),
         timeout);
-  }
-
-  static Map<String, Answer> parse(List<String> nodes, ExecResult r) {
-    Map<String, Answer> out = new LinkedHashMap<>();
-    KeyValues.Parsed p = Scripts.parse(r.stdout());
-    for (int i = 0; i < nodes.size(); i++) {
-      String n = nodes.get(i);
-      String rc = p.values().get("ssh." + i + ".rc");
-      if (r.error() != null || rc == null || rc.isEmpty()) {
-        String why =
-            r.error() != null
-                ? "the head gave no answer: " + r.error()
-                : "the head gave no answer (exit " + r.exitCode() + ")";
-        out.put(n, new Answer(n, false, -1, why));
-        continue;
-      }
-      int code;
-      try {
-        code = Integer.parseInt(rc.strip());
-      } catch (NumberFormatException e) {
-        code = -1;
-      }
-      String err = p.values().getOrDefault("ssh." + i + ".err", "").strip();
-      if (code == 124) {
-        err = "ssh did not finish within 20 s" + (err.isEmpty() ? "" : ": " + err);
-      }
-      out.put(n, new Answer(n, code == 0, code, err));
-    }
-    return out;
   }
 }

@@ -171,9 +171,7 @@ public final class SharedPathProof {
       if (headDir == null || headDir.isEmpty() || headShell == null) {
         verdicts[i] = everyNode(head, null, sub.paths(), Status.ERROR, "the head has no data path");
       } else {
-        probes.add(
-            new Probe(
-                i, sub, headDir, strip(headDir) + "/.clusterrun-probe-" + tokens.get(), tokens));
+        probes.add(Probe.own(i, sub, headDir, tokens));
       }
     }
     if (probes.isEmpty()) {
@@ -181,6 +179,24 @@ public final class SharedPathProof {
     }
     // 1. The head writes every probe.
     ExecResult w = headShell.run(Scripts.wrap(Probe.all(probes, Probe::headWriteBody)), timeout);
+    return rounds(head, shells, probes, verdicts, w, Map.of());
+  }
+
+  /**
+   * Rounds 2 and 3 after the head wrote the probes ({@code w}, its answers): every other node reads
+   * every probe through its own path (those of {@code early} that saw the head's probe answered in
+   * an earlier command already) and writes its own answer, then the head reads those back and
+   * removes the probe directories.
+   */
+  private List<Verdict> rounds(
+      String head,
+      Map<String, NodeShell> shells,
+      List<Probe> probes,
+      Verdict[] verdicts,
+      ExecResult w,
+      Map<String, Map<String, String>> early)
+      throws InterruptedException {
+    NodeShell headShell = shells.get(head);
     Map<String, String> wrote = Scripts.parse(w.stdout()).values();
     List<Probe> written = new ArrayList<>();
     StringBuilder removeFailed = new StringBuilder();
@@ -208,7 +224,8 @@ public final class SharedPathProof {
     if (removeFailed.length() > 0) {
       headShell.run(removeFailed + "true", timeout);
     }
-    // 2. Every other node reads every probe through its own path and answers with its own token.
+    // 2. Every other node reads every probe through its own path and answers with its own token;
+    // a node that answered every probe earlier, having seen the head's, is not asked again.
     List<String> others = new ArrayList<>();
     for (Probe p : written) {
       for (String n : p.sub.paths().keySet()) {
@@ -217,8 +234,19 @@ public final class SharedPathProof {
         }
       }
     }
-    Map<String, Map<String, String>> reads =
-        fanOut.byNode(others, n -> readAll(shells.get(n), n, written));
+    List<String> ask = new ArrayList<>();
+    for (String n : others) {
+      Map<String, String> e = early.get(n);
+      if (e == null || !written.stream().allMatch(p -> "match".equals(e.get(p.key("seen"))))) {
+        ask.add(n);
+      }
+    }
+    Map<String, Map<String, String>> reads = new LinkedHashMap<>();
+    Map<String, Map<String, String>> asked =
+        fanOut.byNode(ask, n -> readAll(shells.get(n), n, written));
+    for (String n : others) {
+      reads.put(n, asked.containsKey(n) ? asked.get(n) : early.get(n));
+    }
     // 3. The head reads back what the nodes wrote, then removes every probe directory.
     ExecResult v =
         headShell.run(
@@ -237,7 +265,185 @@ public final class SharedPathProof {
             return false;
           }
         });
-    return List.of(verdicts);
+    // a carried proof without a workspace leaves that verdict null
+    return java.util.Collections.unmodifiableList(java.util.Arrays.asList(verdicts));
+  }
+
+  /**
+   * The data path's proof and a workspace's, their first two rounds carried by the commands that
+   * gather each node's facts when the session opens ({@link HeadMasters#first}): the head writes
+   * its probes at the end of its own fact script, and every other node, at the end of its, reads
+   * them through its ENROOT_DATA_PATH as the facts just read it (and the workspace's path) and
+   * writes its answer, named after its hostname. The head's probe may not be written yet when a
+   * node looks (the head gathers its facts beside the logins): such a node is asked again in a
+   * round of its own, as is every node without those answers. Then the head reads back and removes
+   * the probes, as {@link #prove} does.
+   */
+  public static final class Carried {
+    private static final int DATA = 0;
+    private static final int WORKSPACE = 1;
+
+    private final boolean dataPath;
+    private final String workspace;
+    private final String[] ids = new String[2];
+    private final String[] headTokens = new String[2];
+    private final String[] nodeTokens = new String[2];
+
+    /**
+     * @param dataPath prove each node's ENROOT_DATA_PATH
+     * @param workspace the workspace to create and prove (null for none)
+     */
+    public Carried(boolean dataPath, String workspace) {
+      this(dataPath, workspace, randomTokens());
+    }
+
+    Carried(boolean dataPath, String workspace, Supplier<String> tokens) {
+      this.dataPath = dataPath;
+      this.workspace = workspace;
+      for (int i = 0; i < 2; i++) {
+        ids[i] = ".clusterrun-probe-" + tokens.get();
+        headTokens[i] = tokens.get();
+        nodeTokens[i] = tokens.get();
+      }
+    }
+
+    /** Whether there is anything to prove. */
+    public boolean any() {
+      return dataPath || workspace != null;
+    }
+
+    /** Whether each node's ENROOT_DATA_PATH is proven. */
+    public boolean dataPath() {
+      return dataPath;
+    }
+
+    /** The workspace proven, or null. */
+    public String workspace() {
+      return workspace;
+    }
+
+    /** What the head runs after its facts: it writes every probe. */
+    public String headTail() {
+      StringBuilder b = new StringBuilder();
+      if (dataPath) {
+        b.append(
+                Probe.headWriteBody(
+                    DATA, "${ENROOT_DATA_PATH-}", false, ids[DATA], headTokens[DATA]))
+            .append('\n');
+      }
+      if (workspace != null) {
+        b.append(
+                Probe.headWriteBody(
+                    WORKSPACE,
+                    ShellQuote.quote(workspace),
+                    true,
+                    ids[WORKSPACE],
+                    headTokens[WORKSPACE]))
+            .append('\n');
+      }
+      return Scripts.wrap(b.toString());
+    }
+
+    /** What every other node runs after its facts: it reads every probe and answers. */
+    public String nodeTail() {
+      return Scripts.wrap(reads("${ENROOT_DATA_PATH-}", "$cr_h"));
+    }
+
+    private String reads(String dataExpr, String hostExpr) {
+      StringBuilder b = new StringBuilder();
+      if (dataPath) {
+        b.append(
+                Probe.readBody(
+                    DATA,
+                    dataExpr,
+                    ids[DATA],
+                    headTokens[DATA],
+                    "node-" + hostExpr,
+                    hostExpr,
+                    nodeTokens[DATA]))
+            .append('\n');
+      }
+      if (workspace != null) {
+        b.append(
+                Probe.readBody(
+                    WORKSPACE,
+                    ShellQuote.quote(workspace),
+                    ids[WORKSPACE],
+                    headTokens[WORKSPACE],
+                    "node-" + hostExpr,
+                    hostExpr,
+                    nodeTokens[WORKSPACE]))
+            .append('\n');
+      }
+      return b.toString();
+    }
+
+    /**
+     * The rest of the proof, once the facts are in.
+     *
+     * @param dataPaths each answering node's ENROOT_DATA_PATH (the head's included)
+     * @param hostnames each answering node's hostname, as its facts read it
+     * @param headOut what the head printed (its facts and its writes), or null when it gave no
+     *     answer
+     * @param nodeOuts what each other node printed (its facts and its reads), where there is one
+     * @return the data path's verdict (null when not asked) and the workspace's (null when none)
+     */
+    public List<Verdict> finish(
+        SharedPathProof proof,
+        String head,
+        Map<String, NodeShell> shells,
+        Map<String, String> dataPaths,
+        Map<String, String> hostnames,
+        ExecResult headOut,
+        Map<String, String> nodeOuts)
+        throws InterruptedException {
+      Verdict[] verdicts = new Verdict[2];
+      List<Probe> probes = new ArrayList<>();
+      String headData = dataPaths.get(head);
+      if (dataPath) {
+        Subject sub = new Subject(dataPaths, false);
+        if (headData == null || headData.isEmpty() || headOut == null) {
+          verdicts[DATA] =
+              everyNode(head, null, sub.paths(), Status.ERROR, "the head has no data path");
+        } else {
+          probes.add(carriedProbe(DATA, sub, headData, hostnames));
+        }
+      }
+      if (workspace != null) {
+        Subject sub = Subject.created(workspace, shells.keySet());
+        if (headOut == null) {
+          verdicts[WORKSPACE] =
+              everyNode(head, null, sub.paths(), Status.ERROR, "the head gave no answer");
+        } else {
+          probes.add(carriedProbe(WORKSPACE, sub, workspace, hostnames));
+        }
+      }
+      if (!probes.isEmpty()) {
+        Map<String, Map<String, String>> early = new LinkedHashMap<>();
+        nodeOuts.forEach(
+            (n, out) -> {
+              Map<String, String> m = new LinkedHashMap<>(Scripts.parse(out).values());
+              m.put("exit", "0");
+              early.put(n, m);
+            });
+        List<Verdict> done = proof.rounds(head, shells, probes, verdicts, headOut, early);
+        verdicts = done.toArray(new Verdict[0]);
+      }
+      return java.util.Arrays.asList(verdicts);
+    }
+
+    private Probe carriedProbe(
+        int index, Subject sub, String headDir, Map<String, String> hostnames) {
+      return new Probe(
+          index,
+          sub,
+          headDir,
+          ids[index],
+          headTokens[index],
+          n -> nodeTokens[index],
+          (n, k) -> "node-" + hostnames.getOrDefault(n, "unknown-" + k),
+          n -> ShellQuote.quote(hostnames.getOrDefault(n, "")));
+    }
   }
 
   /** One node's reads of every probe, in one command: the raw answers, keyed. */
@@ -268,7 +474,10 @@ public final class SharedPathProof {
   /** What one node saw of the head's probe, and whether it could write its own. */
   private record Read(String seen, String write, String detail) {}
 
-  /** One directory's probe: its directory, each node's index and token, its keys' prefix. */
+  /**
+   * One directory's probe: its directory, each node's index (its answers' keys), token and file,
+   * its keys' prefix.
+   */
   private static final class Probe {
     final int index;
     final Subject sub;
@@ -278,22 +487,54 @@ public final class SharedPathProof {
     final String headToken;
     final Map<String, Integer> nodeIndex = new LinkedHashMap<>();
     final Map<String, String> nodeTokens = new LinkedHashMap<>();
+    final Map<String, String> nodeFiles = new LinkedHashMap<>();
 
-    Probe(int index, Subject sub, String headDir, String dir, Supplier<String> tokens) {
+    /** A node's hostname as a shell word (its file is named after it), or null: by index. */
+    final java.util.function.Function<String, String> hostOf;
+
+    Probe(
+        int index,
+        Subject sub,
+        String headDir,
+        String id,
+        String headToken,
+        java.util.function.Function<String, String> tokenOf,
+        java.util.function.BiFunction<String, Integer, String> fileOf,
+        java.util.function.Function<String, String> hostOf) {
       this.index = index;
       this.sub = sub;
       this.headDir = headDir;
-      this.dir = dir;
-      this.id = dir.substring(dir.lastIndexOf('/') + 1);
-      this.headToken = tokens.get();
+      this.dir = strip(headDir) + "/" + id;
+      this.id = id;
+      this.headToken = headToken;
+      this.hostOf = hostOf;
       for (String n : sub.paths().keySet()) {
-        nodeIndex.put(n, nodeIndex.size());
-        nodeTokens.put(n, tokens.get());
+        int k = nodeIndex.size();
+        nodeIndex.put(n, k);
+        nodeTokens.put(n, tokenOf.apply(n));
+        nodeFiles.put(n, fileOf.apply(n, k));
       }
+    }
+
+    /** A probe of its own rounds: fresh tokens, each node's file named by its index. */
+    static Probe own(int index, Subject sub, String headDir, Supplier<String> tokens) {
+      return new Probe(
+          index,
+          sub,
+          headDir,
+          ".clusterrun-probe-" + tokens.get(),
+          tokens.get(),
+          n -> tokens.get(),
+          (n, k) -> "node-" + k,
+          null);
     }
 
     /** The key of this probe's answer {@code what}. */
     String key(String what) {
+      return key(index, what);
+    }
+
+    static String key(int index, String what) {
       return "p" + index + "." + what;
     }
 
@@ -307,25 +548,39 @@ public final class SharedPathProof {
     }
 
     String headWriteBody() {
-      String mk =
-          sub.create()
-              ? "if e=$(mkdir -p -- "
-                  + ShellQuote.quote(headDir)
-                  + " 2>&1); then kv "
-                  + key("mkdir")
+      return headWriteBody(index, ShellQuote.quote(headDir), sub.create(), id, headToken);
+    }
+
+    /**
+     * The head's write: {@code dirExpr} (a shell word: a quoted path, or a variable) is the
+     * directory, made first when {@code create}; the probe is {@code DIR/ID/head}.
+     */
+    static String headWriteBody(
+        int index, String dirExpr, boolean create, String id, String token) {
+      String write = key(index, "write");
+      String mk = key(index, "mkdir");
+      return "D="
+          + dirExpr
+          + "\n"
+          + "while [ ${#D} -gt 1 ] && [ \"${D%/}\" != \"$D\" ]; do D=${D%/}; done\n"
+          + (create
+              ? "if e=$(mkdir -p -- \"$D\" 2>&1); then kv "
+                  + mk
                   + " ok; else kv "
-                  + key("mkdir")
+                  + mk
                   + " \"$e\"; fi\n"
-              : "";
-      return mk
-          + "d="
-          + ShellQuote.quote(dir)
-          + "\nif e=$( { mkdir -p -- \"$d\" && printf '%s\\n' "
-          + ShellQuote.quote(headToken)
+              : "")
+          + "d=\"$D\"/"
+          + ShellQuote.quote(id)
+          + "\nif [ -z \"$D\" ]; then kv "
+          + write
+          + " 'not set'\n"
+          + "elif e=$( { mkdir -p -- \"$d\" && printf '%s\\n' "
+          + ShellQuote.quote(token)
           + " >\"$d/head\"; } 2>&1); then kv "
-          + key("write")
+          + write
           + " ok; else kv "
-          + key("write")
+          + write
           + " \"$e\"; fi";
     }
 
@@ -345,50 +600,90 @@ public final class SharedPathProof {
       if (data == null) {
         return "";
       }
-      if (data.isEmpty()) {
-        return "kv "
-            + key("seen")
-            + " error; kv "
-            + key("detail")
-            + " 'ENROOT_DATA_PATH is not set'";
+      return readBody(
+          index,
+          ShellQuote.quote(data),
+          id,
+          headToken,
+          hostOf == null ? ShellQuote.quote(nodeFiles.get(node)) : null,
+          hostOf == null ? null : hostOf.apply(node),
+          nodeTokens.get(node));
+    }
+
+    /**
+     * A node's read of the head's probe under {@code dirExpr} (a shell word; empty:
+     * ENROOT_DATA_PATH is not set) and, when it matches, its own answer: the file {@code file} (a
+     * shell word), or, with {@code hostExpr} (a shell word) instead, {@code node-HOSTNAME}.
+     */
+    static String readBody(
+        int index,
+        String dirExpr,
+        String id,
+        String headToken,
+        String file,
+        String hostExpr,
+        String nodeToken) {
+      String seen = key(index, "seen");
+      String detail = key(index, "detail");
+      String write = key(index, "write");
+      String writeOwn =
+          "if e=$( { printf '%s\\n' "
+              + ShellQuote.quote(nodeToken)
+              + " >\"$d\"/"
+              + (hostExpr == null ? file : "\"node-$h\"")
+              + "; } 2>&1); then kv "
+              + write
+              + " ok; else kv "
+              + write
+              + " \"$e\"; fi\n";
+      if (hostExpr != null) {
+        writeOwn =
+            "h="
+                + hostExpr
+                + "\ncase $h in\n"
+                + "  '' | *[!A-Za-z0-9._-]*) kv "
+                + write
+                + " \"no hostname to name its answer after: '$h'\" ;;\n"
+                + "  *) "
+                + writeOwn
+                + "  ;;\nesac\n";
       }
-      String d = strip(data) + "/" + id;
       return "D="
-          + ShellQuote.quote(data)
-          + "\nd="
-          + ShellQuote.quote(d)
-          + "\nif [ ! -d \"$D\" ]; then kv "
-          + key("seen")
+          + dirExpr
+          + "\n"
+          + "while [ ${#D} -gt 1 ] && [ \"${D%/}\" != \"$D\" ]; do D=${D%/}; done\n"
+          + "d=\"$D\"/"
+          + ShellQuote.quote(id)
+          + "\ns=\n"
+          + "if [ -z \"$D\" ]; then kv "
+          + seen
+          + " error; kv "
+          + detail
+          + " 'ENROOT_DATA_PATH is not set'\n"
+          + "elif [ ! -d \"$D\" ]; then kv "
+          + seen
           + " no-data-path\n"
           + "elif [ ! -e \"$d/head\" ]; then kv "
-          + key("seen")
+          + seen
           + " missing\n"
-          + "elif s=$(cat -- \"$d/head\" 2>&1); then\n"
+          + "elif { IFS= read -r s <\"$d/head\"; } 2>/dev/null || [ -n \"$s\" ]; then\n"
           + "  if [ \"$s\" = "
           + ShellQuote.quote(headToken)
           + " ]; then\n"
           + "    kv "
-          + key("seen")
+          + seen
           + " match\n"
-          + "    if e=$( { printf '%s\\n' "
-          + ShellQuote.quote(nodeTokens.get(node))
-          + " >\"$d/node-"
-          + nodeIndex.get(node)
-          + "\"; } 2>&1); then kv "
-          + key("write")
-          + " ok; else kv "
-          + key("write")
-          + " \"$e\"; fi\n"
+          + writeOwn
           + "  else kv "
-          + key("seen")
+          + seen
           + " other; kv "
-          + key("detail")
+          + detail
           + " \"$s\"; fi\n"
           + "else kv "
-          + key("seen")
+          + seen
           + " error; kv "
-          + key("detail")
-          + " \"$s\"; fi";
+          + detail
+          + " \"cannot read $d/head\"; fi";
     }
 
     /** What {@code node} answered for this probe. */
@@ -415,15 +710,17 @@ public final class SharedPathProof {
         Read r = read(reads.apply(n));
         if ("match".equals(r.seen()) && "ok".equals(r.write())) {
           int k = nodeIndex.get(n);
+          String f = "\"$d\"/" + ShellQuote.quote(nodeFiles.get(n));
           verify
-              .append("t=0; while [ ! -e \"$d/node-")
-              .append(k)
-              .append("\" ] && [ $t -lt 3 ]; do sleep 1; t=$((t + 1)); done\n")
+              .append("t=0; while [ ! -e ")
+              .append(f)
+              .append(" ] && [ $t -lt 3 ]; do sleep 1; t=$((t + 1)); done\n")
+              .append("s=; { IFS= read -r s <")
+              .append(f)
+              .append("; } 2>/dev/null\n")
               .append("kv ")
               .append(key("node." + k))
-              .append(" \"$(cat -- \"$d/node-")
-              .append(k)
-              .append("\" 2>/dev/null)\"\n");
+              .append(" \"$s\"\n");
         }
       }
       verify
@@ -509,7 +806,7 @@ public final class SharedPathProof {
     String removeOwnScript(String n) {
       String own = strip(sub.paths().get(n)) + "/" + id;
       return "rm -f -- "
-          + ShellQuote.quote(own + "/node-" + nodeIndex.get(n))
+          + ShellQuote.quote(own + "/" + nodeFiles.get(n))
           + "; rmdir -- "
           + ShellQuote.quote(own)
           + " 2>/dev/null; "

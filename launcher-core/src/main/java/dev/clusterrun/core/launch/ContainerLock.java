@@ -3,7 +3,6 @@ package dev.clusterrun.core.launch;
 import dev.clusterrun.core.session.Progress;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -28,15 +27,32 @@ final class ContainerLock {
     return Path.of(workspace, ".clusterrun", "locks", name + ".lock");
   }
 
+  /** The lock held shared until closed (closing twice is harmless). */
+  interface Held extends AutoCloseable {
+    Held NONE = () -> {};
+
+    @Override
+    void close();
+  }
+
   /**
-   * Runs {@code body} holding the container's lock shared, after waiting (and saying so) for a run
-   * that holds it to make the container. Without a name, or when the lock file cannot be made (the
-   * workspace is not there yet: the checks say why), {@code body} runs without it.
+   * Runs {@code body} holding the container's lock shared ({@link #hold}); released when it ends.
    */
   static <T> T shared(String workspace, String name, Progress progress, Body<T> body)
       throws InterruptedException {
-    if (name == null || workspace == null) {
+    try (Held held = hold(workspace, name, progress)) {
       return body.run();
+    }
+  }
+
+  /**
+   * Takes the container's lock shared, after waiting (and saying so) for a run that holds it to
+   * make the container. Without a name, or when the lock file cannot be made (the workspace is not
+   * there yet: the checks say why), nothing is held.
+   */
+  static Held hold(String workspace, String name, Progress progress) throws InterruptedException {
+    if (name == null || workspace == null) {
+      return Held.NONE;
     }
     Path f = file(workspace, name);
     FileChannel ch;
@@ -46,30 +62,24 @@ final class ContainerLock {
           FileChannel.open(
               f, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     } catch (IOException | RuntimeException e) {
-      return body.run();
+      return Held.NONE;
     }
-    FileLock lock;
     try {
-      lock = ch.tryLock(0, Long.MAX_VALUE, true);
-      if (lock == null) {
+      if (ch.tryLock(0, Long.MAX_VALUE, true) == null) {
         progress.note(
             "container "
                 + name
                 + " is being made by another run: waiting for it before the checks");
-        lock = ch.lock(0, Long.MAX_VALUE, true);
+        ch.lock(0, Long.MAX_VALUE, true);
       }
     } catch (java.nio.channels.FileLockInterruptionException e) {
       close(ch);
       throw new InterruptedException("interrupted while waiting for container " + name);
     } catch (IOException | RuntimeException e) {
       close(ch);
-      return body.run();
+      return Held.NONE;
     }
-    try {
-      return body.run();
-    } finally {
-      close(ch); // releases the lock
-    }
+    return () -> close(ch); // releases the lock
   }
 
   private static void close(FileChannel ch) {

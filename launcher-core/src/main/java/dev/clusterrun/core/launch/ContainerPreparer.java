@@ -28,10 +28,20 @@ public final class ContainerPreparer {
 
   private final HeadCommands head;
   private final OutputStream progress;
+  private String dataPath;
 
   public ContainerPreparer(HeadCommands head, OutputStream progress) {
     this.head = head;
     this.progress = progress;
+  }
+
+  /**
+   * The head's ENROOT_DATA_PATH as its facts read it (null when not known): a container whose
+   * directory is there exists without asking {@code enroot list}.
+   */
+  public ContainerPreparer dataPath(String path) {
+    this.dataPath = path;
+    return this;
   }
 
   public Prepared prepare(Plan plan, String workspace)
@@ -260,6 +270,15 @@ public final class ContainerPreparer {
   }
 
   boolean containerExists(String name) throws IOException, InterruptedException, PrepareException {
+    // enroot keeps a container as the directory NAME in its data path (what `enroot list` lists):
+    // seen there, it exists; not seen, enroot itself is asked (the facts may not be enroot's view).
+    if (dataPath != null
+        && dataPath.startsWith("/")
+        && !name.isEmpty()
+        && !name.contains("/")
+        && Files.isDirectory(Path.of(dataPath, name))) {
+      return true;
+    }
     HeadCommands.Captured c = head.capture(List.of(EnrootArgs.ENROOT, "list"), Map.of());
     if (c.exitCode() != 0) {
       throw new PrepareException("enroot list failed on the head: " + firstLine(c.stderr()));

@@ -43,6 +43,7 @@ public final class JobRunner {
   private volatile Launcher launcher;
   private volatile boolean interrupted;
   private Duration nodeTimeout;
+  private String headDataPath;
   private volatile NodeWatch watch;
 
   public JobRunner(HeadCommands head, Session session, Console console) {
@@ -57,6 +58,14 @@ public final class JobRunner {
    */
   public JobRunner watchNodes(Duration timeout) {
     nodeTimeout = timeout;
+    return this;
+  }
+
+  /**
+   * The head's ENROOT_DATA_PATH from its facts, or null: see {@link ContainerPreparer#dataPath}.
+   */
+  public JobRunner headDataPath(String path) {
+    headDataPath = path;
     return this;
   }
 
@@ -117,7 +126,10 @@ public final class JobRunner {
                     : ": making sure it exists and matches " + plan.image()));
     try {
       run.prepared(
-          new ContainerPreparer(head, console.err()).prepare(plan, rq.workspace()).actions());
+          new ContainerPreparer(head, console.err())
+              .dataPath(headDataPath)
+              .prepare(plan, rq.workspace())
+              .actions());
     } catch (ContainerPreparer.PrepareException e) {
       run.tookPreparing();
       run.note(e.getMessage());

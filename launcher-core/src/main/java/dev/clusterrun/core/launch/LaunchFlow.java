@@ -139,35 +139,47 @@ public final class LaunchFlow {
     // The head's OpenSSH logins are the run's connections (and carry mpirun's), when the settings
     // allow it.
     HeadMasters masters = HeadMasters.forSettings(job.ssh().explicit(), PROOF_TIMEOUT);
-    try (Session session =
-        Session.open(launch.hostfile(), job.ssh().explicit(), console.progress(), masters)) {
+    boolean check = !launch.options().skipChecks();
+    CheckJob checkJob =
+        new CheckJob(
+            job.containerName().value(),
+            job.mounts().value(),
+            job.mountHome().value(),
+            Planner.startsImage(job));
+    // The facts and the proofs' first rounds ride on the head's logins, and the head gathers its
+    // own beside them.
+    CheckFlow.Opening opening =
+        CheckFlow.standard()
+            .opening(checkJob, selection(launch.options()), job.workspacePath().value());
+    if (masters != null && check) {
+      opening.give(masters);
+    }
+    // A named container another run is making is judged once it is made: the lock is taken before
+    // the logins that gather the facts, and let go after the checks.
+    try (ContainerLock.Held lock =
+            check
+                ? ContainerLock.hold(
+                    job.workspacePath().value(), job.containerName().value(), console.progress())
+                : ContainerLock.Held.NONE;
+        Session session =
+            Session.open(launch.hostfile(), job.ssh().explicit(), console.progress(), masters)) {
       CheckReport report = null;
       SharedPathProof.Verdict[] wsProof = {null};
       String[] sshMasters = {null};
-      if (!launch.options().skipChecks()) {
-        // A named container another run is making is judged once it is made.
-        report =
-            ContainerLock.shared(
-                job.workspacePath().value(),
-                job.containerName().value(),
-                console.progress(),
-                () -> {
-                  CheckFlow.Checked r =
-                      CheckFlow.standard()
-                          .check(
-                              session,
-                              new CheckJob(
-                                  job.containerName().value(),
-                                  job.mounts().value(),
-                                  job.mountHome().value(),
-                                  Planner.startsImage(job)),
-                              selection(launch.options()),
-                              job.workspacePath().value(),
-                              job.launcher().value() != LauncherKind.PER_NODE);
-                  wsProof[0] = r.workspace();
-                  sshMasters[0] = r.sshMasters();
-                  return r.report();
-                });
+      if (check) {
+        CheckFlow.Checked r =
+            CheckFlow.standard()
+                .check(
+                    session,
+                    checkJob,
+                    selection(launch.options()),
+                    job.workspacePath().value(),
+                    job.launcher().value() != LauncherKind.PER_NODE,
+                    opening);
+        lock.close();
+        wsProof[0] = r.workspace();
+        sshMasters[0] = r.sshMasters();
+        report = r.report();
         if (!report.passed()) {
           return new LaunchOutcome.ChecksFailed(report);
         }
@@ -287,7 +299,8 @@ public final class LaunchFlow {
           console,
           Planner.plan(job, launch.hostfile(), o, null),
           perNode,
-          t0);
+          t0,
+          headDataPath(report, session));
     }
     MpirunLauncher mpirun =
         new MpirunLauncher(
@@ -305,10 +318,11 @@ public final class LaunchFlow {
     if (chosen != null) {
       mpirun.chosenHosts(chosen, String.join(" ", job.mpiArgs().value()));
     }
-    if (report != null && report.facts().get(session.head()) != null) {
-      mpirun.headDataPath(report.facts().get(session.head()).dataPath());
+    String dataPath = headDataPath(report, session);
+    if (dataPath != null) {
+      mpirun.headDataPath(dataPath);
     }
-    return run(launch, job, session, console, mpirun.firstPlan(), mpirun, t0);
+    return run(launch, job, session, console, mpirun.firstPlan(), mpirun, t0, dataPath);
   }
 
   private static RunSummary run(
@@ -318,10 +332,13 @@ public final class LaunchFlow {
       Console console,
       Plan firstPlan,
       Launcher launcher,
-      long t0)
+      long t0,
+      String headDataPath)
       throws IOException {
     JobRunner runner =
-        new JobRunner(HeadCommands.LOCAL, session, console).watchNodes(job.nodeTimeout().value());
+        new JobRunner(HeadCommands.LOCAL, session, console)
+            .watchNodes(job.nodeTimeout().value())
+            .headDataPath(headDataPath);
     try (Console.Handle h = console.interrupts().onInterrupt(runner::interrupt)) {
       return runner.run(
           new JobRunner.Request(
@@ -332,6 +349,12 @@ public final class LaunchFlow {
               launcher,
               RunContext.secs(t0)));
     }
+  }
+
+  /** The head's ENROOT_DATA_PATH as its facts read it, or null (no checks, or no answer). */
+  private static String headDataPath(CheckReport report, Session session) {
+    dev.clusterrun.core.check.Facts f = report == null ? null : report.facts().get(session.head());
+    return f == null ? null : f.dataPath();
   }
 
   /** Each node's hostname and own mount namespace, as the checks read them. */

@@ -50,8 +50,9 @@ printf '%s\n' '@clusterrun-facts-begin 1'
 cr_h=$(hostname 2>/dev/null) || cr_h=
 if [ -z "$cr_h" ]; then
   cr_h=$(uname -n 2>/dev/null)
-  cr_un=$cr_h cr_un_set=1
 fi
+# The name the write probes below put in their file names (hostname prints uname's node name).
+cr_un=$cr_h cr_un_set=1
 cr_kv hostname "$cr_h"
 # One `id` (uid=N(NAME) gid=N(NAME) ... [euid=...] [egid=...]), read as `id -u`, `id -g` and
 # `id -un` would: effective ids; a uid without a name asks `id -un` (GNU id prints the number
@@ -351,7 +352,12 @@ cr_probe() {
   cr_ok=no
   while [ "$cr_i" -lt 10 ]; do
     cr_i=$((cr_i + 1))
-    if cr_err=$(mkdir -p -- "$2" 2>&1) && cr_err=$(touch -- "$cr_t" 2>&1); then
+    # An existing directory needs no mkdir, and the shell creates the file itself (with `true`, not
+    # `:`: a failed redirection of a special builtin ends the script); touch runs only
+    # to say why the shell could not.
+    cr_err=
+    if { [ -d "$2" ] || cr_err=$(mkdir -p -- "$2" 2>&1); } &&
+      { { true >"$cr_t"; } 2>/dev/null || cr_err=$(touch -- "$cr_t" 2>&1); }; then
       rm -f -- "$cr_t"
       cr_ok=yes
       break
@@ -556,7 +562,15 @@ fi
 
 # --- network: IPv4 addresses by interface, the address this SSH session reached, RDMA devices ----
 if command -v ip >/dev/null 2>&1; then
-  cr_kv net.addrs "$(cr_to 5 ip -o -4 addr show 2>/dev/null | awk '{ print $2, $4 }')"
+  # `ip -o` prints one line an address: "N: IFACE inet ADDR/LEN ..."; read by the shell itself.
+  cr_x=
+  while read -r cr_ip1 cr_ip2 cr_ip3 cr_ip4 cr_ip5; do
+    [ "$cr_ip3" = inet ] || continue
+    cr_x=${cr_x:+$cr_x$CR_NL}"$cr_ip2 $cr_ip4"
+  done <<EOF_CR_IP
+$(ip -o -4 addr show 2>/dev/null)
+EOF_CR_IP
+  cr_kv net.addrs "$cr_x"
 fi
 # SSH_CONNECTION is "CLIENT_ADDR CLIENT_PORT SERVER_ADDR SERVER_PORT": the third is this node's
 # address as the head reached it.

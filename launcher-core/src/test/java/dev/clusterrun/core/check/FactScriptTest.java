@@ -270,25 +270,26 @@ class FactScriptTest {
   void anotherNodeRemovingItsProbeDirectoryMidProbeIsNotAFailure() throws Exception {
     // A shared home: another node probing the same default cache path created it a moment ago
     // and removes it again (its probe leaves nothing behind) right between this node's mkdir -p
-    // and its touch. A `touch` on PATH plays that other node, once.
+    // and its write. A `mkdir` on PATH plays that other node, once: it makes the directory as
+    // asked, then the other node takes it away.
     Path cache = tmp.resolve("shared/.cache/enroot");
     write(sysconf.resolve("enroot.conf"), "ENROOT_CACHE_PATH " + cache + "\n");
     Path bin = Files.createDirectories(tmp.resolve("bin"));
-    Path touch = bin.resolve("touch");
+    Path mkdir = bin.resolve("mkdir");
     write(
-        touch,
+        mkdir,
         "#!/bin/sh\n"
-            + "case $2 in "
+            + "/usr/bin/mkdir \"$@\" || exit\n"
+            + "case $3 in "
             + cache
-            + "/*) if mkdir "
+            + ") if /usr/bin/mkdir "
             + tmp.resolve("other-node-done")
             + " 2>/dev/null; then rmdir "
             + cache
             + " "
             + cache.getParent()
-            + "; fi ;; esac\n"
-            + "exec /usr/bin/touch \"$@\"\n");
-    Files.setPosixFilePermissions(touch, PosixFilePermissions.fromString("rwxr-xr-x"));
+            + "; fi ;; esac\n");
+    Files.setPosixFilePermissions(mkdir, PosixFilePermissions.fromString("rwxr-xr-x"));
     Facts f = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
     assertThat(tmp.resolve("other-node-done")).isDirectory();
     assertThat(f.cache().writable()).as("%s", f.cache().error()).isTrue();

@@ -3,6 +3,7 @@ package dev.clusterrun.core.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.NodeShell;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -22,27 +23,17 @@ class NodeToNodeSshTest {
 
   @Test
   void everyNodeIsProbedWithBatchModeAndTheErrorsComeBack() throws Exception {
-    Path bin = Files.createDirectories(tmp.resolve("bin"));
     Path log = tmp.resolve("argv.log");
-    Path ssh = bin.resolve("ssh");
-    Files.writeString(
-        ssh,
-        "#!/bin/sh\n"
-            // one write per call, so 43 parallel calls cannot interleave their lines
-            + "line=$(printf '%s|' \"$@\"); printf '%s\\n' \"$line\" >> "
-            + log
-            + "\n"
-            + "host=$(printf '%s\\n' \"$@\" | tail -n 2 | head -n 1)\n" // word before `true`
-            + "case $host in\n"
-            + "  good*) exit 0 ;;\n"
-            + "  newkey) echo 'Host key verification failed.' >&2; exit 255 ;;\n"
-            + "  *\\'*) echo \"odd name: $host\" >&2; exit 255 ;;\n"
-            + "  *) echo \"ssh: Could not resolve hostname $host: Name or service not known\" >&2;"
-            + " exit 255 ;;\n"
-            + "esac\n");
-    Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwxr-xr-x"));
     ShNodeShell head =
-        ShNodeShell.of("head", tmp.toString()).withEnv("PATH", bin + ":/usr/bin:/bin");
+        headWithSsh(
+            "host=$(printf '%s\\n' \"$@\" | tail -n 2 | head -n 1)\n" // word before `true`
+                + "case $host in\n"
+                + "  good*) exit 0 ;;\n"
+                + "  newkey) echo 'Host key verification failed.' >&2; exit 255 ;;\n"
+                + "  *\\'*) echo \"odd name: $host\" >&2; exit 255 ;;\n"
+                + "  *) echo \"ssh: Could not resolve hostname $host: Name or service not known\" >&2;"
+                + " exit 255 ;;\n"
+                + "esac\n");
     List<String> nodes = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       nodes.add("good" + i);
@@ -74,17 +65,8 @@ class NodeToNodeSshTest {
   @Test
   void aRunsProbeKeepsEachLoginAsAMasterAndClosingEndsThemAndRemovesTheirDirectory()
       throws Exception {
-    Path bin = Files.createDirectories(tmp.resolve("bin"));
     Path log = tmp.resolve("argv.log");
-    Path ssh = bin.resolve("ssh");
-    Files.writeString(
-        ssh,
-        "#!/bin/sh\nline=$(printf '%s|' \"$@\"); printf '%s\\n' \"$line\" >> "
-            + log
-            + "\nexit 0\n");
-    Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwxr-xr-x"));
-    ShNodeShell head =
-        ShNodeShell.of("head", tmp.toString()).withEnv("PATH", bin + ":/usr/bin:/bin");
+    ShNodeShell head = headWithSsh("exit 0\n");
     String longName = "n".repeat(NodeToNodeSsh.MAX_MASTER_NAME + 1);
 
     NodeToNodeSsh.Probe p =
@@ -133,9 +115,82 @@ class NodeToNodeSshTest {
 
   @Test
   void noAnswerFromTheHeadIsAnOutcomeForEveryNode() {
-    Map<String, NodeToNodeSsh.Answer> r =
-        NodeToNodeSsh.parse(List.of("a", "b"), ExecResult.failed("connection lost", Duration.ZERO));
-    assertThat(r.get("b").ok()).isFalse();
-    assertThat(r.get("b").error()).isEqualTo("the head gave no answer: connection lost");
+    NodeShell head =
+        new NodeShell() {
+          @Override
+          public String node() {
+            return "head";
+          }
+
+          @Override
+          public ExecResult run(String script, Duration timeout) {
+            return ExecResult.failed("connection lost", Duration.ZERO);
+          }
+
+          @Override
+          public void close() {}
+        };
+    NodeToNodeSsh.Probe p =
+        NodeToNodeSsh.run(head, List.of("a", "b"), Duration.ofSeconds(5), true, "echo hi");
+    assertThat(p.answers().get("b").ok()).isFalse();
+    assertThat(p.answers().get("b").error()).isEqualTo("the head gave no answer: connection lost");
+    assertThat(p.first()).isEmpty();
+    assertThat(p.masters()).isNull();
+  }
+
+  @Test
+  void aLoginCarriesItsFirstCommandAndItsOutputComesBackPerNode() throws Exception {
+    // The stand-in runs the command it is given as a login would (its last word, through sh),
+    // except on `down`, which no login reaches.
+    ShNodeShell head =
+        headWithSsh(
+            "for w in \"$@\"; do host=$cmd; cmd=$w; done\n"
+                + "case $host in\n"
+                + "  down) echo 'ssh: connect to host down port 22: Connection refused' >&2;"
+                + " exit 255 ;;\n"
+                + "esac\n"
+                + "NODE=$host; export NODE\n"
+                + "exec sh -c \"$cmd\"\n");
+    String first =
+        "printf 'line one on %s\\n' \"$NODE\"\n"
+            + "printf \"it's @o-fake 0\\n\"\n" // looks like a frame, is not one
+            + "echo oops >&2\n"
+            + "printf 'no newline at the end'\n"
+            + "exit 3";
+
+    NodeToNodeSsh.Probe p =
+        NodeToNodeSsh.run(head, List.of("n1", "down", "n'3"), Duration.ofSeconds(30), false, first);
+
+    assertThat(p.answers().get("n1").ok()).isTrue();
+    assertThat(p.answers().get("n'3").ok()).isTrue();
+    assertThat(p.answers().get("down").ok()).isFalse();
+    assertThat(p.answers().get("down").exitCode()).isEqualTo(255);
+    assertThat(p.answers().get("down").error())
+        .isEqualTo("ssh: connect to host down port 22: Connection refused");
+    assertThat(p.first()).containsOnlyKeys("n1", "n'3");
+    ExecResult n1 = p.first().get("n1");
+    assertThat(n1.stdout()).isEqualTo("line one on n1\nit's @o-fake 0\nno newline at the end");
+    assertThat(n1.stderr()).isEqualTo("oops\n");
+    assertThat(n1.exitCode()).isEqualTo(3);
+    assertThat(p.first().get("n'3").stdout()).startsWith("line one on n'3\n");
+    assertThat(head.calls).isEqualTo(1);
+  }
+
+  /**
+   * The head's shell with a stand-in {@code ssh} first on PATH: it logs its arguments, then BODY.
+   */
+  private ShNodeShell headWithSsh(String body) throws java.io.IOException {
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Path ssh = bin.resolve("ssh");
+    Files.writeString(
+        ssh,
+        "#!/bin/sh\n"
+            // one write per call, so parallel calls cannot interleave their lines
+            + "line=$(printf '%s|' \"$@\"); printf '%s\\n' \"$line\" >> "
+            + tmp.resolve("argv.log")
+            + "\n"
+            + body);
+    Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return ShNodeShell.of("head", tmp.toString()).withEnv("PATH", bin + ":/usr/bin:/bin");
   }
 }

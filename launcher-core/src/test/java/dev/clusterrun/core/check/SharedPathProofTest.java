@@ -231,4 +231,91 @@ class SharedPathProofTest {
     assertThat(v.headProblem()).contains("Not a directory");
     assertThat(v.problem("n2").orElseThrow()).startsWith("the head could not create it: ");
   }
+
+  @Test
+  void carriedRoundsAskAgainOnlyTheNodesThatDidNotSeeTheHeadsProbeYet() throws Exception {
+    Path local = Files.createDirectories(tmp.resolve("n3-local/enroot"));
+    Path ws = tmp.resolve("shared/ws");
+    ShNodeShell head = sh("head");
+    ShNodeShell n2 = sh("n2");
+    ShNodeShell n3 = sh("n3");
+    ShNodeShell n4 = sh("n4");
+    node("head", head, shared);
+    node("n2", n2, shared);
+    node("n3", n3, local);
+    node("n4", n4, shared);
+    SharedPathProof.Carried c = new SharedPathProof.Carried(true, ws.toString());
+    // What the session's first commands print after the facts (which set ENROOT_DATA_PATH and the
+    // hostname cr_h): n4 looked before the head had written its probes, n2 and n3 after.
+    Map<String, String> early = new LinkedHashMap<>();
+    early.put("n4", firstCommand(n4, shared, c.nodeTail()));
+    var headOut = n(head, shared, c.headTail());
+    early.put("n2", firstCommand(n2, shared, c.nodeTail()));
+    early.put("n3", firstCommand(n3, local, c.nodeTail()));
+    assertThat(early.get("n4")).contains("p0.seen=missing");
+    Map<String, String> hostnames = Map.of("head", "head", "n2", "n2", "n3", "n3", "n4", "n4");
+
+    java.util.List<SharedPathProof.Verdict> v =
+        c.finish(new SharedPathProof(pool, T), "head", shells, data, hostnames, headOut, early);
+
+    SharedPathProof.Verdict d = v.get(0);
+    assertThat(d.nodes().get("n2").status()).isEqualTo(SharedPathProof.Status.SHARED);
+    assertThat(d.nodes().get("n4").status()).isEqualTo(SharedPathProof.Status.SHARED);
+    assertThat(d.nodes().get("n3").status()).isEqualTo(SharedPathProof.Status.NOT_SHARED);
+    assertThat(d.nodes().get("n3").detail()).contains("does not see the head's probe");
+    assertThat(v.get(1).notShared()).isEmpty();
+    assertThat(v.get(1).nodes()).containsOnlyKeys("head", "n2", "n3", "n4");
+    // n2 answered in its first command: not asked again; n4 was, once; n3 once more, to be
+    // proven not shared, and nothing of the probes is left anywhere.
+    assertThat(n2.calls).isEqualTo(1);
+    assertThat(n4.calls).isEqualTo(2);
+    assertThat(n3.calls).isEqualTo(2);
+    assertNoProbeLeft(shared);
+    assertNoProbeLeft(local);
+    assertNoProbeLeft(ws);
+  }
+
+  @Test
+  void aCarriedProofOfTheDataPathAloneHasNoWorkspaceVerdict() throws Exception {
+    // What `clusterrun check` carries: the data path, no workspace.
+    ShNodeShell head = sh("head");
+    ShNodeShell n2 = sh("n2");
+    node("head", head, shared);
+    node("n2", n2, shared);
+    SharedPathProof.Carried c = new SharedPathProof.Carried(true, null);
+    var headOut = n(head, shared, c.headTail());
+    Map<String, String> early = new LinkedHashMap<>();
+    early.put("n2", firstCommand(n2, shared, c.nodeTail()));
+
+    java.util.List<SharedPathProof.Verdict> v =
+        c.finish(
+            new SharedPathProof(pool, T),
+            "head",
+            shells,
+            data,
+            Map.of("head", "head", "n2", "n2"),
+            headOut,
+            early);
+
+    assertThat(v.get(0).nodes().get("n2").status()).isEqualTo(SharedPathProof.Status.SHARED);
+    assertThat(v.get(1)).isNull();
+    assertThat(n2.calls).isEqualTo(1);
+    assertNoProbeLeft(shared);
+  }
+
+  /** {@code tail} as a node's first command runs it: after its facts. */
+  private String firstCommand(ShNodeShell shell, Path dataPath, String tail) {
+    return n(shell, dataPath, tail).stdout();
+  }
+
+  private dev.clusterrun.core.remote.ExecResult n(ShNodeShell shell, Path dataPath, String tail) {
+    return shell.run(
+        "ENROOT_DATA_PATH="
+            + dataPath
+            + "; export ENROOT_DATA_PATH; cr_h="
+            + shell.node()
+            + "\n"
+            + tail,
+        T);
+  }
 }

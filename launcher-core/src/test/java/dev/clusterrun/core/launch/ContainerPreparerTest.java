@@ -235,6 +235,30 @@ class ContainerPreparerTest {
   }
 
   @Test
+  void aContainerInTheHeadsDataPathNeedsNoEnrootListAndAMissingOneAsksEnroot() throws Exception {
+    Path data = Files.createDirectories(ws.resolve("enroot-data"));
+    Files.createDirectories(data.resolve("mine"));
+    Head head = new Head(); // its enroot lists nothing: only the directory says "there"
+    Plan p = plan(null, "mine", Source.FLAG, Source.FLAG);
+    ContainerPreparer.Prepared o =
+        new ContainerPreparer(head, new ByteArrayOutputStream())
+            .dataPath(data + "/")
+            .prepare(p, ws.toString());
+    assertThat(o.actions()).containsExactly("used existing container mine");
+    assertThat(head.ran).isEmpty();
+
+    // not in that directory: enroot itself is asked (the facts may not be its view)
+    head.containers.put("other", "made elsewhere");
+    Plan other = plan(null, "other", Source.FLAG, Source.FLAG);
+    o =
+        new ContainerPreparer(head, new ByteArrayOutputStream())
+            .dataPath(data.toString())
+            .prepare(other, ws.toString());
+    assertThat(o.actions()).containsExactly("used existing container other");
+    assertThat(head.ran).containsExactly(List.of("enroot", "list"));
+  }
+
+  @Test
   void thePlanSaysWhatTheNamedContainerHolds() throws Exception {
     Plan p = plan("nvcr.io#nvidia/hpc-benchmarks:25.04", "mine", Source.FLAG, Source.DEFAULT);
     assertThat(PlanRenderer.text(ContainerPreparer.lookUp(p, ws.toString())))
