@@ -3,14 +3,13 @@ package dev.clusterrun.core.check;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.MasterNodeShell;
 import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.session.Session;
 import dev.clusterrun.core.spec.SshSpec;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -52,14 +51,10 @@ public final class HeadMasters implements Session.Reach {
   }
 
   /**
-   * Each login runs {@code script} as its command, and the head runs it at the same time: the
-   * nodes' first round rides on the logins ({@link #takeFirst}). Set before the session opens.
+   * Each login runs {@code script} as its command, and the head runs {@code headScript} at the same
+   * time: the nodes' first round rides on the logins ({@link #takeFirst}). Set before the session
+   * opens.
    */
-  public HeadMasters first(String script) {
-    return first(script, script);
-  }
-
-  /** {@link #first(String)}, the head running {@code headScript} instead. */
   public HeadMasters first(String script, String headScript) {
     this.first = script;
     this.firstHead = headScript;
@@ -77,17 +72,15 @@ public final class HeadMasters implements Session.Reach {
   }
 
   @Override
-  public Map<String, NodeShell> reach(NodeShell head, List<String> nodes) {
+  public Map<String, NodeShell> reach(NodeShell head, List<String> nodes, FanOut fanOut)
+      throws InterruptedException {
     this.head = head;
     long t = System.nanoTime();
     String script = first;
     String headScript = firstHead;
     // The head's own run of the first script needs no login: beside the probe.
-    CompletableFuture<ExecResult> own =
-        headScript == null
-            ? null
-            : CompletableFuture.supplyAsync(
-                () -> head.run(headScript, timeout), HeadMasters::beside);
+    FanOut.Task<ExecResult> own =
+        headScript == null ? null : fanOut.beside(() -> head.run(headScript, timeout));
     NodeToNodeSsh.Probe p = NodeToNodeSsh.run(head, nodes, timeout, true, script);
     took = Duration.ofNanos(System.nanoTime() - t);
     probe = p;
@@ -95,7 +88,7 @@ public final class HeadMasters implements Session.Reach {
     if (own != null) {
       try {
         firsts.put(head.node(), own.join());
-      } catch (CompletionException e) {
+      } catch (RuntimeException e) {
         // no answer kept: the round asks the head again
       }
     }
@@ -107,13 +100,6 @@ public final class HeadMasters implements Session.Reach {
       }
     }
     return out;
-  }
-
-  /** A thread of its own for the head's run beside the probe. */
-  private static void beside(Runnable r) {
-    Thread t = new Thread(r, "clusterrun-head-first");
-    t.setDaemon(true);
-    t.start();
   }
 
   /** The probe's answers by node, or null before {@link #reach}. */

@@ -15,12 +15,6 @@ import java.nio.file.StandardOpenOption;
  * to be made, and judge what is there afterwards.
  */
 final class ContainerLock {
-  /** Work done while the lock is held. */
-  @FunctionalInterface
-  interface Body<T> {
-    T run() throws InterruptedException;
-  }
-
   private ContainerLock() {}
 
   static Path file(String workspace, String name) {
@@ -33,16 +27,6 @@ final class ContainerLock {
 
     @Override
     void close();
-  }
-
-  /**
-   * Runs {@code body} holding the container's lock shared ({@link #hold}); released when it ends.
-   */
-  static <T> T shared(String workspace, String name, Progress progress, Body<T> body)
-      throws InterruptedException {
-    try (Held held = hold(workspace, name, progress)) {
-      return body.run();
-    }
   }
 
   /**

@@ -60,8 +60,10 @@ public final class Session implements AutoCloseable {
      * connection.
      *
      * @param head the head's shell
+     * @param fanOut the session's fan-out, for work beside the reach ({@link FanOut#beside})
      */
-    Map<String, NodeShell> reach(NodeShell head, List<String> nodes);
+    Map<String, NodeShell> reach(NodeShell head, List<String> nodes, FanOut fanOut)
+        throws InterruptedException;
 
     /** Ends what {@link #reach} left open; called once, when the session closes. */
     void close();
@@ -135,7 +137,8 @@ public final class Session implements AutoCloseable {
       if (reach != null) {
         List<String> others = names.stream().filter(n -> !n.equals(h)).toList();
         progress.phase("connecting", others);
-        reached.putAll(reach.reach(new LocalNodeShell(h != null ? h : localHostname()), others));
+        reached.putAll(
+            reach.reach(new LocalNodeShell(h != null ? h : localHostname()), others, fanOut));
       }
       outcomes =
           fanOut.map(

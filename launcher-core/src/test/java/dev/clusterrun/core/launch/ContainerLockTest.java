@@ -55,16 +55,9 @@ class ContainerLockTest {
             }
           };
       double[] waited = new double[1];
-      String r =
-          ContainerLock.shared(
-              ws.toString(),
-              "shared-name",
-              p,
-              () -> {
-                waited[0] = (System.nanoTime() - locked) / 1e9;
-                return "checked";
-              });
-      assertThat(r).isEqualTo("checked");
+      try (ContainerLock.Held held = ContainerLock.hold(ws.toString(), "shared-name", p)) {
+        waited[0] = (System.nanoTime() - locked) / 1e9;
+      }
       // The holder keeps the lock 1.5 s after it said so: the checks ran only after that.
       assertThat(waited[0]).as("seconds the checks waited").isGreaterThan(1.0);
       assertThat(notes)
@@ -77,24 +70,25 @@ class ContainerLockTest {
     }
     // Nobody holds it: no wait, nothing said.
     List<String> none = new ArrayList<>();
-    assertThat(
-            ContainerLock.shared(
-                ws.toString(),
-                "shared-name",
-                new Progress() {
-                  @Override
-                  public void note(String line) {
-                    none.add(line);
-                  }
-                },
-                () -> "again"))
-        .isEqualTo("again");
+    try (ContainerLock.Held held =
+        ContainerLock.hold(
+            ws.toString(),
+            "shared-name",
+            new Progress() {
+              @Override
+              public void note(String line) {
+                none.add(line);
+              }
+            })) {
+      assertThat(held).isNotSameAs(ContainerLock.Held.NONE);
+    }
     assertThat(none).isEmpty();
   }
 
   @Test
   void withoutANameOrAWorkspaceTheChecksRunAsTheyAre() throws Exception {
-    assertThat(ContainerLock.shared("/nonexistent-ws", null, Progress.NONE, () -> 1)).isEqualTo(1);
-    assertThat(ContainerLock.shared(null, "x", Progress.NONE, () -> 2)).isEqualTo(2);
+    assertThat(ContainerLock.hold("/nonexistent-ws", null, Progress.NONE))
+        .isSameAs(ContainerLock.Held.NONE);
+    assertThat(ContainerLock.hold(null, "x", Progress.NONE)).isSameAs(ContainerLock.Held.NONE);
   }
 }
