@@ -168,12 +168,11 @@ public final class NodeToNodeSsh {
       Answer a = answer(n, r, outs.rc[i], outs.err[i], first != null ? outs.out[i] : null);
       answers.put(n, a);
       if (first != null && a.ok()) {
-        String o = outs.out[i];
         firsts.put(
             n,
             new ExecResult(
                 outs.rc[i] == null ? -1 : outs.rc[i],
-                o.indexOf('\n') < 0 ? "" : o.substring(o.indexOf('\n') + 1),
+                outs.out[i].substring(afterLogin(outs.out[i])),
                 outs.err[i] == null ? "" : outs.err[i],
                 r.elapsed(),
                 null));
@@ -258,6 +257,26 @@ public final class NodeToNodeSsh {
   }
 
   /**
+   * Where the command's own output starts: after the {@link #LOGIN} line, which a login's shell
+   * start-up files may have printed lines before (a {@code .bashrc} that echoes); -1 without it.
+   */
+  static int afterLogin(String out) {
+    int at = out.startsWith(LOGIN + "\n") || out.equals(LOGIN) ? 0 : out.indexOf("\n" + LOGIN);
+    while (at > 0) {
+      int end = at + 1 + LOGIN.length();
+      if (end == out.length() || out.charAt(end) == '\n') {
+        break;
+      }
+      at = out.indexOf("\n" + LOGIN, at + 1);
+    }
+    if (at < 0) {
+      return -1;
+    }
+    int end = (at == 0 ? 0 : at + 1) + LOGIN.length();
+    return end == out.length() ? end : end + 1;
+  }
+
+  /**
    * One node's answer: without a command, the login worked when ssh exited 0; with one, when the
    * node printed {@link #LOGIN} first (the command's own exit code is then not ssh's).
    */
@@ -273,8 +292,19 @@ public final class NodeToNodeSsh {
     if (rc == 124) {
       e = "ssh did not finish within 20 s" + (e.isEmpty() ? "" : ": " + e);
     }
-    if (out != null && (out.equals(LOGIN) || out.startsWith(LOGIN + "\n"))) {
+    if (out != null && afterLogin(out) >= 0) {
       return new Answer(n, true, 0, "");
+    }
+    if (out != null && rc == 0) {
+      // ssh got in but what ran was not the command: mpirun's orted would not run either
+      String said = out.strip().lines().findFirst().orElse("");
+      return new Answer(
+          n,
+          false,
+          0,
+          "the login did not run the command it was given (a forced command in"
+              + " authorized_keys, or a login shell that is not POSIX sh compatible?)"
+              + (said.isEmpty() ? "" : "; it printed: " + said));
     }
     return new Answer(n, rc == 0 && out == null, rc, e);
   }

@@ -176,6 +176,37 @@ class NodeToNodeSshTest {
     assertThat(head.calls).isEqualTo(1);
   }
 
+  @Test
+  void linesALoginsStartUpFilesPrintBeforeTheCommandAreNotItsOutput() throws Exception {
+    // A .bashrc that echoes on every login, even without a terminal: the login still worked.
+    ShNodeShell head =
+        headWithSsh(
+            "for w in \"$@\"; do cmd=$w; done\n"
+                + "echo 'Welcome to the cluster'\n"
+                + "echo '@clusterrun-login-not'\n"
+                + "exec sh -c \"$cmd\"\n");
+
+    NodeToNodeSsh.Probe p =
+        NodeToNodeSsh.run(head, List.of("n1"), Duration.ofSeconds(30), false, "echo facts");
+
+    assertThat(p.answers().get("n1").ok()).isTrue();
+    assertThat(p.first().get("n1").stdout()).isEqualTo("facts\n");
+  }
+
+  @Test
+  void aLoginThatNeverRanTheCommandIsNoLogin() throws Exception {
+    ShNodeShell head = headWithSsh("echo 'Welcome to the cluster'\nexit 0\n");
+
+    NodeToNodeSsh.Probe p =
+        NodeToNodeSsh.run(head, List.of("n1"), Duration.ofSeconds(30), false, "echo facts");
+
+    assertThat(p.answers().get("n1").ok()).isFalse();
+    assertThat(p.answers().get("n1").error())
+        .startsWith("the login did not run the command it was given")
+        .endsWith("; it printed: Welcome to the cluster");
+    assertThat(p.first()).isEmpty();
+  }
+
   /**
    * The head's shell with a stand-in {@code ssh} first on PATH: it logs its arguments, then BODY.
    */
