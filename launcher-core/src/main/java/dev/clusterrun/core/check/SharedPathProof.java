@@ -241,9 +241,13 @@ public final class SharedPathProof {
         ask.add(n);
       }
     }
+    if (ask.stream().anyMatch(early::containsKey)) {
+      written = renamed(headShell, written);
+    }
+    List<Probe> toRead = written;
     Map<String, Map<String, String>> reads = new LinkedHashMap<>();
     Map<String, Map<String, String>> asked =
-        fanOut.byNode(ask, n -> readAll(shells.get(n), n, written));
+        fanOut.byNode(ask, n -> readAll(shells.get(n), n, toRead));
     for (String n : others) {
       reads.put(n, asked.containsKey(n) ? asked.get(n) : early.get(n));
     }
@@ -276,8 +280,9 @@ public final class SharedPathProof {
    * them through its ENROOT_DATA_PATH as the facts just read it (and the workspace's path) and
    * writes its answer, named after its hostname. The head's probe may not be written yet when a
    * node looks (the head gathers its facts beside the logins): such a node is asked again in a
-   * round of its own, as is every node without those answers. Then the head reads back and removes
-   * the probes, as {@link #prove} does.
+   * round of its own, under a name it never looked up ({@link SharedPathProof#renamed}), as is
+   * every node without those answers. Then the head reads back and removes the probes, as {@link
+   * #prove} does.
    */
   public static final class Carried {
     private static final int DATA = 0;
@@ -446,6 +451,41 @@ public final class SharedPathProof {
     }
   }
 
+  /**
+   * The probes under new names, for the nodes asked again after they looked in their first command:
+   * a node that looked the probe's name up before the head had made it may go on seeing it missing
+   * (an NFS client keeps a failed lookup while it holds the directory's attributes as fresh:
+   * nfs(5), {@code lookupcache}), while a name it never looked up it asks the server for. The head
+   * renames each probe directory (the answers already in it move along); a probe it could not
+   * rename keeps its name.
+   */
+  private List<Probe> renamed(NodeShell headShell, List<Probe> probes) {
+    StringBuilder b = new StringBuilder();
+    List<Probe> next = new ArrayList<>();
+    for (Probe p : probes) {
+      Probe r = p.renamed(".clusterrun-probe-" + tokens.get());
+      next.add(r);
+      b.append("if mv -- ")
+          .append(ShellQuote.quote(p.dir))
+          .append(' ')
+          .append(ShellQuote.quote(r.dir))
+          .append(" 2>/dev/null; then kv ")
+          .append(p.key("renamed"))
+          .append(" ok; fi\n");
+    }
+    Map<String, String> done;
+    try {
+      done = Scripts.parse(headShell.run(Scripts.wrap(b.toString()), timeout).stdout()).values();
+    } catch (RuntimeException e) {
+      done = Map.of();
+    }
+    List<Probe> out = new ArrayList<>();
+    for (int i = 0; i < probes.size(); i++) {
+      out.add("ok".equals(done.get(probes.get(i).key("renamed"))) ? next.get(i) : probes.get(i));
+    }
+    return out;
+  }
+
   /** One node's reads of every probe, in one command: the raw answers, keyed. */
   private Map<String, String> readAll(NodeShell shell, String node, List<Probe> probes) {
     if (shell == null) {
@@ -514,6 +554,24 @@ public final class SharedPathProof {
         nodeTokens.put(n, tokenOf.apply(n));
         nodeFiles.put(n, fileOf.apply(n, k));
       }
+    }
+
+    /** This probe under the name {@code newId} (its directory renamed), answers and all. */
+    Probe renamed(String newId) {
+      return new Probe(this, newId);
+    }
+
+    private Probe(Probe p, String newId) {
+      this.index = p.index;
+      this.sub = p.sub;
+      this.headDir = p.headDir;
+      this.dir = strip(headDir) + "/" + newId;
+      this.id = newId;
+      this.headToken = p.headToken;
+      this.hostOf = p.hostOf;
+      nodeIndex.putAll(p.nodeIndex);
+      nodeTokens.putAll(p.nodeTokens);
+      nodeFiles.putAll(p.nodeFiles);
     }
 
     /** A probe of its own rounds: fresh tokens, each node's file named by its index. */

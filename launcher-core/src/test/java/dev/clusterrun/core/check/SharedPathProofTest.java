@@ -276,6 +276,72 @@ class SharedPathProofTest {
   }
 
   @Test
+  void aNodeThatLookedBeforeTheHeadWroteIsAskedUnderANameItNeverLookedUp() throws Exception {
+    // n2 sees the shared directory as an NFS client with a cached failed lookup would: every
+    // name there but those it looked up while they did not exist (nfs(5), lookupcache).
+    Path view = Files.createDirectories(tmp.resolve("n2-view"));
+    java.util.Set<String> missed = new java.util.HashSet<>();
+    ShNodeShell n2sh = sh("n2");
+    NodeShell n2 =
+        new NodeShell() {
+          @Override
+          public String node() {
+            return "n2";
+          }
+
+          @Override
+          public dev.clusterrun.core.remote.ExecResult run(String script, Duration timeout) {
+            try {
+              try (Stream<Path> old = Files.list(view)) {
+                for (Path l : old.toList()) {
+                  Files.delete(l);
+                }
+              }
+              try (Stream<Path> now = Files.list(shared)) {
+                for (Path f : now.toList()) {
+                  String name = f.getFileName().toString();
+                  if (!missed.contains(name)) {
+                    Files.createSymbolicLink(view.resolve(name), f);
+                  }
+                }
+              }
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+            return n2sh.run(script, timeout);
+          }
+
+          @Override
+          public void close() {}
+        };
+    ShNodeShell head = sh("head");
+    node("head", head, shared);
+    node("n2", n2, view);
+    SharedPathProof.Carried c = new SharedPathProof.Carried(true, null);
+    Map<String, String> early = new LinkedHashMap<>();
+    early.put("n2", firstCommand(n2, view, c.nodeTail()));
+    assertThat(early.get("n2")).contains("p0.seen=missing");
+    var headOut = n(head, shared, c.headTail());
+    try (Stream<Path> written = Files.list(shared)) {
+      written.forEach(f -> missed.add(f.getFileName().toString()));
+    }
+    assertThat(missed).hasSize(1);
+
+    java.util.List<SharedPathProof.Verdict> v =
+        c.finish(
+            new SharedPathProof(pool, T),
+            "head",
+            shells,
+            data,
+            Map.of("head", "head", "n2", "n2"),
+            headOut,
+            early);
+
+    assertThat(v.get(0).nodes().get("n2").status()).isEqualTo(SharedPathProof.Status.SHARED);
+    assertNoProbeLeft(shared);
+  }
+
+  @Test
   void aCarriedProofOfTheDataPathAloneHasNoWorkspaceVerdict() throws Exception {
     // What `clusterrun check` carries: the data path, no workspace.
     ShNodeShell head = sh("head");
@@ -304,11 +370,11 @@ class SharedPathProofTest {
   }
 
   /** {@code tail} as a node's first command runs it: after its facts. */
-  private String firstCommand(ShNodeShell shell, Path dataPath, String tail) {
+  private String firstCommand(NodeShell shell, Path dataPath, String tail) {
     return n(shell, dataPath, tail).stdout();
   }
 
-  private dev.clusterrun.core.remote.ExecResult n(ShNodeShell shell, Path dataPath, String tail) {
+  private dev.clusterrun.core.remote.ExecResult n(NodeShell shell, Path dataPath, String tail) {
     return shell.run(
         "ENROOT_DATA_PATH="
             + dataPath
