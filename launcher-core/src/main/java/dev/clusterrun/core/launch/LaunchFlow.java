@@ -13,6 +13,8 @@ import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Session;
 import dev.clusterrun.core.spec.LauncherKind;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -153,6 +155,17 @@ public final class LaunchFlow {
             .opening(checkJob, selection(launch.options()), job.workspacePath().value());
     if (masters != null && check) {
       opening.give(masters);
+    }
+    if (check && job.workspacePath().value() != null) {
+      // The workspace is there before any node looks for it with its facts: an NFS client that
+      // looked a name up while it did not exist may keep that failed lookup for a while (nfs(5),
+      // lookupcache), and the node would not see the workspace for the proof or for the job.
+      // When it cannot be made, the head's part of the proof says why.
+      try {
+        Files.createDirectories(Path.of(job.workspacePath().value()));
+      } catch (IOException | RuntimeException e) {
+        // said by the proof
+      }
     }
     // A named container another run is making is judged once it is made: the lock is taken before
     // the logins that gather the facts, and let go after the checks.
