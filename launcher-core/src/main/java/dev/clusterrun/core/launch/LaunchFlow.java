@@ -156,16 +156,8 @@ public final class LaunchFlow {
     if (masters != null && check) {
       opening.give(masters);
     }
-    if (check && job.workspacePath().value() != null) {
-      // The workspace is there before any node looks for it with its facts: an NFS client that
-      // looked a name up while it did not exist may keep that failed lookup for a while (nfs(5),
-      // lookupcache), and the node would not see the workspace for the proof or for the job.
-      // When it cannot be made, the head's part of the proof says why.
-      try {
-        Files.createDirectories(Path.of(job.workspacePath().value()));
-      } catch (IOException | RuntimeException e) {
-        // said by the proof
-      }
+    if (check) {
+      makeWorkspace(job.workspacePath().value());
     }
     // A named container another run is making is judged once it is made: the lock is taken before
     // the logins that gather the facts, and let go after the checks.
@@ -361,6 +353,23 @@ public final class LaunchFlow {
               launch.clusterrunVersion(),
               launcher,
               RunContext.secs(t0)));
+    }
+  }
+
+  /**
+   * Makes the workspace on the head before any node looks for it with its facts: an NFS client that
+   * looked a name up while it did not exist may keep that failed lookup for a while (nfs(5),
+   * lookupcache), and the node would not see the workspace for the proof or for the job. When it
+   * cannot be made, the head's part of the proof says why.
+   */
+  private static void makeWorkspace(String workspace) {
+    if (workspace == null) {
+      return;
+    }
+    try {
+      Files.createDirectories(Path.of(workspace));
+    } catch (IOException | RuntimeException e) {
+      // said by the proof
     }
   }
 
