@@ -12,8 +12,9 @@ import java.util.Map;
 /**
  * Passwordless SSH from the head to every node, as the job user and with the names mpirun will use:
  * one script on the head runs {@code ssh -o BatchMode=yes -o ConnectTimeout=5 NODE true} for all
- * nodes in parallel (at most {@link #PARALLEL} at a time). Host key checking is left as the user
- * configured it, as mpirun will meet it.
+ * nodes in parallel (at most {@link #PARALLEL} at a time: each login takes a free slot as it
+ * starts, so a slow node holds back no other). Host key checking is left as the user configured it,
+ * as mpirun will meet it.
  *
  * <p>For a run, the probe's logins are kept as OpenSSH master connections ({@code ControlMaster},
  * one socket per node in a private directory under {@code /dev/shm}, which enroot binds into every
@@ -22,7 +23,10 @@ import java.util.Map;
  * itself after {@link #PERSIST_SECONDS} idle seconds; {@link #closeMasters} ends them at once.
  */
 public final class NodeToNodeSsh {
-  static final int PARALLEL = 32;
+  static final int PARALLEL = 64;
+
+  /** Seconds a login may take, its command aside. */
+  static final int LOGIN_SECONDS = 20;
 
   /** Where the masters' directory is made (mktemp): head-local, in every enroot container. */
   static final String MASTERS_TEMPLATE = "/dev/shm/clusterrun-ssh.XXXXXX";
@@ -77,8 +81,9 @@ public final class NodeToNodeSsh {
    * @param first a script each login runs as its command ({@code sh -c SCRIPT}, after printing
    *     {@link #LOGIN}), or null for {@code true}
    * @param mark a word that no output line starts with by chance (random)
+   * @param seconds what each {@code ssh} may take in all: the login and its command
    */
-  static String script(List<String> nodes, boolean keep, String first, String mark) {
+  static String script(List<String> nodes, boolean keep, String first, String mark, long seconds) {
     List<String> set = new ArrayList<>(List.of("set", "--"));
     set.addAll(nodes);
     String command =
@@ -93,7 +98,9 @@ public final class NodeToNodeSsh {
             + ShellQuote.quote(mark)
             + "\n"
             + "t=$(mktemp -d 2>/dev/null) || { t=/tmp/clusterrun-ssh.$$; mkdir -p \"$t\"; }\n"
-            + "if command -v timeout >/dev/null 2>&1; then to='timeout -k 1 20'; else to=; fi\n"
+            + "if command -v timeout >/dev/null 2>&1; then to='timeout -k 1 "
+            + seconds
+            + "'; else to=; fi\n"
             + "cm=\n"
             + (keep
                 ? "cm=$(mktemp -d "
@@ -101,6 +108,19 @@ public final class NodeToNodeSsh {
                     + " 2>/dev/null) || cm=\n"
                     + "if [ -n \"$cm\" ]; then kv ssh.masters \"$cm\"; fi\n"
                 : "")
+            // A window of logins: each takes a slot (a line of a FIFO) before it starts and gives
+            // it
+            // back when it ends; without a FIFO, batches. `command exec`: a failed redirection of
+            // exec itself would end the script.
+            + "s=\"$t/slots\"\n"
+            + "if mkfifo -- \"$s\" 2>/dev/null && command exec 3<>\"$s\"; then\n"
+            + "  k=0\n"
+            + "  while [ $k -lt "
+            + PARALLEL
+            + " ]; do echo >&3; k=$((k + 1)); done\n"
+            + "else\n"
+            + "  s=\n"
+            + "fi\n"
             + "i=0\n"
             + "for n in \"$@\"; do\n"
             + "  mux=\n"
@@ -114,15 +134,18 @@ public final class NodeToNodeSsh {
             + "  printf '@o-%s %s\\n' \"$m\" $i >\"$t/$i.o\"\n"
             + "  printf '@e-%s %s\\n' \"$m\" $i >\"$t/$i.e\"\n"
             // $mux unquoted on purpose: its words, and $cm is mktemp's (no blank, no glob).
+            + "  if [ -n \"$s\" ]; then read -r slot <&3; fi\n"
             + "  ( $to ssh -n $mux -o BatchMode=yes -o ConnectTimeout=5 -- \"$n\" \"$c\" </dev/null"
-            + " >>\"$t/$i.o\" 2>>\"$t/$i.e\"\n"
-            + "    printf '\\n@rc-%s %s %s\\n' \"$m\" $i $? >>\"$t/$i.e\"; echo >>\"$t/$i.o\" ) &\n"
+            + " >>\"$t/$i.o\" 2>>\"$t/$i.e\" 3>&-\n"
+            + "    printf '\\n@rc-%s %s %s\\n' \"$m\" $i $? >>\"$t/$i.e\"; echo >>\"$t/$i.o\"\n"
+            + "    if [ -n \"$s\" ]; then echo >&3; fi ) &\n"
             + "  i=$((i + 1))\n"
-            + "  if [ $((i % "
+            + "  if [ -z \"$s\" ] && [ $((i % "
             + PARALLEL
             + ")) -eq 0 ]; then wait; fi\n"
             + "done\n"
             + "wait\n"
+            + "if [ -n \"$s\" ]; then exec 3>&-; fi\n"
             + "if [ -n \"$cm\" ]; then\n"
             + "  i=0\n"
             + "  for n in \"$@\"; do\n"
@@ -149,25 +172,47 @@ public final class NodeToNodeSsh {
    *
    * @param keep keep the logins as master connections for mpirun; the caller ends them with {@link
    *     #closeMasters}
+   * @param timeout what {@code first} may take on a node, after the login's own {@link
+   *     #LOGIN_SECONDS}; the probe as a whole may take that for every window of {@link #PARALLEL}
+   *     nodes
    * @param first a script each login runs (e.g. the fact script), or null; its output on each node
    *     the probe got into is in {@link Probe#first()}
    */
   public static Probe run(
       NodeShell head, List<String> nodes, Duration timeout, boolean keep, String first) {
+    return run(head, nodes, timeout, keep, first, LOGIN_SECONDS);
+  }
+
+  static Probe run(
+      NodeShell head,
+      List<String> nodes,
+      Duration timeout,
+      boolean keep,
+      String first,
+      long loginSeconds) {
     if (nodes.isEmpty()) {
       return new Probe(Map.of(), null, java.util.Set.of(), Map.of());
     }
     String mark = randomMark();
-    ExecResult r = head.run(script(nodes, keep, first, mark), timeout);
+    long each = loginSeconds + (first == null ? 0 : Math.max(1, timeout.toSeconds()));
+    long windows = (nodes.size() + PARALLEL - 1) / PARALLEL;
+    ExecResult r =
+        head.run(script(nodes, keep, first, mark, each), Duration.ofSeconds(each * windows + 10));
     Map<String, String> kv = Scripts.parse(r.stdout()).values();
     Outputs outs = Outputs.parse(r.stdout(), mark, nodes.size());
     Map<String, Answer> answers = new LinkedHashMap<>();
     Map<String, ExecResult> firsts = new LinkedHashMap<>();
     for (int i = 0; i < nodes.size(); i++) {
       String n = nodes.get(i);
-      Answer a = answer(n, r, outs.rc[i], outs.err[i], first != null ? outs.out[i] : null);
+      Answer a = answer(n, r, outs.rc[i], outs.err[i], first != null ? outs.out[i] : null, each);
       answers.put(n, a);
-      if (first != null && a.ok()) {
+      if (first != null && a.ok() && killed(outs.rc[i])) {
+        // In, but the command did not end in time: its answer is that, not a second wait.
+        firsts.put(
+            n,
+            ExecResult.failed(
+                n + ": timed out after " + each + " s (command killed)", r.elapsed()));
+      } else if (first != null && a.ok()) {
         firsts.put(
             n,
             new ExecResult(
@@ -280,7 +325,13 @@ public final class NodeToNodeSsh {
    * One node's answer: without a command, the login worked when ssh exited 0; with one, when the
    * node printed {@link #LOGIN} first (the command's own exit code is then not ssh's).
    */
-  private static Answer answer(String n, ExecResult r, Integer rc, String err, String out) {
+  /** {@code timeout}'s exit codes: it ended the command (124), or killed it after -k (137). */
+  private static boolean killed(Integer rc) {
+    return rc != null && (rc == 124 || rc == 137);
+  }
+
+  private static Answer answer(
+      String n, ExecResult r, Integer rc, String err, String out, long seconds) {
     if (r.error() != null || rc == null) {
       String why =
           r.error() != null
@@ -289,8 +340,8 @@ public final class NodeToNodeSsh {
       return new Answer(n, false, -1, why);
     }
     String e = err == null ? "" : err.strip();
-    if (rc == 124) {
-      e = "ssh did not finish within 20 s" + (e.isEmpty() ? "" : ": " + e);
+    if (killed(rc)) {
+      e = "ssh did not finish within " + seconds + " s" + (e.isEmpty() ? "" : ": " + e);
     }
     if (out != null && afterLogin(out) >= 0) {
       return new Answer(n, true, 0, "");

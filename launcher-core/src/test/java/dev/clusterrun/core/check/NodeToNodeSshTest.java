@@ -207,6 +207,62 @@ class NodeToNodeSshTest {
     assertThat(p.first()).isEmpty();
   }
 
+  @Test
+  void aSlowNodeHoldsBackNoOtherLogin() throws Exception {
+    // More nodes than the window: the slow first node waits (up to 10 s) for the last node's login,
+    // which starts only once a slot is free. Batches would start it after the slow node ended.
+    Path seen = Files.createDirectories(tmp.resolve("seen"));
+    ShNodeShell head =
+        headWithSsh(
+            "for w in \"$@\"; do host=$cmd; cmd=$w; done\n"
+                + "touch "
+                + seen
+                + "/$host\n"
+                + "if [ \"$host\" = slow ]; then\n"
+                + "  k=0; while [ $k -lt 100 ] && [ ! -e "
+                + seen
+                + "/last ]; do sleep 0.1; k=$((k + 1)); done\n"
+                + "  [ -e "
+                + seen
+                + "/last ] && echo 'saw the last login' >&2\n"
+                + "fi\n"
+                + "exit 0\n");
+    List<String> nodes = new java.util.ArrayList<>(List.of("slow"));
+    for (int i = 1; i < NodeToNodeSsh.PARALLEL; i++) {
+      nodes.add("n" + i);
+    }
+    nodes.add("last");
+
+    NodeToNodeSsh.Probe p = NodeToNodeSsh.run(head, nodes, Duration.ofSeconds(30), false);
+
+    assertThat(p.answers().values()).allMatch(NodeToNodeSsh.Answer::ok);
+    assertThat(p.answers().get("slow").error()).isEqualTo("saw the last login");
+  }
+
+  @Test
+  void aCommandThatOutlivesItsTimeIsThatNodesAnswerAndTheLoginStillCounts() throws Exception {
+    ShNodeShell head =
+        headWithSsh(
+            "for w in \"$@\"; do host=$cmd; cmd=$w; done\n"
+                + "NODE=$host; export NODE\n"
+                + "exec sh -c \"$cmd\"\n");
+
+    NodeToNodeSsh.Probe p =
+        NodeToNodeSsh.run(
+            head,
+            List.of("hung", "fine"),
+            Duration.ofSeconds(1),
+            false,
+            "if [ \"$NODE\" = hung ]; then sleep 30; fi; echo done",
+            1);
+
+    assertThat(p.answers().get("hung").ok()).isTrue();
+    assertThat(p.first().get("fine").stdout()).isEqualTo("done\n");
+    assertThat(p.first().get("hung").error())
+        .isEqualTo("hung: timed out after 2 s (command killed)");
+    assertThat(head.calls).isEqualTo(1);
+  }
+
   /**
    * The head's shell with a stand-in {@code ssh} first on PATH: it logs its arguments, then BODY.
    */
