@@ -108,10 +108,9 @@ public final class NodeToNodeSsh {
                     + " 2>/dev/null) || cm=\n"
                     + "if [ -n \"$cm\" ]; then kv ssh.masters \"$cm\"; fi\n"
                 : "")
-            // A window of logins: each takes a slot (a line of a FIFO) before it starts and gives
-            // it
-            // back when it ends; without a FIFO, batches. `command exec`: a failed redirection of
-            // exec itself would end the script.
+            // A window of logins: each takes a slot (a line of a FIFO) as it starts and gives it
+            // back as it ends; without a FIFO, batches. `command exec`: a failed redirection of a
+            // plain exec would end the script.
             + "s=\"$t/slots\"\n"
             + "if mkfifo -- \"$s\" 2>/dev/null && command exec 3<>\"$s\"; then\n"
             + "  k=0\n"
@@ -133,8 +132,8 @@ public final class NodeToNodeSsh {
             + "  fi\n"
             + "  printf '@o-%s %s\\n' \"$m\" $i >\"$t/$i.o\"\n"
             + "  printf '@e-%s %s\\n' \"$m\" $i >\"$t/$i.e\"\n"
-            // $mux unquoted on purpose: its words, and $cm is mktemp's (no blank, no glob).
             + "  if [ -n \"$s\" ]; then read -r slot <&3; fi\n"
+            // $mux unquoted on purpose: its words, and $cm is mktemp's (no blank, no glob).
             + "  ( $to ssh -n $mux -o BatchMode=yes -o ConnectTimeout=5 -- \"$n\" \"$c\" </dev/null"
             + " >>\"$t/$i.o\" 2>>\"$t/$i.e\" 3>&-\n"
             + "    printf '\\n@rc-%s %s %s\\n' \"$m\" $i $? >>\"$t/$i.e\"; echo >>\"$t/$i.o\"\n"
