@@ -29,6 +29,7 @@ public final class CheckFlow {
   private final ExpectedSetup expected;
   private final Duration factTimeout;
   private final Duration probeTimeout;
+  private final EnrootVersions enrootVersions;
 
   /**
    * @param expected what {@code clusterrun setup} installs
@@ -36,9 +37,27 @@ public final class CheckFlow {
    * @param probeTimeout per call, for the proof steps and the head's SSH probe
    */
   public CheckFlow(ExpectedSetup expected, Duration factTimeout, Duration probeTimeout) {
+    this(expected, factTimeout, probeTimeout, null);
+  }
+
+  private CheckFlow(
+      ExpectedSetup expected,
+      Duration factTimeout,
+      Duration probeTimeout,
+      EnrootVersions enrootVersions) {
     this.expected = expected;
     this.factTimeout = factTimeout;
     this.probeTimeout = probeTimeout;
+    this.enrootVersions = enrootVersions;
+  }
+
+  /**
+   * This flow, taking the nodes' enroot versions from {@code versions} where their executable is
+   * unchanged (a run's checks), and remembering the ones read afresh. Without it (as {@code check})
+   * every node starts {@code enroot version}.
+   */
+  public CheckFlow remembering(EnrootVersions versions) {
+    return new CheckFlow(expected, factTimeout, probeTimeout, versions);
   }
 
   /** The checks as {@code check} and {@code run} make them: this clusterrun's hook and drop-in. */
@@ -75,7 +94,10 @@ public final class CheckFlow {
    * checks find the facts gathered already.
    */
   public String factScript(CheckJob job) {
-    return FactScript.render(expected.sysconfDir(), job.containerNames());
+    return FactScript.render(
+        expected.sysconfDir(),
+        job.containerNames(),
+        enrootVersions == null ? null : enrootVersions.table());
   }
 
   /**
@@ -220,6 +242,9 @@ public final class CheckFlow {
       // 1. Facts, one round trip per node.
       Map<String, Facts> facts = facts();
       Duration factsTime = since(start);
+      if (enrootVersions != null) {
+        enrootVersions.learn(facts.values());
+      }
 
       // 2. The shared-path proof needs every node's data path from the facts.
       Facts headFacts = facts.get(head);

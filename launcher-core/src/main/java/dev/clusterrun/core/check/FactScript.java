@@ -29,17 +29,30 @@ public final class FactScript {
   private FactScript() {}
 
   /**
-   * The script to give to {@link dev.clusterrun.core.remote.NodeShell#run}.
+   * The script to give to {@link dev.clusterrun.core.remote.NodeShell#run}, with the enroot
+   * versions read before ({@link EnrootVersions}): a node whose enroot executable is listed takes
+   * its version from there instead of starting enroot.
    *
    * @param sysconfDir enroot's system configuration directory ({@code /etc/enroot} on nodes; a
    *     temporary directory in tests)
    * @param containerNames named containers whose presence under ENROOT_DATA_PATH to report
+   * @param enrootKnown lines {@code PATH ID VERSION} ({@link EnrootVersions#table}), empty to learn
+   *     them; null to start {@code enroot version} on every node
    */
-  public static String render(String sysconfDir, List<String> containerNames) {
+  public static String render(String sysconfDir, List<String> containerNames, String enrootKnown) {
     List<String> set = new ArrayList<>();
     set.add("set");
     set.add("--");
     set.addAll(containerNames);
-    return ShellQuote.join(set) + "\n" + "CR_SYSCONF=" + ShellQuote.quote(sysconfDir) + "\n" + BODY;
+    return ShellQuote.join(set)
+        + "\n"
+        + "CR_SYSCONF="
+        + ShellQuote.quote(sysconfDir)
+        + "\n"
+        + (enrootKnown == null
+            ? "unset CR_ENROOT_KNOWN"
+            : "CR_ENROOT_KNOWN=" + ShellQuote.quote(enrootKnown))
+        + "\n"
+        + BODY;
   }
 }

@@ -5,6 +5,7 @@ import dev.clusterrun.core.check.CheckId;
 import dev.clusterrun.core.check.CheckJob;
 import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.CheckSelection;
+import dev.clusterrun.core.check.EnrootVersions;
 import dev.clusterrun.core.check.HeadMasters;
 import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.cluster.Hostfile;
@@ -150,9 +151,11 @@ public final class LaunchFlow {
             Planner.startsImage(job));
     // The facts and the proofs' first rounds ride on the head's logins, and the head gathers its
     // own beside them.
+    // enroot's version is read once per executable (EnrootVersions), not on every run.
+    CheckFlow flow =
+        CheckFlow.standard().remembering(EnrootVersions.in(job.workspacePath().value()));
     CheckFlow.Opening opening =
-        CheckFlow.standard()
-            .opening(checkJob, selection(launch.options()), job.workspacePath().value());
+        flow.opening(checkJob, selection(launch.options()), job.workspacePath().value());
     if (masters != null && check) {
       opening.give(masters);
     }
@@ -173,14 +176,13 @@ public final class LaunchFlow {
       String[] sshMasters = {null};
       if (check) {
         CheckFlow.Checked r =
-            CheckFlow.standard()
-                .check(
-                    session,
-                    checkJob,
-                    selection(launch.options()),
-                    job.workspacePath().value(),
-                    job.launcher().value() != LauncherKind.PER_NODE,
-                    opening);
+            flow.check(
+                session,
+                checkJob,
+                selection(launch.options()),
+                job.workspacePath().value(),
+                job.launcher().value() != LauncherKind.PER_NODE,
+                opening);
         lock.close();
         wsProof[0] = r.workspace();
         sshMasters[0] = r.sshMasters();

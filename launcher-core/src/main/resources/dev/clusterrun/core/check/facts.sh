@@ -40,14 +40,20 @@ cr_kv() {
     *) printf '%s=%s\n' "$1" "$2" ;;
   esac
 }
+# A time limit for a command that may hang (a hung NFS mount, a wedged driver): `$cr_to5 CMD` or
+# `$cr_to10 CMD` (unquoted: its words), written into the command substitution itself so that the
+# shell's child execs timeout at once (a function there would keep one more shell alive).
 if command -v timeout >/dev/null 2>&1; then
-  cr_to() { timeout -k 1 "$@"; }
+  cr_to5='timeout -k 1 5' cr_to10='timeout -k 1 10'
 else
-  cr_to() { shift; "$@"; }
+  cr_to5= cr_to10=
 fi
 
 printf '%s\n' '@clusterrun-facts-begin 1'
-cr_h=$(hostname 2>/dev/null) || cr_h=
+# hostname(1) prints the kernel's node name, which the shell reads itself.
+cr_h=
+{ read -r cr_h </proc/sys/kernel/hostname; } 2>/dev/null
+[ -n "$cr_h" ] || cr_h=$(hostname 2>/dev/null) || cr_h=
 if [ -z "$cr_h" ]; then
   cr_h=$(uname -n 2>/dev/null)
 fi
@@ -86,7 +92,14 @@ cr_kv gid "$cr_gid"
 cr_kv user "$cr_user"
 cr_kv home "${HOME-}"
 if [ -n "${HOME-}" ]; then
-  cr_kv home.real "$(cd -- "$HOME" 2>/dev/null && pwd -P)"
+  # The shell's own cd -P (no subshell), and back.
+  cr_x=
+  cr_pwd=$PWD
+  if cd -P -- "$HOME" 2>/dev/null; then
+    cr_x=$PWD
+    cd -- "$cr_pwd" 2>/dev/null || cd /
+  fi
+  cr_kv home.real "$cr_x"
   if [ -d "$HOME/.ssh" ]; then cr_kv home.ssh_dir yes; else cr_kv home.ssh_dir no; fi
 fi
 cr_kv env.xdg_runtime_dir "${XDG_RUNTIME_DIR-}"
@@ -96,12 +109,36 @@ cr_kv env.path "${PATH-}"
 cr_e=$(command -v enroot 2>/dev/null)
 cr_kv enroot.path "$cr_e"
 if [ -n "$cr_e" ]; then
-  cr_v=$(cr_to 10 enroot version 2>&1)
-  cr_rc=$?
-  if [ "$cr_rc" -eq 0 ]; then
+  # `enroot version` prints a constant of the installed executable. A run gives the versions it read
+  # before (CR_ENROOT_KNOWN set, possibly empty: lines "PATH ID VERSION", ID the executable's
+  # device:inode:size:mtime:ctime, which any reinstall changes): an executable with a known ID is not
+  # started again. `check` leaves CR_ENROOT_KNOWN unset and always starts enroot.
+  cr_v=
+  if [ -n "${CR_ENROOT_KNOWN+set}" ]; then
+    cr_x=$(stat -L -c '%d:%i:%s:%Y:%Z' -- "$cr_e" 2>/dev/null)
+    cr_kv enroot.id "$cr_x"
+    if [ -n "$cr_x" ]; then
+      case $CR_NL$CR_ENROOT_KNOWN in
+        *"$CR_NL$cr_e $cr_x "?*)
+          cr_v=$CR_NL$CR_ENROOT_KNOWN
+          cr_v=${cr_v#*"$CR_NL$cr_e $cr_x "}
+          cr_v=${cr_v%%"$CR_NL"*}
+          ;;
+      esac
+    fi
+  fi
+  if [ -n "$cr_v" ]; then
     cr_kv enroot.version "$cr_v"
+    cr_kv enroot.version.remembered yes
   else
-    cr_kv enroot.version.error "exit $cr_rc: $cr_v"
+    # shellcheck disable=SC2086
+    cr_v=$($cr_to10 enroot version 2>&1)
+    cr_rc=$?
+    if [ "$cr_rc" -eq 0 ]; then
+      cr_kv enroot.version "$cr_v"
+    else
+      cr_kv enroot.version.error "exit $cr_rc: $cr_v"
+    fi
   fi
 fi
 cr_kv enroot.sysconf "$CR_SYSCONF"
@@ -226,9 +263,10 @@ cr_read_conf() {
         cr_k=${cr_k#ENROOT_}
         eval "cr_have=\$cr_env_$cr_k\$cr_val_$cr_k"
         [ -z "$cr_have" ] || continue
-        cr_x=$( (eval "echo $cr_val") 2>/dev/null)
+        # In a subshell (the value may run commands, as enroot's eval does): one, not two.
+        cr_x=$(eval "echo $cr_val" 2>/dev/null)
         cr_e=
-        [ -n "$cr_x" ] || cr_e=$( (eval "echo $cr_val") 2>&1 >/dev/null)
+        [ -n "$cr_x" ] || cr_e=$(eval "echo $cr_val" 2>&1 >/dev/null)
         if [ -n "$cr_x" ]; then
           eval "cr_raw_$cr_k=\$cr_val; cr_src_$cr_k=\$1; cr_line_$cr_k=\$cr_ln; cr_val_$cr_k=\$cr_x; cr_err_$cr_k="
           eval "ENROOT_$cr_k=\$cr_x; export ENROOT_$cr_k"
@@ -302,7 +340,8 @@ for cr_n in $cr_names; do
     cr_src=default
     cr_raw=$cr_def
     cr_line=
-    cr_val=$(eval "printf '%s' \"$cr_def\"" 2>/dev/null)
+    # The defaults are this script's own words (parameter expansions only): no subshell needed.
+    eval "cr_val=\"$cr_def\""
   fi
   case $cr_val in
     n | no | N | NO | No | f | false | F | False | FALSE) cr_val= ;;
@@ -321,6 +360,8 @@ done
 
 # --- paths: creatable and writable by this user ----------------------------------------------------
 cr_probe() {
+  cr_made=
+  cr_probed=
   if [ -z "$2" ]; then
     cr_kv "$1.writable" no
     cr_kv "$1.error" "not set"
@@ -334,11 +375,12 @@ cr_probe() {
       return
       ;;
   esac
-  # For the runtime path (node-local), directories this probe creates are removed again, so
-  # the probe leaves the node as it was: a /run/enroot left by root would change what enroot
+  # For the runtime path (node-local), directories this probe creates are removed again (after
+  # the three probes), so the probe leaves the node as it was: a /run/enroot left by root would change what enroot
   # does later. The cache and data paths usually live on a shared filesystem that every node
   # probes at once; enroot creates them itself on first use, so they are kept (removing them
   # would pull the directory from under another node's probe).
+  cr_probed=yes
   cr_q=$2
   while [ -n "$cr_q" ] && [ ! -e "$cr_q" ]; do cr_q=${cr_q%/*}; done
   # On a shared path (a home on NFS) another node's probe may remove a directory it created
@@ -348,6 +390,7 @@ cr_probe() {
     cr_un_set=1
   }
   cr_t="$2/.clusterrun-write-test.$cr_un.$$"
+  cr_made=
   cr_i=0
   cr_ok=no
   while [ "$cr_i" -lt 10 ]; do
@@ -358,7 +401,7 @@ cr_probe() {
     cr_err=
     if { [ -d "$2" ] || cr_err=$(mkdir -p -- "$2" 2>&1); } &&
       { { true >"$cr_t"; } 2>/dev/null || cr_err=$(touch -- "$cr_t" 2>&1); }; then
-      rm -f -- "$cr_t"
+      cr_made=$cr_t
       cr_ok=yes
       break
     fi
@@ -368,15 +411,23 @@ cr_probe() {
   done
   cr_kv "$1.writable" "$cr_ok"
   if [ "$cr_ok" = no ]; then cr_kv "$1.error" "$cr_err"; fi
-  [ "${3-}" = keep ] && return
-  cr_x=${2%/}
-  while [ -n "$cr_x" ] && [ "$cr_x" != "$cr_q" ] && rmdir -- "$cr_x" 2>/dev/null; do
+}
+# The three test files go in one rm afterwards; then the directories the runtime probe made.
+cr_probe probe.runtime "${ENROOT_RUNTIME_PATH-}"
+cr_rt=$cr_made cr_rq=$cr_q cr_rp=$cr_probed
+cr_probe probe.cache "${ENROOT_CACHE_PATH-}"
+cr_ct=$cr_made
+cr_probe probe.data "${ENROOT_DATA_PATH-}"
+cr_dt=$cr_made
+if [ -n "$cr_rt$cr_ct$cr_dt" ]; then
+  rm -f -- ${cr_rt:+"$cr_rt"} ${cr_ct:+"$cr_ct"} ${cr_dt:+"$cr_dt"}
+fi
+if [ -n "$cr_rp" ]; then
+  cr_x=${ENROOT_RUNTIME_PATH%/}
+  while [ -n "$cr_x" ] && [ "$cr_x" != "$cr_rq" ] && rmdir -- "$cr_x" 2>/dev/null; do
     cr_x=${cr_x%/*}
   done
-}
-cr_probe probe.runtime "${ENROOT_RUNTIME_PATH-}"
-cr_probe probe.cache "${ENROOT_CACHE_PATH-}" keep
-cr_probe probe.data "${ENROOT_DATA_PATH-}" keep
+fi
 
 # Filesystem of the data path (or of its nearest existing parent) and its real path.
 cr_d=${ENROOT_DATA_PATH-}
@@ -389,7 +440,8 @@ if [ -n "$cr_d" ]; then
     cr_rest=${cr_d#"$cr_q"}
     cr_kv data.real "${cr_r%/}$cr_rest"
   fi
-  cr_fs=$(cr_to 5 df --output=fstype,target -- "$cr_q" 2>/dev/null)
+  # shellcheck disable=SC2086
+  cr_fs=$($cr_to5 df --output=fstype,target -- "$cr_q" 2>/dev/null)
   case $cr_fs in
     *"$CR_NL"*)
       cr_fs=${cr_fs#*"$CR_NL"}
@@ -402,7 +454,8 @@ if [ -n "$cr_d" ]; then
     cr_fs=${cr_fs#* }
     cr_kv data.mountpoint "${cr_fs#"${cr_fs%%[! ]*}"}"
   else
-    cr_kv data.fstype "$(cr_to 5 stat -f -c %T -- "$cr_q" 2>/dev/null)"
+    # shellcheck disable=SC2086
+    cr_kv data.fstype "$($cr_to5 stat -f -c %T -- "$cr_q" 2>/dev/null)"
   fi
 fi
 
@@ -525,7 +578,25 @@ while [ "$cr_j" -lt "$cr_ne" ]; do
   cr_env=$((cr_env + 1))
 done
 # Agent variables in this session's environment (hooks see it; enroot clears it for the container).
-cr_kv env.agent "$(env 2>/dev/null | awk -F= -v re="^$CR_AGENT_RE\$" '$1 ~ re && n++ < 20 { print $1 }')"
+# One `env`, its lines matched by the shell: the names of CR_AGENT_RE, at most 20.
+cr_x=
+cr_i=0
+while IFS= read -r cr_l; do
+  cr_n=${cr_l%%=*}
+  [ "$cr_n" != "$cr_l" ] || continue
+  case $cr_n in
+    *[!A-Za-z0-9_]*) continue ;;
+    OMPI_MCA_*launch_agent | OMPI_MCA_*rsh_agent | OMPI_MCA_*ssh_agent) ;;
+    PRTE_MCA_*launch_agent | PRTE_MCA_*rsh_agent | PRTE_MCA_*ssh_agent) ;;
+    *) continue ;;
+  esac
+  cr_x=${cr_x:+$cr_x$CR_NL}$cr_n
+  cr_i=$((cr_i + 1))
+  [ "$cr_i" -lt 20 ] || break
+done <<EOF_CR_ENV
+$(env 2>/dev/null)
+EOF_CR_ENV
+cr_kv env.agent "$cr_x"
 
 # --- named containers ------------------------------------------------------------------------------
 cr_c=0
@@ -541,14 +612,16 @@ done
 
 # --- GPUs, namespaces, MPI, fuse -----------------------------------------------------------------------
 if command -v nvidia-smi >/dev/null 2>&1; then
-  cr_g=$(cr_to 10 nvidia-smi -L 2>&1)
+  # shellcheck disable=SC2086
+  cr_g=$($cr_to10 nvidia-smi -L 2>&1)
   cr_kv gpu.rc "$?"
   cr_kv gpu.list "$cr_g"
 fi
 cr_kv mntns "$(readlink /proc/self/ns/mnt 2>/dev/null)"
 if command -v mpirun >/dev/null 2>&1; then
   cr_kv mpi.path "$(command -v mpirun)"
-  cr_x=$(cr_to 5 mpirun --version 2>&1)
+  # shellcheck disable=SC2086
+  cr_x=$($cr_to5 mpirun --version 2>&1)
   cr_kv mpi.version "${cr_x%%"$CR_NL"*}"
 fi
 cr_kv squashfuse "$(command -v squashfuse 2>/dev/null)"

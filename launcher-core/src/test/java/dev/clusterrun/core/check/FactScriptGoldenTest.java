@@ -154,7 +154,7 @@ class FactScriptGoldenTest {
   }
 
   private String script() {
-    return FactScript.render(sysconf.toString(), List.of("pytorch", "missing", "it's $(x)"));
+    return FactScript.render(sysconf.toString(), List.of("pytorch", "missing", "it's $(x)"), null);
   }
 
   @Test

@@ -40,7 +40,7 @@ class FactScriptTest {
   }
 
   private Facts facts(ShNodeShell shell, String... containers) {
-    ExecResult r = shell.run(FactScript.render(sysconf.toString(), List.of(containers)), T);
+    ExecResult r = shell.run(FactScript.render(sysconf.toString(), List.of(containers), null), T);
     assertThat(r.stderr()).isEmpty();
     assertThat(r.exitCode()).isZero();
     Facts f = FactParser.parse(shell.node(), r);
@@ -433,6 +433,67 @@ class FactScriptTest {
     Facts bad = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
     assertThat(bad.enrootVersion()).isNull();
     assertThat(bad.enrootVersionError()).contains("exit 1").contains("/run/enroot");
+  }
+
+  /**
+   * A run's checks give the enroot versions read before: an unchanged executable is not started
+   * (its version comes from the table), a reinstalled one (new change time) is, and so is every
+   * enroot for {@code check}, which gives no table.
+   */
+  @Test
+  void anUnchangedEnrootIsNotStartedAgainOnceItsVersionIsRemembered() throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("bin dir"));
+    Path enroot = bin.resolve("enroot");
+    Path started = tmp.resolve("started");
+    write(enroot, "#!/bin/sh\necho x >>'" + started + "'\necho 4.1.2\n");
+    Files.setPosixFilePermissions(enroot, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
+    ShNodeShell sh = shell().withEnv("PATH", bin + ":/usr/bin:/bin");
+    EnrootVersions memory =
+        new EnrootVersions(
+            tmp.resolve("ws/.clusterrun/enroot-versions"), java.time.Clock.systemUTC());
+
+    // First run: nothing known, enroot is started, its id and version are learned.
+    Facts first = withTable(sh, memory.table());
+    assertThat(first.enrootVersion()).isEqualTo("4.1.2");
+    assertThat(first.raw()).containsKey("enroot.id").doesNotContainKey("enroot.version.remembered");
+    memory.learn(List.of(first));
+    assertThat(starts(started)).isEqualTo(1);
+
+    // Second run (a new reader of the same file): enroot is not started.
+    EnrootVersions again =
+        new EnrootVersions(
+            tmp.resolve("ws/.clusterrun/enroot-versions"), java.time.Clock.systemUTC());
+    Facts second = withTable(sh, again.table());
+    assertThat(second.enrootVersion()).isEqualTo("4.1.2");
+    assertThat(second.raw()).containsEntry("enroot.version.remembered", "yes");
+    assertThat(starts(started)).isEqualTo(1);
+
+    // `check` gives no table: enroot is started.
+    assertThat(facts(sh).enrootVersion()).isEqualTo("4.1.2");
+    assertThat(starts(started)).isEqualTo(2);
+
+    // Reinstalled (a new file under the same name): started again, and its version is new.
+    Path next = bin.resolve("enroot.new");
+    write(next, "#!/bin/sh\necho x >>'" + started + "'\necho 4.2.0\n");
+    Files.setPosixFilePermissions(next, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.move(next, enroot, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Facts third = withTable(sh, again.table());
+    assertThat(third.enrootVersion()).isEqualTo("4.2.0");
+    assertThat(third.raw()).doesNotContainKey("enroot.version.remembered");
+    assertThat(starts(started)).isEqualTo(3);
+  }
+
+  private Facts withTable(ShNodeShell shell, String table) {
+    ExecResult r = shell.run(FactScript.render(sysconf.toString(), List.of(), table), T);
+    assertThat(r.exitCode()).isZero();
+    Facts f = FactParser.parse(shell.node(), r);
+    assertThat(f.problem()).isNull();
+    return f;
+  }
+
+  private static long starts(Path counter) throws IOException {
+    return Files.exists(counter) ? Files.readAllLines(counter).size() : 0;
   }
 
   @Test

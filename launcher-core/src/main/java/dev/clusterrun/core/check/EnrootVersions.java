@@ -1,0 +1,147 @@
+package dev.clusterrun.core.check;
+
+import dev.clusterrun.core.AtomicFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The enroot versions the nodes' fact scripts read, remembered on the head by executable: {@code
+ * enroot version} prints a constant of the installed enroot script, so an executable whose path,
+ * device, inode, size, modification and change time are all the same (the fact script's {@code
+ * enroot.id}) prints the same version, and a run need not start enroot on every node to learn it
+ * again (about a fifth of the fact script's time). Any reinstall or edit changes the change time.
+ * An entry is trusted for {@link #KEEP}, so that an enroot reached through a wrapper whose target
+ * changed is read again within a day. {@code clusterrun check}, the diagnosis, never uses them: it
+ * starts enroot on every node, which also shows an installation that no longer runs.
+ *
+ * <p>The file is {@code WORKSPACE/.clusterrun/enroot-versions}, beside the containers' Open MPI
+ * versions: lines {@code EPOCH-SECONDS PATH ID VERSION}, written atomically by whoever learns a new
+ * one (a lost update is only read again).
+ */
+public final class EnrootVersions {
+  /** How long a version read is trusted without starting enroot again. */
+  static final Duration KEEP = Duration.ofHours(24);
+
+  /** At most this many executables are remembered, the most recently read. */
+  static final int MAX = 1024;
+
+  private final Path file;
+  private final Clock clock;
+  private final Map<String, Entry> entries = new LinkedHashMap<>();
+
+  private record Entry(long at, String version) {}
+
+  EnrootVersions(Path file, Clock clock) {
+    this.file = file;
+    this.clock = clock;
+    read();
+  }
+
+  /** The versions remembered in {@code workspace} (none when the file is missing or unreadable). */
+  public static EnrootVersions in(String workspace) {
+    return new EnrootVersions(
+        Path.of(workspace, ".clusterrun", "enroot-versions"), Clock.systemUTC());
+  }
+
+  private void read() {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      return; // nothing remembered: every node starts enroot, as before
+    }
+    for (String l : lines) {
+      int sp = l.indexOf(' ');
+      int last = l.lastIndexOf(' ');
+      int id = last < 0 ? -1 : l.lastIndexOf(' ', last - 1);
+      if (sp < 1 || id <= sp) {
+        continue;
+      }
+      try {
+        long at = Long.parseLong(l.substring(0, sp));
+        String key = l.substring(sp + 1, last);
+        String version = l.substring(last + 1);
+        if (rememberable(l.substring(sp + 1, id), version)) {
+          entries.put(key, new Entry(at, version));
+        }
+      } catch (NumberFormatException e) {
+        // a damaged line is skipped
+      }
+    }
+  }
+
+  /** Lines {@code PATH ID VERSION} of the versions still trusted, for the fact script. */
+  public String table() {
+    long now = clock.instant().getEpochSecond();
+    StringBuilder b = new StringBuilder();
+    for (Map.Entry<String, Entry> e : entries.entrySet()) {
+      long age = now - e.getValue().at();
+      if (age >= 0 && age < KEEP.toSeconds()) {
+        b.append(e.getKey()).append(' ').append(e.getValue().version()).append('\n');
+      }
+    }
+    return b.toString();
+  }
+
+  /**
+   * Remembers the versions the nodes read by starting enroot ({@code facts}); writes the file when
+   * one is new. A file that cannot be written only means enroot is started again next time.
+   */
+  public void learn(Collection<Facts> facts) {
+    long now = clock.instant().getEpochSecond();
+    boolean changed = false;
+    for (Facts f : facts) {
+      if (f == null || !f.answered() || f.raw() == null) {
+        continue;
+      }
+      String id = f.raw().get("enroot.id");
+      String version = f.enrootVersion();
+      if (id == null
+          || id.isEmpty()
+          || id.contains(" ")
+          || "yes".equals(f.raw().get("enroot.version.remembered"))
+          || !rememberable(f.enrootPath(), version)) {
+        continue;
+      }
+      String key = f.enrootPath() + " " + id;
+      entries.remove(key);
+      entries.put(key, new Entry(now, version));
+      changed = true;
+    }
+    if (!changed) {
+      return;
+    }
+    List<String> keys = new ArrayList<>(entries.keySet());
+    for (int i = 0; i < keys.size() - MAX; i++) {
+      entries.remove(keys.get(i));
+    }
+    StringBuilder b = new StringBuilder();
+    entries.forEach(
+        (k, e) ->
+            b.append(e.at()).append(' ').append(k).append(' ').append(e.version()).append('\n'));
+    try {
+      AtomicFiles.write(file, b.toString());
+    } catch (IOException | RuntimeException e) {
+      // not remembered: the next run reads it again
+    }
+  }
+
+  /** A path and version that fit one line of the table and of the fact script's lookup. */
+  private static boolean rememberable(String path, String version) {
+    return path != null
+        && path.startsWith("/")
+        && version != null
+        && !version.isEmpty()
+        && path.chars().noneMatch(c -> c < 0x20 || c == 0x7f)
+        && version.chars().allMatch(c -> c > 0x20 && c != 0x7f);
+  }
+}
