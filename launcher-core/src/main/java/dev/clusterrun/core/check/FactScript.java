@@ -37,7 +37,8 @@ public final class FactScript {
    *     temporary directory in tests)
    * @param containerNames named containers whose presence under ENROOT_DATA_PATH to report
    * @param enrootKnown lines {@code PATH ID VERSION} ({@link EnrootVersions#table}), empty to learn
-   *     them; null to start {@code enroot version} on every node
+   *     them: a run's checks, which also leave out what only {@code check --json} shows (the host's
+   *     {@code mpirun --version}); null for {@code check}: {@code enroot version} on every node
    */
   public static String render(String sysconfDir, List<String> containerNames, String enrootKnown) {
     List<String> set = new ArrayList<>();

@@ -618,7 +618,9 @@ if command -v nvidia-smi >/dev/null 2>&1; then
   cr_kv gpu.list "$cr_g"
 fi
 cr_kv mntns "$(readlink /proc/self/ns/mnt 2>/dev/null)"
-if command -v mpirun >/dev/null 2>&1; then
+# The host's Open MPI, which only `check --json` shows (the job's is the container's): not asked
+# for a run's checks (CR_ENROOT_KNOWN set).
+if [ -z "${CR_ENROOT_KNOWN+set}" ] && command -v mpirun >/dev/null 2>&1; then
   cr_kv mpi.path "$(command -v mpirun)"
   # shellcheck disable=SC2086
   cr_x=$($cr_to5 mpirun --version 2>&1)

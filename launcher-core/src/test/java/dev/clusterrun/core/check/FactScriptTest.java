@@ -469,9 +469,16 @@ class FactScriptTest {
     assertThat(second.raw()).containsEntry("enroot.version.remembered", "yes");
     assertThat(starts(started)).isEqualTo(1);
 
-    // `check` gives no table: enroot is started.
-    assertThat(facts(sh).enrootVersion()).isEqualTo("4.1.2");
+    // `check` gives no table: enroot is started. Only `check` asks the host's mpirun, which only
+    // `check --json` shows.
+    Path mpirun = bin.resolve("mpirun");
+    write(mpirun, "#!/bin/sh\necho 'mpirun (Open MPI) 4.1.4'\n");
+    Files.setPosixFilePermissions(mpirun, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Facts checked = facts(sh);
+    assertThat(checked.enrootVersion()).isEqualTo("4.1.2");
     assertThat(starts(started)).isEqualTo(2);
+    assertThat(checked.mpiVersion()).isEqualTo("mpirun (Open MPI) 4.1.4");
+    assertThat(withTable(sh, again.table()).mpiVersion()).isNull();
 
     // Reinstalled (a new file under the same name): started again, and its version is new.
     Path next = bin.resolve("enroot.new");
