@@ -1,5 +1,7 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.ExitException;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -85,11 +87,33 @@ public final class HeadProcess {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      String program = argv.get(0);
+      String path = full.getOrDefault("PATH", "");
+      if (!program.contains("/") && !onPath(program, path)) {
+        // With --skip-checks nothing said so before: what the `enroot` check would have said.
+        throw new ExitException(
+            ExitCode.CHECK_FAILED,
+            program
+                + " is not installed on the head (not in PATH="
+                + path
+                + "): nothing was started; `clusterrun check` shows what each node lacks");
+      }
       Exception e = handler.getException();
       throw new IOException(
-          "cannot start " + argv.get(0) + (e == null ? "" : ": " + e.getMessage()), e);
+          "cannot start " + program + (e == null ? "" : ": " + e.getMessage()), e);
     }
     return new HeadProcess(started.get(), handler);
+  }
+
+  /** Whether {@code program} is an executable file in a directory of {@code path}. */
+  private static boolean onPath(String program, String path) {
+    for (String dir : path.split(":", -1)) {
+      java.nio.file.Path f = java.nio.file.Path.of(dir.isEmpty() ? "." : dir, program);
+      if (java.nio.file.Files.isRegularFile(f) && java.nio.file.Files.isExecutable(f)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public long pid() {

@@ -1,7 +1,10 @@
 package dev.clusterrun.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.ExitException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -10,6 +13,30 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HeadProcessTest {
+  /** With --skip-checks, enroot missing on the head is said as the `enroot` check says it. */
+  @Test
+  void aProgramMissingFromThePathIsACheckFailureNamingItNotAnInternalError() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertThatThrownBy(
+            () ->
+                HeadProcess.start(
+                    List.of("clusterrun-test-no-such-program", "start", "x"),
+                    Map.of("PATH", "/nonexistent-dir"),
+                    null,
+                    out,
+                    out))
+        .isInstanceOfSatisfying(
+            ExitException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ExitCode.CHECK_FAILED);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "clusterrun-test-no-such-program is not installed on the head"
+                          + " (not in PATH=/nonexistent-dir):"
+                          + " nothing was started; `clusterrun check` shows what each node lacks");
+            });
+  }
+
   @Test
   void startsStreamsOutputAndPassesTheExitCodeOn() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
