@@ -141,7 +141,7 @@ class DocsTest {
           "--arp",
           // java (the launcher's JVM options)
           "-XX:TieredStopAtLevel",
-          "-XX:ArchiveClassesAtExit");
+          "-Xshare:dump");
 
   // ---------------------------------------------------------------- the docs, read
 
