@@ -149,11 +149,11 @@ public final class LaunchFlow {
             job.mounts().value(),
             job.mountHome().value(),
             Planner.startsImage(job));
-    // The facts and the proofs' first rounds ride on the head's logins, and the head gathers its
-    // own beside them.
     // enroot's version is read once per executable (EnrootVersions), not on every run.
     CheckFlow flow =
         CheckFlow.standard().remembering(EnrootVersions.in(job.workspacePath().value()));
+    // The facts and the proofs' first rounds ride on the head's logins, and the head gathers its
+    // own beside them.
     CheckFlow.Opening opening =
         flow.opening(checkJob, selection(launch.options()), job.workspacePath().value());
     if (masters != null && check) {

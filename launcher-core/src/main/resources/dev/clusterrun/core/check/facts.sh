@@ -376,10 +376,10 @@ cr_probe() {
       ;;
   esac
   # For the runtime path (node-local), directories this probe creates are removed again (after
-  # the three probes), so the probe leaves the node as it was: a /run/enroot left by root would change what enroot
-  # does later. The cache and data paths usually live on a shared filesystem that every node
-  # probes at once; enroot creates them itself on first use, so they are kept (removing them
-  # would pull the directory from under another node's probe).
+  # the three probes), so the probe leaves the node as it was: a /run/enroot left by root would
+  # change what enroot does later. The cache and data paths usually live on a shared filesystem
+  # that every node probes at once; enroot creates them itself on first use, so they are kept
+  # (removing them would pull the directory from under another node's probe).
   cr_probed=yes
   cr_q=$2
   while [ -n "$cr_q" ] && [ ! -e "$cr_q" ]; do cr_q=${cr_q%/*}; done
@@ -390,7 +390,6 @@ cr_probe() {
     cr_un_set=1
   }
   cr_t="$2/.clusterrun-write-test.$cr_un.$$"
-  cr_made=
   cr_i=0
   cr_ok=no
   while [ "$cr_i" -lt 10 ]; do
