@@ -31,8 +31,18 @@ public final class EnrootVersions {
   /** How long a version read is trusted without starting enroot again. */
   static final Duration KEEP = Duration.ofHours(24);
 
-  /** At most this many executables are remembered, the most recently read. */
-  static final int MAX = 1024;
+  /**
+   * At most this many executables are remembered, the most recently read: the table goes to every
+   * node inside the login's command (about 90 bytes a line, next to the fact script's 25 KB, under
+   * Linux's 128 KiB for one argument). Beyond it the oldest are read again, which is only slower.
+   */
+  static final int MAX = 256;
+
+  /** The table given to the nodes holds at most this many bytes, the newest lines first. */
+  static final int MAX_TABLE_BYTES = 32 * 1024;
+
+  /** A file larger than this is not read (it cannot be clusterrun's). */
+  private static final long MAX_FILE_BYTES = 1 << 20;
 
   private final Path file;
   private final Clock clock;
@@ -46,7 +56,10 @@ public final class EnrootVersions {
     read();
   }
 
-  /** The versions remembered in {@code workspace} (none when the file is missing or unreadable). */
+  /**
+   * The versions remembered in {@code workspace} (none when the file is missing, unreadable or
+   * larger than 1 MiB).
+   */
   public static EnrootVersions in(String workspace) {
     return new EnrootVersions(
         Path.of(workspace, ".clusterrun", "enroot-versions"), Clock.systemUTC());
@@ -55,6 +68,9 @@ public final class EnrootVersions {
   private void read() {
     List<String> lines;
     try {
+      if (Files.size(file) > MAX_FILE_BYTES) {
+        return;
+      }
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
       return; // nothing remembered: every node starts enroot, as before
@@ -79,14 +95,22 @@ public final class EnrootVersions {
     }
   }
 
-  /** Lines {@code PATH ID VERSION} of the versions still trusted, for the fact script. */
+  /**
+   * Lines {@code PATH ID VERSION} of the versions still trusted, for the fact script: the most
+   * recently read first, at most {@link #MAX_TABLE_BYTES}.
+   */
   public String table() {
     long now = clock.instant().getEpochSecond();
+    List<Map.Entry<String, Entry>> newestFirst = new ArrayList<>(entries.entrySet());
+    java.util.Collections.reverse(newestFirst);
     StringBuilder b = new StringBuilder();
-    for (Map.Entry<String, Entry> e : entries.entrySet()) {
+    for (Map.Entry<String, Entry> e : newestFirst) {
       long age = now - e.getValue().at();
-      if (age >= 0 && age < KEEP.toSeconds()) {
-        b.append(e.getKey()).append(' ').append(e.getValue().version()).append('\n');
+      String line = e.getKey() + " " + e.getValue().version() + "\n";
+      if (age >= 0
+          && age < KEEP.toSeconds()
+          && b.length() + line.getBytes(StandardCharsets.UTF_8).length <= MAX_TABLE_BYTES) {
+        b.append(line);
       }
     }
     return b.toString();

@@ -47,8 +47,8 @@ class EnrootVersionsTest {
                 "3.5.0",
                 false)));
     String table =
-        "/usr/bin/enroot 2049:131:41401:1700000000:1700000001 4.1.2\n"
-            + "/opt/my enroot/bin/enroot 2050:7:41401:1700000000:1700000002 3.5.0\n";
+        "/opt/my enroot/bin/enroot 2050:7:41401:1700000000:1700000002 3.5.0\n"
+            + "/usr/bin/enroot 2049:131:41401:1700000000:1700000001 4.1.2\n";
     assertThat(new EnrootVersions(file(), at(1_000_000 + 3600)).table()).isEqualTo(table);
     long dayLater = 1_000_000 + EnrootVersions.KEEP.toSeconds();
     assertThat(new EnrootVersions(file(), at(dayLater)).table()).isEmpty();
@@ -91,6 +91,23 @@ class EnrootVersionsTest {
     assertThat(new EnrootVersions(file(), at(1001)).table()).isEmpty();
   }
 
+  /** The table rides in every login's command, whose one argument Linux holds to 128 KiB. */
+  @Test
+  void theTableGivenToTheNodesStaysSmallWhateverThePathsAndKeepsTheNewest() {
+    EnrootVersions v = new EnrootVersions(file(), at(1000));
+    java.util.List<Facts> many = new java.util.ArrayList<>();
+    String longDir = "/" + "d".repeat(400);
+    for (int i = 0; i < EnrootVersions.MAX; i++) {
+      many.add(node("n" + i, longDir + "/enroot", "1:" + i + ":3:4:5", "4.1.2", false));
+    }
+    v.learn(many);
+    String table = new EnrootVersions(file(), at(1001)).table();
+    assertThat(table.getBytes(StandardCharsets.UTF_8).length)
+        .isLessThanOrEqualTo(EnrootVersions.MAX_TABLE_BYTES);
+    assertThat(table.lines().count()).isLessThan(EnrootVersions.MAX).isPositive();
+    assertThat(table).startsWith(longDir + "/enroot 1:" + (EnrootVersions.MAX - 1) + ":3:4:5 ");
+  }
+
   @Test
   void theNewestReadingsAreKept() {
     EnrootVersions v = new EnrootVersions(file(), at(1000));
@@ -101,6 +118,8 @@ class EnrootVersionsTest {
     v.learn(many);
     String table = new EnrootVersions(file(), at(1001)).table();
     assertThat(table.lines()).hasSize(EnrootVersions.MAX);
+    assertThat(table.lines().findFirst())
+        .contains("/usr/bin/enroot 1:" + (EnrootVersions.MAX + 4) + ":3:4:5 4.1.2");
     assertThat(table).doesNotContain("1:0:3:4:5").contains("1:" + (EnrootVersions.MAX + 4) + ":3");
   }
 }
