@@ -141,7 +141,9 @@ class DocsTest {
           "--arp",
           // java (the launcher's JVM options)
           "-XX:TieredStopAtLevel",
-          "-Xshare:dump");
+          "-Xshare:dump",
+          // javac (the build's compiler options)
+          "-XDstringConcat");
 
   // ---------------------------------------------------------------- the docs, read
 
