@@ -577,7 +577,8 @@ while [ "$cr_j" -lt "$cr_ne" ]; do
   cr_env=$((cr_env + 1))
 done
 # Agent variables in this session's environment (hooks see it; enroot clears it for the container).
-# One `env`, its lines matched by the shell: the names of CR_AGENT_RE, at most 20.
+# One `env`, its lines matched by the shell: the names of CR_AGENT_RE, at most 20 (the case
+# patterns below are CR_AGENT_RE for a whole name; change both together).
 cr_x=
 cr_i=0
 while IFS= read -r cr_l; do

@@ -40,7 +40,12 @@ class FactScriptTest {
   }
 
   private Facts facts(ShNodeShell shell, String... containers) {
-    ExecResult r = shell.run(FactScript.render(sysconf.toString(), List.of(containers), null), T);
+    return withTable(shell, null, containers);
+  }
+
+  /** The facts with the enroot versions {@code table} gives (null: as {@code check}, none). */
+  private Facts withTable(ShNodeShell shell, String table, String... containers) {
+    ExecResult r = shell.run(FactScript.render(sysconf.toString(), List.of(containers), table), T);
     assertThat(r.stderr()).isEmpty();
     assertThat(r.exitCode()).isZero();
     Facts f = FactParser.parse(shell.node(), r);
@@ -489,14 +494,6 @@ class FactScriptTest {
     assertThat(third.enrootVersion()).isEqualTo("4.2.0");
     assertThat(third.raw()).doesNotContainKey("enroot.version.remembered");
     assertThat(starts(started)).isEqualTo(3);
-  }
-
-  private Facts withTable(ShNodeShell shell, String table) {
-    ExecResult r = shell.run(FactScript.render(sysconf.toString(), List.of(), table), T);
-    assertThat(r.exitCode()).isZero();
-    Facts f = FactParser.parse(shell.node(), r);
-    assertThat(f.problem()).isNull();
-    return f;
   }
 
   private static long starts(Path counter) throws IOException {
