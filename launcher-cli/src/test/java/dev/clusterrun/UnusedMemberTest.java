@@ -103,7 +103,6 @@ class UnusedMemberTest {
             "core.bench.References$MetricCheck.holds",
             "core.bench.References.entries",
             "core.bench.Verdict.passed",
-            "core.launch.HeadProcess.isAlive",
             "core.launch.HeadProcess.pid",
             "core.launch.LaunchOptions.labels",
             "core.launch.Setting.isSet",

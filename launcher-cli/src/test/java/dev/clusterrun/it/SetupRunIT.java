@@ -481,6 +481,57 @@ class SetupRunIT {
     return inShared(env, args);
   }
 
+  @Test
+  @Order(8)
+  void theHeadsContainerBegunDuringTheChecksRunsTheJobAndNothingAtAllWhenTheyFail()
+      throws IOException {
+    String box = "early-box";
+    String hook = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
+    List<String> base =
+        List.of("run", "--nodes", hosts, "--workspace", ws, "--container-name=" + box, "--np", "3");
+    // Made by a first run from the image (which also remembers the container's Open MPI)...
+    List<String> first = new ArrayList<>(base);
+    first.addAll(
+        imageFlags.isEmpty()
+            ? List.of("--container-image", "docker://clusterrun/tiny")
+            : imageFlags);
+    first.addAll(List.of("--", "/workspace/ring"));
+    ringRanks(ok(inShared(List.of(), first)).stdout());
+    Path marker = Paths.get(ws, "early-marker");
+    try {
+      // ...then used as it is: its start on the head begins while the checks run.
+      List<String> again = new ArrayList<>(base);
+      again.addAll(List.of("--", "/workspace/ring"));
+      Result r = ok(inShared(List.of(), again));
+      ringRanks(r.stdout());
+      assertThat(texts(summary(r).path("prepare")))
+          .anyMatch(a -> a.contains("began during the checks"));
+
+      // A check that fails: the held start ends and the job's command never runs anywhere.
+      ok(c().exec("node2", true, "chmod", "0644", hook));
+      List<String> failing = new ArrayList<>(base);
+      failing.addAll(List.of("--", "sh", "-c", "touch /workspace/early-marker"));
+      Result f = inShared(List.of(), failing);
+      assertThat(f.exitCode()).as("%s", f).isEqualTo(3);
+      assertThat(f.stderr()).contains("node2").contains("hook").contains("nothing was started");
+      assertThat(marker).doesNotExist();
+      Result held =
+          ok(
+              c().exec(
+                      "node1",
+                      true,
+                      "sh",
+                      "-c",
+                      "for d in /proc/[0-9]*; do tr '\\000' ' ' < $d/cmdline 2>/dev/null"
+                          + " | grep -q '[r]ead -r cr_go' && echo $d; done; exit 0"));
+      assertThat(held.stdout().strip()).as("a held start left on the head").isEmpty();
+    } finally {
+      ok(c().exec("node2", true, "chmod", "0755", hook));
+      Files.deleteIfExists(marker);
+      c().exec("node1", "enroot", "remove", "--force", box);
+    }
+  }
+
   /** Runs the launcher as the job user on node1 from the shared dir, with {@code env} added. */
   static Result inShared(List<String> env, List<String> args) {
     List<String> cmd = new ArrayList<>();

@@ -28,6 +28,8 @@ public final class HeadMasters implements Session.Reach {
   private volatile String first;
   private volatile String firstHead;
   private final Map<String, ExecResult> firsts = new ConcurrentHashMap<>();
+  private final String plannedMasters = NodeToNodeSsh.newMastersDir();
+  private volatile java.util.function.BiConsumer<String, ExecResult> onHeadAnswer;
 
   /**
    * @param timeout for the probe, and for ending the masters
@@ -62,6 +64,25 @@ public final class HeadMasters implements Session.Reach {
   }
 
   /**
+   * Called with the head's name and what its own first script printed as soon as it has (on a
+   * thread of the fan-out, while the logins to the other nodes may still be under way). Set before
+   * the session opens; what it throws is ignored.
+   */
+  public HeadMasters onHeadAnswer(java.util.function.BiConsumer<String, ExecResult> listener) {
+    this.onHeadAnswer = listener;
+    return this;
+  }
+
+  /**
+   * The directory the masters will be kept in when it can be made: known before the probe, so that
+   * mpirun's ssh settings are known while the logins are made ({@link #masters} says whether it
+   * was).
+   */
+  public String plannedMasters() {
+    return plannedMasters;
+  }
+
+  /**
    * What {@code script} printed on {@code node} (the head included) when the session opened, once:
    * null when it was another script, the node was not reached or it was taken already.
    */
@@ -80,8 +101,8 @@ public final class HeadMasters implements Session.Reach {
     String headScript = firstHead;
     // The head's own run of the first script needs no login: beside the probe.
     FanOut.Task<ExecResult> own =
-        headScript == null ? null : fanOut.beside(() -> head.run(headScript, timeout));
-    NodeToNodeSsh.Probe p = NodeToNodeSsh.run(head, nodes, timeout, true, script);
+        headScript == null ? null : fanOut.beside(() -> ownFirst(head, headScript));
+    NodeToNodeSsh.Probe p = NodeToNodeSsh.run(head, nodes, timeout, true, script, plannedMasters);
     took = Duration.ofNanos(System.nanoTime() - t);
     probe = p;
     firsts.putAll(p.first());
@@ -100,6 +121,20 @@ public final class HeadMasters implements Session.Reach {
       }
     }
     return out;
+  }
+
+  /** The head's own run of the first script, told to the listener at once. */
+  private ExecResult ownFirst(NodeShell head, String script) {
+    ExecResult r = head.run(script, timeout);
+    java.util.function.BiConsumer<String, ExecResult> l = onHeadAnswer;
+    if (l != null) {
+      try {
+        l.accept(head.node(), r);
+      } catch (RuntimeException e) {
+        // the listener's own business: the checks go on
+      }
+    }
+    return r;
   }
 
   /** The probe's answers by node, or null before {@link #reach}. */

@@ -83,7 +83,8 @@ public final class NodeToNodeSsh {
    * @param mark a word that no output line starts with by chance (random)
    * @param seconds what each {@code ssh} may take in all: the login and its command
    */
-  static String script(List<String> nodes, boolean keep, String first, String mark, long seconds) {
+  static String script(
+      List<String> nodes, boolean keep, String first, String mark, long seconds, String masters) {
     List<String> set = new ArrayList<>(List.of("set", "--"));
     set.addAll(nodes);
     String command =
@@ -103,7 +104,15 @@ public final class NodeToNodeSsh {
             + "'; else to=; fi\n"
             + "cm=\n"
             + (keep
-                ? "cm=$(mktemp -d "
+                // The directory chosen by the caller when it is free (mkdir makes it 0700 or
+                // fails), else one of mktemp's.
+                ? (masters == null
+                        ? ""
+                        : "cm="
+                            + ShellQuote.quote(masters)
+                            + "\n"
+                            + "mkdir -m 0700 -- \"$cm\" 2>/dev/null || cm=\n")
+                    + "[ -n \"$cm\" ] || cm=$(mktemp -d "
                     + MASTERS_TEMPLATE
                     + " 2>/dev/null) || cm=\n"
                     + "if [ -n \"$cm\" ]; then kv ssh.masters \"$cm\"; fi\n"
@@ -179,7 +188,36 @@ public final class NodeToNodeSsh {
    */
   public static Probe run(
       NodeShell head, List<String> nodes, Duration timeout, boolean keep, String first) {
-    return run(head, nodes, timeout, keep, first, LOGIN_SECONDS);
+    return run(head, nodes, timeout, keep, first, LOGIN_SECONDS, null);
+  }
+
+  /**
+   * {@link #run(NodeShell, List, Duration, boolean, String)}, the masters kept in {@code masters}
+   * when that directory can be made ({@link #newMastersDir}), else in one of mktemp's.
+   */
+  public static Probe run(
+      NodeShell head,
+      List<String> nodes,
+      Duration timeout,
+      boolean keep,
+      String first,
+      String masters) {
+    return run(head, nodes, timeout, keep, first, LOGIN_SECONDS, masters);
+  }
+
+  /**
+   * A name for a masters' directory that does not exist yet (random, as mktemp's), known before the
+   * probe runs: the head's {@code enroot start} can be given mpirun's ssh settings while the logins
+   * are still being made.
+   */
+  public static String newMastersDir() {
+    String abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    java.security.SecureRandom r = new java.security.SecureRandom();
+    StringBuilder b = new StringBuilder(MASTERS_TEMPLATE.replace("XXXXXX", ""));
+    for (int i = 0; i < 10; i++) {
+      b.append(abc.charAt(r.nextInt(abc.length())));
+    }
+    return b.toString();
   }
 
   static Probe run(
@@ -188,7 +226,8 @@ public final class NodeToNodeSsh {
       Duration timeout,
       boolean keep,
       String first,
-      long loginSeconds) {
+      long loginSeconds,
+      String masters) {
     if (nodes.isEmpty()) {
       return new Probe(Map.of(), null, java.util.Set.of(), Map.of());
     }
@@ -196,7 +235,9 @@ public final class NodeToNodeSsh {
     long each = loginSeconds + (first == null ? 0 : Math.max(1, timeout.toSeconds()));
     long windows = (nodes.size() + PARALLEL - 1) / PARALLEL;
     ExecResult r =
-        head.run(script(nodes, keep, first, mark, each), Duration.ofSeconds(each * windows + 10));
+        head.run(
+            script(nodes, keep, first, mark, each, masters),
+            Duration.ofSeconds(each * windows + 10));
     Map<String, String> kv = Scripts.parse(r.stdout()).values();
     Outputs outs = Outputs.parse(r.stdout(), mark, nodes.size());
     Map<String, Answer> answers = new LinkedHashMap<>();

@@ -23,10 +23,12 @@ import org.apache.commons.exec.PumpStreamHandler;
 public final class HeadProcess {
   private final Process process;
   private final DefaultExecuteResultHandler handler;
+  private final OutputStream stdin;
 
-  private HeadProcess(Process process, DefaultExecuteResultHandler handler) {
+  private HeadProcess(Process process, DefaultExecuteResultHandler handler, OutputStream stdin) {
     this.process = process;
     this.handler = handler;
+    this.stdin = stdin;
   }
 
   /**
@@ -36,11 +38,33 @@ public final class HeadProcess {
   public static HeadProcess start(
       List<String> argv, Map<String, String> env, File dir, OutputStream out, OutputStream err)
       throws IOException {
+    return start(argv, env, dir, out, err, false);
+  }
+
+  /**
+   * {@link #start}, its standard input kept open for the caller ({@link #stdin}) instead of closed
+   * at once.
+   */
+  public static HeadProcess startWithInput(
+      List<String> argv, Map<String, String> env, OutputStream out, OutputStream err)
+      throws IOException {
+    return start(argv, env, null, out, err, true);
+  }
+
+  private static HeadProcess start(
+      List<String> argv,
+      Map<String, String> env,
+      File dir,
+      OutputStream out,
+      OutputStream err,
+      boolean keepInput)
+      throws IOException {
     CommandLine cl = new CommandLine(argv.get(0));
     for (String a : argv.subList(1, argv.size())) {
       cl.addArgument(a, false);
     }
     AtomicReference<Process> started = new AtomicReference<>();
+    AtomicReference<OutputStream> input = new AtomicReference<>();
     DefaultExecutor ex =
         new DefaultExecutor() {
           // commons-exec 1.5+ launches through the Path overload; older ones through File.
@@ -49,6 +73,7 @@ public final class HeadProcess {
               CommandLine command, Map<String, String> environment, java.nio.file.Path workingDir)
               throws IOException {
             Process p = super.launch(command, environment, workingDir);
+            input.set(p.getOutputStream());
             started.set(p);
             return p;
           }
@@ -58,6 +83,7 @@ public final class HeadProcess {
               CommandLine command, Map<String, String> environment, File workingDir)
               throws IOException {
             Process p = super.launch(command, environment, workingDir);
+            input.set(p.getOutputStream());
             started.set(p);
             return p;
           }
@@ -66,7 +92,16 @@ public final class HeadProcess {
     if (dir != null) {
       ex.setWorkingDirectory(dir);
     }
-    PumpStreamHandler pump = new PumpStreamHandler(out, err, null);
+    PumpStreamHandler pump =
+        new PumpStreamHandler(out, err, null) {
+          @Override
+          public void setProcessInputStream(OutputStream os) {
+            // Kept open for the caller (the process's own stream, taken at launch), else closed.
+            if (!keepInput) {
+              super.setProcessInputStream(os);
+            }
+          }
+        };
     ex.setStreamHandler(pump);
     Map<String, String> full = new HashMap<>(System.getenv());
     full.putAll(env);
@@ -102,7 +137,12 @@ public final class HeadProcess {
       throw new IOException(
           "cannot start " + program + (e == null ? "" : ": " + e.getMessage()), e);
     }
-    return new HeadProcess(started.get(), handler);
+    return new HeadProcess(started.get(), handler, keepInput ? input.get() : null);
+  }
+
+  /** The process's standard input, when started {@link #startWithInput}; else null. */
+  public OutputStream stdin() {
+    return stdin;
   }
 
   /** Whether {@code program} is an executable file in a directory of {@code path}. */

@@ -10,6 +10,7 @@ import dev.clusterrun.core.check.HeadMasters;
 import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Session;
 import dev.clusterrun.core.spec.LauncherKind;
@@ -162,6 +163,94 @@ public final class LaunchFlow {
     if (check) {
       makeWorkspace(job.workspacePath().value());
     }
+    // The head's container starts while the logins are made, its command held until the checks
+    // pass (EarlyStart).
+    EarlyStart.Slot early =
+        check && masters != null && finisher == JobFinisher.NONE && earlyCan(launch)
+            ? new EarlyStart.Slot()
+            : null;
+    if (early != null) {
+      masters.onHeadAnswer(
+          (head, answer) -> beginEarly(early, launch, head, answer, masters.plannedMasters()));
+    }
+    try {
+      return connectAndRun(launch, finisher, console, masters, flow, opening, checkJob, early, t0);
+    } finally {
+      if (early != null) {
+        early.stop();
+      }
+    }
+  }
+
+  /** Whether the job's launch can begin early at all: mpirun, no canary. */
+  private static boolean earlyCan(Launch launch) {
+    return launch.job().launcher().value() != LauncherKind.PER_NODE
+        && launch.options().canary() == CanaryMode.OFF;
+  }
+
+  /**
+   * Begins the job's container on the head from the head's own facts ({@link EarlyStart}), when the
+   * words that start it are known already; else nothing (the job starts after the checks).
+   */
+  private static void beginEarly(
+      EarlyStart.Slot slot, Launch launch, String head, ExecResult answer, String masters) {
+    try {
+      dev.clusterrun.core.check.Facts f = dev.clusterrun.core.check.FactParser.parse(head, answer);
+      if (!f.answered()) {
+        return;
+      }
+      ResolvedJob job = launch.job();
+      boolean others = launch.hostfile().names().stream().anyMatch(n -> !n.equals(head));
+      LaunchAgent.Daemon fixed = launch.options().daemon().fixed();
+      Planner.Options o =
+          new Planner.Options(
+                  launch.runId(),
+                  fixed == null ? LaunchAgent.Daemon.ORTED : fixed,
+                  launch.options().hook(),
+                  fixed == null)
+              .withNetwork(NetworkPick.settle(job, java.util.Map.of(head, f), head))
+              .withSshMasters(others ? usableMasters(masters, f) : null);
+      Plan plan = Planner.plan(job, launch.hostfile(), o);
+      LaunchAgent.Daemon d =
+          fixed != null ? fixed : MpirunLauncher.rememberedDaemon(plan, f.dataPath());
+      if (d == null
+          // PRRTE's network settings are enroot start's variables: known after every node's facts.
+          || (d == LaunchAgent.Daemon.PRTED
+              && JobResolver.NETWORK_AUTO.equals(job.network().value()))) {
+        return;
+      }
+      if (d != o.daemon()) {
+        plan =
+            Planner.plan(
+                job,
+                launch.hostfile(),
+                new Planner.Options(launch.runId(), d, launch.options().hook(), true)
+                    .withNetwork(o.network())
+                    .withSshMasters(o.sshMasters()));
+      }
+      if (EarlyStart.startsAsIs(plan, f.dataPath())) {
+        slot.begin(plan);
+      }
+    } catch (IOException | RuntimeException e) {
+      // no early start: the job starts after the checks
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static LaunchOutcome connectAndRun(
+      Launch launch,
+      JobFinisher finisher,
+      Console console,
+      HeadMasters masters,
+      CheckFlow flow,
+      CheckFlow.Opening opening,
+      CheckJob checkJob,
+      EarlyStart.Slot early,
+      long t0)
+      throws IOException, InterruptedException {
+    ResolvedJob job = launch.job();
+    boolean check = !launch.options().skipChecks();
     // A named container another run is making is judged once it is made: the lock is taken before
     // the logins that gather the facts, and let go after the checks.
     try (ContainerLock.Held lock =
@@ -214,10 +303,12 @@ public final class LaunchFlow {
               toRun,
               network,
               usableMasters(
-                  masters != null ? masters.masters() : sshMasters[0], report, session.head()),
+                  masters != null ? masters.masters() : sshMasters[0],
+                  report == null ? null : report.facts().get(session.head())),
               session,
               console,
               report,
+              early,
               t0);
       if (s.message() != null) {
         console.progress().note(s.message());
@@ -255,11 +346,11 @@ public final class LaunchFlow {
   }
 
   /**
-   * The head's SSH masters for mpirun's ssh, or null when the head's enroot configuration or
-   * environment names an rsh/ssh agent of its own (mpirun's ssh is then not the one the probe ran).
+   * The head's SSH masters for mpirun's ssh, or null when the head's facts ({@code f}) show that
+   * its enroot configuration or environment names an rsh/ssh agent of its own (mpirun's ssh is then
+   * not the one the probe ran).
    */
-  private static String usableMasters(String dir, CheckReport report, String head) {
-    dev.clusterrun.core.check.Facts f = report == null ? null : report.facts().get(head);
+  private static String usableMasters(String dir, dev.clusterrun.core.check.Facts f) {
     if (dir == null || f == null) {
       return null;
     }
@@ -287,6 +378,7 @@ public final class LaunchFlow {
       Session session,
       Console console,
       CheckReport report,
+      EarlyStart.Slot early,
       long t0)
       throws IOException {
     LaunchAgent.Daemon fixed = launch.options().daemon().fixed();
@@ -321,6 +413,9 @@ public final class LaunchFlow {
             fixed,
             launch.options().canary(),
             report == null ? null : knownNodes(report));
+    if (early != null) {
+      mpirun.early(early);
+    }
     java.util.Set<String> chosen = DaemonProof.chosenHosts(job.mpiArgs().value());
     if (chosen != null) {
       mpirun.chosenHosts(chosen, String.join(" ", job.mpiArgs().value()));

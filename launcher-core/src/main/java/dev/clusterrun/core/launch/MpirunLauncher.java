@@ -37,12 +37,18 @@ public final class MpirunLauncher implements Launcher {
   private String headDataPath;
   private java.util.Set<String> chosenHosts;
   private String chosenBy;
+  private EarlyStart.Slot early;
   private volatile HeadProcess current;
   private volatile boolean interrupted;
   private volatile Duration grace = Duration.ofSeconds(10);
 
   /** How long output may wait for a daemon's proof once ranks print (see {@link ProofGate}). */
   static final Duration PROOF_GRACE = Duration.ofSeconds(5);
+
+  /** What the summary's {@code prepare} says when the job ran in the container begun early. */
+  static final String EARLY_NOTE =
+      "the head's enroot start began during the checks; the job's command waited until they"
+          + " passed";
 
   /** How long the daemons may take to prove themselves at all. */
   static final Duration PROOF_DEADLINE = Duration.ofSeconds(120);
@@ -90,6 +96,15 @@ public final class MpirunLauncher implements Launcher {
   MpirunLauncher chosenHosts(java.util.Set<String> hosts, String by) {
     this.chosenHosts = hosts;
     this.chosenBy = by;
+    return this;
+  }
+
+  /**
+   * A start of the job's container begun during the checks ({@link EarlyStart}): the job runs in it
+   * when it fits the plan, and it is stopped when the job does not run.
+   */
+  MpirunLauncher early(EarlyStart.Slot slot) {
+    this.early = slot;
     return this;
   }
 
@@ -141,6 +156,17 @@ public final class MpirunLauncher implements Launcher {
 
   @Override
   public Ending launch(RunContext run) throws IOException, InterruptedException {
+    try {
+      return launchJob(run);
+    } finally {
+      // Held still (no job, or the canary's only): down before anyone looks for leftovers.
+      if (early != null) {
+        early.stop();
+      }
+    }
+  }
+
+  private Ending launchJob(RunContext run) throws IOException, InterruptedException {
     // The daemon matching the container's Open MPI.
     LaunchAgent.Daemon d = daemon;
     if (d == null) {
@@ -207,7 +233,7 @@ public final class MpirunLauncher implements Launcher {
         OutputStream se = Files.newOutputStream(run.runDir().resolve("stderr.log"))) {
       OutputStream out = gate.out(run.console().out(), so);
       OutputStream err = gate.err(run.console().err(), se);
-      job = start(plan.launch(), plan.launchEnv(), out, err, gate);
+      job = start(plan, out, err, gate);
       out.close();
       err.close();
       exit = job.exit();
@@ -216,6 +242,9 @@ public final class MpirunLauncher implements Launcher {
       }
     }
     run.took("job", t);
+    if (job.early()) {
+      run.prepared(List.of(EARLY_NOTE));
+    }
     run.proof(tally.proofs());
     String failure = gate.opened() ? null : tally.failure(true);
     if (failure != null && (job.proofStopped() || !interrupted)) {
@@ -319,6 +348,17 @@ public final class MpirunLauncher implements Launcher {
   }
 
   /**
+   * The daemon remembered for the contents of {@code plan}'s container ({@link #detectDaemon}'s
+   * record), or null when none is: read only, nothing asked.
+   */
+  static LaunchAgent.Daemon rememberedDaemon(Plan plan, String dataPath) throws IOException {
+    Path ws = Path.of(plan.runDir()).getParent().getParent();
+    String key = contentKey(plan, ws, dataPath);
+    String v = key == null ? null : remembered(ws, key);
+    return v == null ? null : daemonFor(v);
+  }
+
+  /**
    * What identifies the container's contents, or null when nothing does unseen changes. A named
    * container without clusterrun's record (made outside clusterrun) is known by its root directory
    * under {@code dataPath}: its inode and change time change when it is removed and made again.
@@ -410,17 +450,31 @@ public final class MpirunLauncher implements Launcher {
   }
 
   /** How the job's mpirun ended, and whether clusterrun stopped it for want of proof. */
-  record Started(int exit, boolean proofStopped) {}
+  record Started(int exit, boolean proofStopped, boolean early) {}
 
+  /** The job: in the container begun during the checks when it fits, else started now. */
+  private Started start(Plan plan, OutputStream out, OutputStream err, ProofGate gate)
+      throws IOException, InterruptedException {
+    return start(plan.launch(), plan.launchEnv(), plan, out, err, gate);
+  }
+
+  /**
+   * @param held the plan whose command may run in the container begun early (null: start anew)
+   */
   private Started start(
       List<String> argv,
       Map<String, String> env,
+      Plan held,
       OutputStream out,
       OutputStream err,
       ProofGate gate)
       throws IOException, InterruptedException {
     long t0 = System.nanoTime();
-    HeadProcess p = HeadProcess.start(argv, env, null, out, err);
+    HeadProcess p = held == null || early == null ? null : early.go(held, out, err);
+    boolean begunEarly = p != null;
+    if (p == null) {
+      p = HeadProcess.start(argv, env, null, out, err);
+    }
     current = p;
     if (interrupted) {
       p.interrupt();
@@ -450,7 +504,8 @@ public final class MpirunLauncher implements Launcher {
           }
         }
       }
-      return new Started(p.waitFor(), proofStopped);
+      int rc = p.waitFor();
+      return new Started(rc, proofStopped, begunEarly);
     } finally {
       current = null;
     }
@@ -493,7 +548,7 @@ public final class MpirunLauncher implements Launcher {
     try (OutputStream log = Files.newOutputStream(run.runDir().resolve("canary.log"))) {
       OutputStream out = gate.out(buf, log);
       OutputStream err = gate.err(run.console().err(), log);
-      Started c = start(plan.canaryLaunch(), plan.launchEnv(), out, err, gate);
+      Started c = start(plan.canaryLaunch(), plan.launchEnv(), null, out, err, gate);
       out.close();
       err.close();
       if (!gate.opened()) {

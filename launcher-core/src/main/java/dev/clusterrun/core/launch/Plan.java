@@ -19,6 +19,8 @@ import java.util.Map;
  * @param hostfileHostPath the same file on the shared filesystem
  * @param hostfileContent what clusterrun writes there
  * @param launch the head's {@code enroot start ... NAME mpirun ...} words
+ * @param launchCommandAt where in {@code launch} the command the container runs begins (the words
+ *     before it start the container: see {@link EarlyStart})
  * @param canaryLaunch the same, with the canary's command in place of the job's
  * @param launchEnv environment added to the head's {@code enroot start} process
  * @param agent the launch agent words; {@code agentString} the shell string Open MPI gets
@@ -49,6 +51,7 @@ public record Plan(
     String hostfileHostPath,
     String hostfileContent,
     List<String> launch,
+    int launchCommandAt,
     List<String> canaryLaunch,
     Map<String, String> launchEnv,
     List<String> agent,
@@ -95,6 +98,7 @@ public record Plan(
     b.hostfileHostPath = hostfileHostPath;
     b.hostfileContent = hostfileContent;
     b.launch = launch;
+    b.launchCommandAt = launchCommandAt;
     b.canaryLaunch = canaryLaunch;
     b.launchEnv = launchEnv;
     b.agent = agent;
@@ -128,6 +132,7 @@ public record Plan(
     private String hostfileHostPath;
     private String hostfileContent;
     private List<String> launch;
+    private int launchCommandAt;
     private List<String> canaryLaunch;
     private Map<String, String> launchEnv;
     private List<String> agent;
@@ -225,6 +230,11 @@ public record Plan(
       return this;
     }
 
+    public Builder launchCommandAt(int v) {
+      launchCommandAt = v;
+      return this;
+    }
+
     public Builder canaryLaunch(List<String> v) {
       canaryLaunch = v;
       return this;
@@ -301,6 +311,7 @@ public record Plan(
           hostfileHostPath,
           hostfileContent,
           launch,
+          launchCommandAt,
           canaryLaunch,
           launchEnv,
           agent,

@@ -334,7 +334,10 @@ public final class Planner {
     if (options.hook()) {
       launchEnv.put(LaunchAgent.ENV_VAR, agentString);
     }
-    plan.launch(EnrootArgs.start(flags, headEnvFlags, name, mpirun.words(job.command().value())))
+    List<String> command = mpirun.words(job.command().value());
+    List<String> launch = EnrootArgs.start(flags, headEnvFlags, name, command);
+    plan.launch(launch)
+        .launchCommandAt(launch.size() - command.size())
         .canaryLaunch(EnrootArgs.start(flags, headEnvFlags, name, mpirun.words(canary)))
         .launchEnv(launchEnv)
         .agent(agent)

@@ -91,6 +91,20 @@ public final class ShellQuote {
     return b.toString();
   }
 
+  /**
+   * {@link #join}, on one line: a newline inside a word is written as {@code "$NEWLINE"} (outside
+   * the word's single quotes), so that the line can be read with {@code read -r} and run with
+   * {@code eval} by a shell in which the variable {@code newline} holds a newline.
+   *
+   * @param newline the name of that variable
+   */
+  public static String joinOnOneLine(List<String> argv, String newline) {
+    if (!newline.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      throw new IllegalArgumentException("not a shell variable name: " + newline);
+    }
+    return join(argv).replace("\n", "'\"$" + newline + "\"'");
+  }
+
   /** True when {@code word} needs no quotes in any POSIX shell context where a word is expected. */
   public static boolean isSafe(String word) {
     if (word.isEmpty()) {

@@ -104,6 +104,40 @@ class NodeToNodeSshTest {
   }
 
   @Test
+  void theMastersGoWhereTheCallerChoseUnlessThatNameIsTakenAlready() throws Exception {
+    ShNodeShell head = headWithSsh("exit 0\n");
+    String chosen = NodeToNodeSsh.newMastersDir();
+    assertThat(chosen).matches("/dev/shm/clusterrun-ssh\\.[A-Za-z0-9]{10}");
+    assertThat(NodeToNodeSsh.newMastersDir()).isNotEqualTo(chosen);
+
+    NodeToNodeSsh.Probe p =
+        NodeToNodeSsh.run(head, List.of("node2"), Duration.ofSeconds(30), true, null, chosen);
+    try {
+      assertThat(p.masters()).isEqualTo(chosen);
+      assertThat(Files.getPosixFilePermissions(Path.of(chosen)))
+          .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+    } finally {
+      NodeToNodeSsh.closeMasters(head, p.masters(), Duration.ofSeconds(30));
+    }
+    assertThat(Path.of(chosen)).doesNotExist();
+
+    // Someone else's directory of that name is not used (nor touched): mktemp's instead.
+    Path taken = Files.createDirectory(Path.of(NodeToNodeSsh.newMastersDir()));
+    try {
+      Files.writeString(taken.resolve("theirs"), "x");
+      NodeToNodeSsh.Probe q =
+          NodeToNodeSsh.run(
+              head, List.of("node2"), Duration.ofSeconds(30), true, null, taken.toString());
+      NodeToNodeSsh.closeMasters(head, q.masters(), Duration.ofSeconds(30));
+      assertThat(q.masters()).startsWith("/dev/shm/clusterrun-ssh.").isNotEqualTo(taken.toString());
+      assertThat(taken.resolve("theirs")).hasContent("x");
+    } finally {
+      Files.deleteIfExists(taken.resolve("theirs"));
+      Files.deleteIfExists(taken);
+    }
+  }
+
+  @Test
   void closingLeavesAnyOtherDirectoryAlone() throws Exception {
     Path victim = Files.createDirectories(tmp.resolve("victim"));
     ShNodeShell head = ShNodeShell.of("head", tmp.toString());
@@ -254,7 +288,8 @@ class NodeToNodeSshTest {
             Duration.ofSeconds(1),
             false,
             "if [ \"$NODE\" = hung ]; then sleep 30; fi; echo done",
-            1);
+            1,
+            null);
 
     assertThat(p.answers().get("hung").ok()).isTrue();
     assertThat(p.first().get("fine").stdout()).isEqualTo("done\n");

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -166,6 +167,42 @@ class ShellQuoteTest {
     Result r = run(List.of(shell, "-c", ShellQuote.join(argv)));
     assertThat(r.code()).isZero();
     assertThat(r.nulSeparated()).containsExactlyElementsOf(words());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"bash", "dash", "sh"})
+  void oneLineJoinIsReadAsOneLineAndEvalGivesBackEveryWord(String shell) throws Exception {
+    assumeTrue(exists(shell), shell + " not installed");
+    List<String> argv = new ArrayList<>(List.of("printf", "%s\\0"));
+    argv.addAll(words());
+    String line = ShellQuote.joinOnOneLine(argv, "nl");
+    assertThat(line).doesNotContain("\n");
+    // The line on standard input, after it a line that must not be read.
+    Path in = Files.createTempFile("oneline", ".txt");
+    try {
+      Files.writeString(in, "exec " + line + "\nexit 99\n", StandardCharsets.UTF_8);
+      Result r =
+          run(
+              List.of(
+                  shell,
+                  "-c",
+                  "nl='\n'\nIFS= read -r l < \"$1\" || exit 3\neval \"$l\"",
+                  shell,
+                  in.toString()));
+      assertThat(r.err()).isEmpty();
+      assertThat(r.code()).isZero();
+      assertThat(r.nulSeparated()).containsExactlyElementsOf(words());
+      assertThat(Path.of("/tmp/clusterrun-pwned")).doesNotExist();
+    } finally {
+      Files.delete(in);
+    }
+  }
+
+  @Test
+  void oneLineJoinNeedsAVariableName() {
+    assertThatThrownBy(() -> ShellQuote.joinOnOneLine(List.of("a"), "a b"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(ShellQuote.joinOnOneLine(List.of("a\nb", "c"), "nl")).isEqualTo("'a'\"$nl\"'b' c");
   }
 
   @ParameterizedTest

@@ -1,0 +1,273 @@
+package dev.clusterrun.core.launch;
+
+import dev.clusterrun.core.remote.ShellQuote;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The head's {@code enroot start} begun while the checks still run, the job's command held: what
+ * the container runs first is a shell that waits for one line on its standard input. Once the
+ * checks passed, {@link Slot#go} sends the job's command on that line (the same words the plan
+ * shows, quoted by {@link ShellQuote}) and the shell {@code exec}s it: mpirun, with the process id
+ * clusterrun signals. Nothing of the job starts before that line, on any node: mpirun itself has
+ * not started. Anything else ends the wait without running anything: the input's end (checks
+ * failed, Ctrl-C, clusterrun gone, even killed) makes the shell exit, and enroot start takes its
+ * container down as after any command.
+ *
+ * <p>The container's start ({@code enroot start}'s mounts and hooks, most of a small job's time on
+ * the head) then overlaps the logins to the other nodes. It is begun only when the plan's words
+ * before the command can be known from the head's own facts: the same container as is (a named one
+ * that exists, used without an image, or an image file started directly), the Open MPI daemon
+ * remembered for its contents, no file of the run mounted. When the checks' plan differs in those
+ * words or the environment, the early start is stopped and the job starts as it always did.
+ */
+public final class EarlyStart {
+  /** The shell variable that holds a newline while the held shell reads its line. */
+  static final String NEWLINE = "cr_nl";
+
+  /**
+   * What the held container runs: one line read, run only when it is an {@code exec}; the end of
+   * the input (or anything else) exits 125 without running anything.
+   */
+  static final String GATE =
+      NEWLINE
+          + "='\n'\n"
+          + "IFS= read -r cr_go || exit 125\n"
+          + "case $cr_go in 'exec '*) eval \"$cr_go\" ;; esac\n"
+          + "exit 125\n";
+
+  /** What a held start may print before the go (enroot's warnings), kept to show with the job's. */
+  static final int KEPT_BYTES = 64 * 1024;
+
+  /** How long a stopped start may take to take its container down before it is killed. */
+  static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
+  private final List<String> prefix;
+  private final Map<String, String> env;
+  private final HeadProcess process;
+  private final Relay out;
+  private final Relay err;
+  private boolean settled;
+
+  private EarlyStart(
+      List<String> prefix, Map<String, String> env, HeadProcess process, Relay out, Relay err) {
+    this.prefix = prefix;
+    this.env = env;
+    this.process = process;
+    this.out = out;
+    this.err = err;
+  }
+
+  /** The words that start the container of {@code plan}, before its command. */
+  static List<String> containerWords(Plan plan) {
+    return List.copyOf(plan.launch().subList(0, plan.launchCommandAt()));
+  }
+
+  /** The command the container of {@code plan} runs. */
+  static List<String> command(Plan plan) {
+    return List.copyOf(plan.launch().subList(plan.launchCommandAt(), plan.launch().size()));
+  }
+
+  /**
+   * Whether {@code plan}'s container can start before the checks end: an image file started
+   * directly (no import) or a named container that exists under {@code dataPath}, used as it is (no
+   * image given), and no file of the run in the words that start it (the run's files are written
+   * after the checks).
+   */
+  static boolean startsAsIs(Plan plan, String dataPath) {
+    if (plan.launch() == null || plan.launchCommandAt() <= 0 || plan.isPerNode()) {
+      return false;
+    }
+    for (String w : containerWords(plan)) {
+      if (w.contains(plan.runDir())) {
+        return false;
+      }
+    }
+    boolean direct = false;
+    for (Plan.Step s : plan.prepare()) {
+      switch (s.action()) {
+        case START_IMAGE -> direct = true;
+        case IMPORT, CREATE -> {
+          return false;
+        }
+        default -> {}
+      }
+    }
+    if (direct) {
+      return plan.squashfs() != null && Files.isRegularFile(Path.of(plan.squashfs()));
+    }
+    return plan.namedContainer()
+        && plan.image() == null
+        && dataPath != null
+        && !dataPath.isEmpty()
+        && Files.isDirectory(Path.of(dataPath, plan.containerName()));
+  }
+
+  /** Starts {@code plan}'s container on the head with its command held. */
+  static EarlyStart begin(Plan plan) throws IOException {
+    List<String> words = containerWords(plan);
+    List<String> argv = new java.util.ArrayList<>(words);
+    argv.addAll(List.of("sh", "-c", GATE, "sh"));
+    Relay out = new Relay();
+    Relay err = new Relay();
+    HeadProcess p = HeadProcess.startWithInput(argv, plan.launchEnv(), out, err);
+    return new EarlyStart(words, Map.copyOf(plan.launchEnv()), p, out, err);
+  }
+
+  /** Whether {@code plan} starts the same container the same way (its command aside). */
+  boolean fits(Plan plan) {
+    return plan.launchCommandAt() > 0
+        && prefix.equals(containerWords(plan))
+        && env.equals(Map.copyOf(plan.launchEnv()));
+  }
+
+  /**
+   * Runs {@code plan}'s command in the held container, its output (and what the start printed
+   * before) to {@code out} and {@code err}; null, with the start stopped, when it does not fit or
+   * has ended already.
+   */
+  synchronized HeadProcess go(Plan plan, OutputStream out, OutputStream err)
+      throws InterruptedException {
+    if (settled) {
+      return null;
+    }
+    if (!fits(plan) || !process.isAlive()) {
+      stop();
+      return null;
+    }
+    String line = "exec " + ShellQuote.joinOnOneLine(command(plan), NEWLINE) + "\n";
+    try {
+      OutputStream in = process.stdin();
+      in.write(line.getBytes(charset()));
+      in.close();
+    } catch (IOException e) {
+      // Ended meanwhile: the job starts as it always did.
+      stop();
+      return null;
+    }
+    settled = true;
+    this.out.attach(out);
+    this.err.attach(err);
+    return process;
+  }
+
+  /**
+   * Stops the held start without running anything, and waits until its container is down (killed
+   * after {@link #STOP_WAIT}). Does nothing once the job went.
+   */
+  synchronized void stop() throws InterruptedException {
+    if (settled) {
+      return;
+    }
+    settled = true;
+    out.discard();
+    err.discard();
+    try {
+      process.stdin().close();
+    } catch (IOException e) {
+      // ended already
+    }
+    if (!process.waitFor(STOP_WAIT)) {
+      process.killTree();
+    }
+  }
+
+  /** The charset the JVM gives process arguments in: the line must reach the shell the same way. */
+  private static Charset charset() {
+    String jnu = System.getProperty("sun.jnu.encoding");
+    try {
+      return jnu == null ? Charset.defaultCharset() : Charset.forName(jnu);
+    } catch (RuntimeException e) {
+      return Charset.defaultCharset();
+    }
+  }
+
+  /**
+   * Where an early start lives between the head's facts and the job: set by the thread that began
+   * it, taken by the launcher, stopped by whoever ends the run otherwise.
+   */
+  public static final class Slot {
+    private final AtomicReference<EarlyStart> held = new AtomicReference<>();
+    private volatile boolean closed;
+
+    /** Begins {@code plan}'s container unless the slot is closed or holds one already. */
+    void begin(Plan plan) throws IOException, InterruptedException {
+      if (closed || held.get() != null) {
+        return;
+      }
+      EarlyStart e = EarlyStart.begin(plan);
+      if (!held.compareAndSet(null, e) || closed) {
+        e.stop();
+      }
+    }
+
+    /**
+     * The held start running {@code plan}'s command ({@link EarlyStart#go}), or null: none held, or
+     * it did not fit (stopped then).
+     */
+    HeadProcess go(Plan plan, OutputStream out, OutputStream err) throws InterruptedException {
+      EarlyStart e = held.getAndSet(null);
+      return e == null ? null : e.go(plan, out, err);
+    }
+
+    /** Stops a start still held; no start begins afterwards. */
+    public void stop() throws InterruptedException {
+      closed = true;
+      EarlyStart e = held.getAndSet(null);
+      if (e != null) {
+        e.stop();
+      }
+    }
+  }
+
+  /**
+   * Output kept (up to {@link #KEPT_BYTES}) until it has a place to go, then passed on as it comes.
+   */
+  private static final class Relay extends OutputStream {
+    private ByteArrayOutputStream kept = new ByteArrayOutputStream();
+    private OutputStream target;
+    private boolean dropped;
+
+    @Override
+    public synchronized void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) throws IOException {
+      if (dropped) {
+        return;
+      }
+      if (target != null) {
+        target.write(b, off, len);
+        target.flush();
+      } else if (kept.size() + len <= KEPT_BYTES) {
+        kept.write(b, off, len);
+      }
+    }
+
+    synchronized void attach(OutputStream to) {
+      target = to;
+      try {
+        kept.writeTo(to);
+        to.flush();
+      } catch (IOException e) {
+        // the job's streams report their own failures
+      }
+      kept = new ByteArrayOutputStream();
+    }
+
+    synchronized void discard() {
+      dropped = true;
+      kept = new ByteArrayOutputStream();
+    }
+  }
+}

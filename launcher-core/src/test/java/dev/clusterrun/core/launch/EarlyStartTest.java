@@ -1,0 +1,270 @@
+package dev.clusterrun.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.spec.ContainerSpec;
+import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.MpiSpec;
+import dev.clusterrun.core.spec.SshSpec;
+import dev.clusterrun.core.spec.WorkspaceSpec;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The head's container begun during the checks, its command held: with a stand-in {@code enroot}
+ * that logs its start and its end (after its command, as enroot takes a container down) and runs
+ * the command through the real {@code sh} of {@link EarlyStart#GATE}.
+ */
+class EarlyStartTest {
+  @TempDir Path tmp;
+
+  /** Words a job's command may hold: each must reach the command as it is. */
+  static final List<String> WORDS =
+      List.of(
+          "plain",
+          "",
+          "two words",
+          "it's",
+          "say \"hi\"",
+          "$(touch /tmp/clusterrun-pwned)",
+          "`touch /tmp/clusterrun-pwned`",
+          "$HOME",
+          "line1\nline2",
+          "\n",
+          "a;b",
+          "*",
+          "~",
+          "\\",
+          "trailing\\",
+          "x\r\ny",
+          "-n",
+          "exec",
+          "a'b\"c$d`e\\f");
+
+  /** A stand-in enroot: {@code start NAME CMD...}; NAME {@code missing} fails at once. */
+  private Path enroot() throws Exception {
+    Path f = tmp.resolve("enroot");
+    if (Files.exists(f)) {
+      // written once: a shell reads its script as it runs
+      return f;
+    }
+    Files.writeString(
+        f,
+        String.join(
+            "\n",
+            "#!/bin/sh",
+            "d=$(dirname \"$0\")",
+            "[ \"$1\" = start ] || exit 2",
+            "shift",
+            "name=$1",
+            "shift",
+            "if [ \"$name\" = missing ]; then echo \"[ERROR] no such container: $name\" >&2; exit 1;"
+                + " fi",
+            "echo \"$name $EARLY_TEST\" >> \"$d/started\"",
+            "echo '[WARN] said before the command' >&2",
+            "\"$@\"",
+            "rc=$?",
+            "echo \"down $rc\" >> \"$d/ended\"",
+            "exit $rc",
+            ""));
+    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return f;
+  }
+
+  private Path out() {
+    return tmp.resolve("command.out");
+  }
+
+  /** A plan whose command writes its words (NUL-separated) to a file, then says hello. */
+  private Plan plan(String name, Map<String, String> env) throws Exception {
+    List<String> launch = new ArrayList<>(List.of(enroot().toString(), "start", name));
+    launch.addAll(
+        List.of(
+            "sh", "-c", "printf '%s\\0' \"$@\" > " + out() + "; echo hello; echo oops >&2", "sh"));
+    launch.addAll(WORDS);
+    return Plan.builder()
+        .runDir(tmp.resolve("runs/RUN").toString())
+        .launch(launch)
+        .launchCommandAt(3)
+        .launchEnv(env)
+        .prepare(List.of())
+        .build();
+  }
+
+  private static List<String> nulSeparated(Path f) throws Exception {
+    List<String> w =
+        new ArrayList<>(
+            Arrays.asList(
+                new String(Files.readAllBytes(f), StandardCharsets.UTF_8).split("\0", -1)));
+    assertThat(w.remove(w.size() - 1)).isEmpty();
+    return w;
+  }
+
+  private void awaitFile(Path f) throws InterruptedException {
+    long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (!Files.exists(f) && System.nanoTime() < end) {
+      Thread.sleep(20);
+    }
+    assertThat(f).exists();
+  }
+
+  @Test
+  void theCommandWaitsForTheGoThenRunsWithExactlyItsWordsAndTheStartsOutputComesFirst()
+      throws Exception {
+    Plan plan = plan("box", Map.of("EARLY_TEST", "env seen"));
+    EarlyStart.Slot slot = new EarlyStart.Slot();
+    slot.begin(plan);
+    awaitFile(tmp.resolve("started"));
+    assertThat(Files.readString(tmp.resolve("started"))).isEqualTo("box env seen\n");
+    Thread.sleep(300);
+    assertThat(out()).as("nothing runs before the go").doesNotExist();
+    assertThat(tmp.resolve("ended")).doesNotExist();
+
+    ByteArrayOutputStream so = new ByteArrayOutputStream();
+    ByteArrayOutputStream se = new ByteArrayOutputStream();
+    HeadProcess p = slot.go(plan, so, se);
+    assertThat(p).isNotNull();
+    assertThat(p.waitFor()).isZero();
+
+    assertThat(nulSeparated(out())).containsExactlyElementsOf(WORDS);
+    assertThat(so.toString(StandardCharsets.UTF_8)).isEqualTo("hello\n");
+    assertThat(se.toString(StandardCharsets.UTF_8))
+        .isEqualTo("[WARN] said before the command\noops\n");
+    assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 0\n");
+    assertThat(Path.of("/tmp/clusterrun-pwned")).doesNotExist();
+    // Taken: a second go has nothing to run.
+    assertThat(slot.go(plan, so, se)).isNull();
+  }
+
+  @Test
+  void aPlanThatStartsTheContainerOtherwiseStopsTheHeldStartWithoutRunningAnything()
+      throws Exception {
+    Plan held = plan("box", Map.of());
+    EarlyStart.Slot slot = new EarlyStart.Slot();
+    slot.begin(held);
+    awaitFile(tmp.resolve("started"));
+    ByteArrayOutputStream se = new ByteArrayOutputStream();
+
+    assertThat(slot.go(plan("other", Map.of()), new ByteArrayOutputStream(), se)).isNull();
+
+    // Down before go returns: its shell read the end of its input and ran nothing.
+    assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 125\n");
+    assertThat(out()).doesNotExist();
+    assertThat(se.size()).as("the stopped start's output is not the job's").isZero();
+  }
+
+  @Test
+  void anotherEnvironmentDoesNotFitAndTheSameWordsDo() throws Exception {
+    Plan held = plan("box", Map.of("A", "1"));
+    EarlyStart e = EarlyStart.begin(held);
+    try {
+      assertThat(e.fits(plan("box", Map.of("A", "2")))).isFalse();
+      assertThat(e.fits(plan("box", Map.of()))).isFalse();
+      assertThat(e.fits(plan("other", Map.of("A", "1")))).isFalse();
+      assertThat(e.fits(plan("box", Map.of("A", "1")))).isTrue();
+    } finally {
+      e.stop();
+    }
+    assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 125\n");
+  }
+
+  @Test
+  void stoppingEndsTheWaitRunsNothingAndNoStartBeginsAfterwards() throws Exception {
+    Plan plan = plan("box", Map.of());
+    EarlyStart.Slot slot = new EarlyStart.Slot();
+    slot.begin(plan);
+    awaitFile(tmp.resolve("started"));
+
+    slot.stop();
+
+    assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 125\n");
+    assertThat(out()).doesNotExist();
+    assertThat(slot.go(plan, new ByteArrayOutputStream(), new ByteArrayOutputStream())).isNull();
+    slot.begin(plan);
+    Thread.sleep(300);
+    assertThat(Files.readAllLines(tmp.resolve("started"))).hasSize(1);
+  }
+
+  @Test
+  void aStartThatEndedBeforeTheGoIsNotUsedAndItsErrorIsNotTheJobs() throws Exception {
+    Plan plan = plan("missing", Map.of());
+    EarlyStart.Slot slot = new EarlyStart.Slot();
+    slot.begin(plan);
+    Thread.sleep(500);
+    ByteArrayOutputStream se = new ByteArrayOutputStream();
+
+    assertThat(slot.go(plan, new ByteArrayOutputStream(), se)).isNull();
+
+    assertThat(se.size()).isZero();
+    assertThat(out()).doesNotExist();
+  }
+
+  private Plan planned(String image, String name) {
+    JobSpec f =
+        new JobSpec(
+            "j",
+            new ContainerSpec(
+                image == null ? null : ImageRef.parse(image),
+                name,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null),
+            new WorkspaceSpec(tmp.resolve("ws").toString(), "/app"),
+            MpiSpec.EMPTY,
+            List.of("hostname"),
+            SshSpec.EMPTY,
+            "j.yaml");
+    ResolvedJob job =
+        new JobResolver()
+            .layer(f, Source.FILE, "j.yaml")
+            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
+    return Planner.plan(
+        job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
+  }
+
+  @Test
+  void onlyAContainerUsedAsItIsBeginsEarly() throws Exception {
+    Path data = Files.createDirectories(tmp.resolve("data"));
+    Path img = tmp.resolve("i.sqsh");
+
+    // An image file started directly: once it is there.
+    Plan direct = planned(img.toString(), null);
+    assertThat(EarlyStart.startsAsIs(direct, data.toString())).isFalse();
+    Files.writeString(img, "squashfs");
+    assertThat(EarlyStart.startsAsIs(direct, data.toString())).isTrue();
+    assertThat(EarlyStart.command(direct)).startsWith("mpirun").endsWith("hostname");
+    assertThat(EarlyStart.containerWords(direct))
+        .startsWith("enroot", "start")
+        .endsWith(img.toString());
+
+    // A named container without an image: once it exists in the head's data path.
+    Plan named = planned(null, "mine");
+    assertThat(EarlyStart.startsAsIs(named, data.toString())).isFalse();
+    Files.createDirectories(data.resolve("mine"));
+    assertThat(EarlyStart.startsAsIs(named, data.toString())).isTrue();
+    assertThat(EarlyStart.startsAsIs(named, null)).isFalse();
+
+    // With an image, a named container may be made again: after the checks.
+    assertThat(EarlyStart.startsAsIs(planned(img.toString(), "mine"), data.toString())).isFalse();
+    // An image to import: after the checks.
+    assertThat(EarlyStart.startsAsIs(planned("docker://ubuntu:24.04", null), data.toString()))
+        .isFalse();
+  }
+}
