@@ -18,7 +18,7 @@ jar=launcher-cli/target/clusterrun.jar
 for tool in jpackage jlink jdeps; do
   command -v "$tool" >/dev/null || { echo "jpackage-image.sh: $tool is missing (a full JDK 17 has it)" >&2; exit 2; }
 done
-flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss1m) # the launcher script's
+flags=(-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseSerialGC -Xss1m) # the launcher script's
 rm -rf "${out:?}"/{input,runtime,default,minimal}
 mkdir -p "$out/input"
 cp "$jar" "$out/input/"

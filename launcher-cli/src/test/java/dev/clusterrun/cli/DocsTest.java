@@ -141,6 +141,7 @@ class DocsTest {
           "--arp",
           // java (the launcher's JVM options)
           "-XX:TieredStopAtLevel",
+          "-XX:CICompilerCount",
           "-Xshare:dump",
           // javac (the build's compiler options)
           "-XDstringConcat");

@@ -102,6 +102,8 @@ public final class JobRunner {
     if (end.end() != RunEnd.PREPARE_FAILED) {
       cleanUp(run);
     }
+    // No node is asked anything more: the head's masters end while the summary is written.
+    session.release();
     if (threadInterrupted) {
       Thread.currentThread().interrupt();
     }

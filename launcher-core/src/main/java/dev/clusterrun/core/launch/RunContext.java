@@ -35,6 +35,8 @@ public final class RunContext {
   private List<RemoteReaper.Reaped> leftovers = List.of();
   private List<String> lostNodes = List.of();
   private String message;
+  private dev.clusterrun.core.session.FanOut.Task<Boolean> records;
+  private volatile String recordsFailed;
 
   RunContext(
       Session session,
@@ -136,22 +138,60 @@ public final class RunContext {
     leftovers = found;
   }
 
-  /** The hostfile mpirun reads, the run's files, the job file, the plan as text and JSON. */
+  /**
+   * Writes what the job reads (the hostfile, the launch agent's proof script, the file that skips
+   * the entrypoint) before it returns; the run's records for people ({@code job.yaml}, {@code
+   * plan.txt}, {@code plan.json}, {@code hosts.txt}) are written beside the job's start, and are
+   * there before {@code summary.json}.
+   */
   public void writeRunFiles() throws IOException {
     AtomicFiles.write(Path.of(plan.hostfileHostPath()), plan.hostfileContent());
     for (Map.Entry<String, String> f : plan.runFiles().entrySet()) {
       AtomicFiles.write(Path.of(f.getKey()), f.getValue());
     }
-    if (jobFile != null) {
-      AtomicFiles.write(runDir.resolve("job.yaml"), jobFile);
+    Plan p = plan;
+    // Beside the job's start, on the session's pool (a pool of one writes them first).
+    records = session.fanOut().beside(() -> writeRecords(p));
+  }
+
+  private Boolean writeRecords(Plan p) {
+    try {
+      if (jobFile != null) {
+        AtomicFiles.write(runDir.resolve("job.yaml"), jobFile);
+      }
+      AtomicFiles.write(runDir.resolve("plan.txt"), PlanRenderer.text(p));
+      AtomicFiles.write(runDir.resolve("plan.json"), PlanRenderer.json(p));
+      Path hosts = runDir.resolve("hosts.txt");
+      if (!hosts.equals(Path.of(p.hostfileHostPath()))) {
+        AtomicFiles.write(hosts, p.hostfileContent());
+      }
+      return Boolean.TRUE;
+    } catch (IOException | RuntimeException e) {
+      recordsFailed = e.toString();
+      return Boolean.FALSE;
     }
-    AtomicFiles.write(runDir.resolve("plan.txt"), PlanRenderer.text(plan));
-    AtomicFiles.write(runDir.resolve("plan.json"), PlanRenderer.json(plan));
-    AtomicFiles.write(runDir.resolve("hosts.txt"), plan.hostfileContent());
+  }
+
+  /** Waits for the run's records ({@link #writeRunFiles}); a failure is said in the summary. */
+  private void awaitRecords() {
+    dev.clusterrun.core.session.FanOut.Task<Boolean> t = records;
+    if (t == null) {
+      return;
+    }
+    try {
+      t.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      recordsFailed = "interrupted";
+    }
+    if (recordsFailed != null) {
+      note("could not write the run's records (plan.json, plan.txt): " + recordsFailed);
+    }
   }
 
   /** Writes {@code summary.json} for how the run ended; returns the summary. */
   RunSummary finish(Launcher.Ending end) throws IOException {
+    awaitRecords();
     // The whole command: the checks before the run included.
     durations.put(
         "total", Math.round((secs(t0) + durations.getOrDefault("checks", 0.0)) * 100) / 100.0);

@@ -34,6 +34,7 @@ public final class Session implements AutoCloseable {
   private final Progress progress;
   private final List<Runnable> closers = Collections.synchronizedList(new ArrayList<>());
   private Reach reach;
+  private FanOut.Task<Boolean> releasing;
 
   private Session(
       Hostfile hostfile,
@@ -327,17 +328,27 @@ public final class Session implements AutoCloseable {
     closers.add(closer);
   }
 
-  /** Runs the closers, then closes every connection (in parallel), then the fan-out. */
-  @Override
-  public void close() {
+  /**
+   * Begins letting go of the nodes beside the caller, once no command needs them any more: the
+   * closers (e.g. the head's SSH masters) run on the session's pool while the caller goes on (e.g.
+   * writes the run's summary); {@link #close} waits for them.
+   */
+  public void release() {
+    synchronized (closers) {
+      if (releasing == null) {
+        releasing = fanOut.beside(this::runClosers);
+      }
+    }
+  }
+
+  /** Runs the closers (once each, last added first). */
+  private Boolean runClosers() {
     List<Runnable> run;
     synchronized (closers) {
       run = new ArrayList<>(closers);
       closers.clear();
     }
     Collections.reverse(run);
-    // An interrupted command still ends what it left on the head: the closers run uninterrupted.
-    boolean interrupted = Thread.interrupted();
     for (Runnable r : run) {
       try {
         r.run();
@@ -345,6 +356,26 @@ public final class Session implements AutoCloseable {
         // A closer's failure must not keep the connections open.
       }
     }
+    return Boolean.TRUE;
+  }
+
+  /** Runs the closers, then closes every connection (in parallel), then the fan-out. */
+  @Override
+  public void close() {
+    // An interrupted command still ends what it left on the head: the closers run uninterrupted.
+    boolean interrupted = Thread.interrupted();
+    FanOut.Task<Boolean> r;
+    synchronized (closers) {
+      r = releasing;
+    }
+    if (r != null) {
+      try {
+        r.join();
+      } catch (InterruptedException | RuntimeException e) {
+        interrupted |= e instanceof InterruptedException;
+      }
+    }
+    runClosers();
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
