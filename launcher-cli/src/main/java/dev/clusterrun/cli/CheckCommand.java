@@ -81,10 +81,13 @@ final class CheckCommand implements Callable<Integer> {
             .explicit();
     CheckOutcome outcome =
         CheckFlow.run(
-            new CheckRequest(hostfile, reach, checkJob, selection), root.console().progress());
-    CheckReport report = outcome.report();
-    root.out.print(json ? report.renderJson() : report.renderTable());
-    root.out.flush();
+            new CheckRequest(hostfile, reach, checkJob, selection),
+            root.console().progress(),
+            o -> {
+              CheckReport report = o.report();
+              root.out.print(json ? report.renderJson() : report.renderTable());
+              root.out.flush();
+            });
     return outcome.exitCode();
   }
 }

@@ -14,7 +14,6 @@ import picocli.CommandLine.Spec;
 
 @Command(
     name = "clusterrun",
-    resourceBundle = "dev.clusterrun.cli.Help",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     sortOptions = false,

@@ -51,6 +51,9 @@ public final class CheckFlow {
     this.enrootVersions = enrootVersions;
   }
 
+  /** Whether the session lets go of the nodes once the rounds are done (nothing else asks them). */
+  private boolean lettingGo;
+
   /**
    * This flow, taking the nodes' enroot versions from {@code versions} where their executable is
    * unchanged (a run's checks), and remembering the ones read afresh. Without it (as {@code check})
@@ -75,17 +78,27 @@ public final class CheckFlow {
         PROBE_TIMEOUT);
   }
 
-  /** {@code clusterrun check}: opens the session, checks, closes it. */
-  public static CheckOutcome run(CheckRequest rq, Progress progress) throws InterruptedException {
+  /**
+   * {@code clusterrun check}: opens the session, checks, and closes it; the head lets go of the
+   * nodes as soon as the last round is done, while the checks are judged and {@code show} shows the
+   * outcome.
+   */
+  public static CheckOutcome run(
+      CheckRequest rq, Progress progress, java.util.function.Consumer<CheckOutcome> show)
+      throws InterruptedException {
     CheckFlow flow = standard();
+    flow.lettingGo = true;
     HeadMasters masters = HeadMasters.forSettings(rq.ssh(), PROBE_TIMEOUT);
     Opening opening = flow.opening(rq.job(), rq.selection(), null);
     if (masters != null) {
       opening.give(masters);
     }
     try (Session session = Session.open(rq.hostfile(), rq.ssh(), progress, masters)) {
-      return new CheckOutcome(
-          flow.check(session, rq.job(), rq.selection(), null, false, opening).report());
+      CheckOutcome o =
+          new CheckOutcome(
+              flow.check(session, rq.job(), rq.selection(), null, false, opening).report());
+      show.accept(o);
+      return o;
     }
   }
 
@@ -269,6 +282,10 @@ public final class CheckFlow {
       }
       // As before the probe ran early: without the head's own facts there is no SSH verdict.
       Map<String, NodeToNodeSsh.Answer> sshAnswers = headOk ? ssh.value() : null;
+      if (lettingGo) {
+        // No node is asked anything more.
+        session.release();
+      }
 
       // 3. The checks themselves are pure.
       Map<String, Host> hosts = new LinkedHashMap<>();
