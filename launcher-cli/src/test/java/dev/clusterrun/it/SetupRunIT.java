@@ -484,7 +484,7 @@ class SetupRunIT {
   @Test
   @Order(8)
   void theHeadsContainerBegunDuringTheChecksRunsTheJobAndNothingAtAllWhenTheyFail()
-      throws IOException {
+      throws Exception {
     String box = "early-box";
     String hook = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
     List<String> base =
@@ -515,21 +515,72 @@ class SetupRunIT {
       assertThat(f.exitCode()).as("%s", f).isEqualTo(3);
       assertThat(f.stderr()).contains("node2").contains("hook").contains("nothing was started");
       assertThat(marker).doesNotExist();
-      Result held =
-          ok(
-              c().exec(
-                      "node1",
-                      true,
-                      "sh",
-                      "-c",
-                      "for d in /proc/[0-9]*; do tr '\\000' ' ' < $d/cmdline 2>/dev/null"
-                          + " | grep -q '[r]ead -r cr_go' && echo $d; done; exit 0"));
-      assertThat(held.stdout().strip()).as("a held start left on the head").isEmpty();
+      assertThat(headProcesses("[r]ead -r cr_go")).as("a held start left on the head").isEmpty();
+      ok(c().exec("node2", true, "chmod", "0755", hook));
+
+      // clusterrun killed (SIGKILL) while a silent node holds the checks up and the container
+      // waits: the end of its input ends the wait, the job never runs, the container goes down.
+      c().cut("node3");
+      CompletableFuture<Result> killed =
+          CompletableFuture.supplyAsync(() -> inShared(List.of(), failing));
+      List<String> gate = List.of();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (gate.isEmpty() && !killed.isDone() && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        gate = headProcesses("[r]ead -r cr_go");
+      }
+      assertThat(gate).as("the held start while node3 holds the checks up").isNotEmpty();
+      List<String> jvm = headProcesses("[c]lusterrun.jar run");
+      assertThat(jvm).hasSize(1);
+      ok(c().exec("node1", true, "kill", "-KILL", jvm.get(0).replace("/proc/", "")));
+      killed.get(60, TimeUnit.SECONDS);
+      List<String> left = gate;
+      deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (!left.isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+        left = headProcesses("[r]ead -r cr_go");
+      }
+      assertThat(left).as("the held start after clusterrun was killed").isEmpty();
+      assertThat(headProcesses("[s]tart .*" + box)).as("enroot start of " + box).isEmpty();
+      assertThat(marker).doesNotExist();
     } finally {
+      c().uncut("node3");
+      // What the killed run left on the head is out of its reach (its SSH masters, which would end
+      // by themselves after 120 idle seconds): the test ends them.
+      c().exec(
+              "node1",
+              true,
+              "sh",
+              "-c",
+              "pkill -KILL -u "
+                  + c().jobUser()
+                  + " -f '[C]ontrolPath=/dev/shm/clusterrun-ssh'; rm -rf /dev/shm/clusterrun-ssh.*");
       ok(c().exec("node2", true, "chmod", "0755", hook));
       Files.deleteIfExists(marker);
       c().exec("node1", "enroot", "remove", "--force", box);
     }
+  }
+
+  /** /proc/PID of each process on node1 whose command line matches {@code regex} (grep -E). */
+  static List<String> headProcesses(String regex) {
+    Result r =
+        ok(
+            c().exec(
+                    "node1",
+                    true,
+                    "sh",
+                    "-c",
+                    "for d in /proc/[0-9]*; do tr '\\000' ' ' < $d/cmdline 2>/dev/null"
+                        + " | grep -qE \"$1\" && echo $d; done; exit 0",
+                    "procs",
+                    regex));
+    List<String> out = new ArrayList<>();
+    for (String l : r.stdout().split("\n")) {
+      if (!l.isBlank()) {
+        out.add(l.strip());
+      }
+    }
+    return out;
   }
 
   /** Runs the launcher as the job user on node1 from the shared dir, with {@code env} added. */
