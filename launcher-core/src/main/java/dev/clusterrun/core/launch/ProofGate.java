@@ -93,13 +93,17 @@ final class ProofGate {
     heldTo.clear();
   }
 
-  private synchronized void toConsole(OutputStream console, byte[] b, int off, int len)
-      throws IOException {
+  /**
+   * @param clock whether this output starts the wait for proof ({@link #firstHeld}): ranks' output
+   *     does (they start once every daemon has called back), mpirun's own diagnostics do not
+   */
+  private synchronized void toConsole(
+      OutputStream console, byte[] b, int off, int len, boolean clock) throws IOException {
     if (open) {
       console.write(b, off, len);
       console.flush();
     } else if (!closed) {
-      if (firstHeldNanos < 0) {
+      if (firstHeldNanos < 0 && clock) {
         firstHeldNanos = System.nanoTime();
       }
       byte[] copy = new byte[len];
@@ -118,6 +122,13 @@ final class ProofGate {
 
     /** The current line cannot be a proof line: it has been passed on as it came. */
     private boolean passing;
+
+    /**
+     * The current line is one of mpirun's own (on standard error, {@code [HOST:PID] …}, as Open MPI
+     * and PRRTE write their warnings, e.g. {@code plm:rsh: Warning: setpgid(…) failed} on a busy
+     * head while the daemons are still starting): held like any other, but no rank's output.
+     */
+    private boolean mpirunsOwn;
 
     Gated(OutputStream console, OutputStream log, boolean proofs) {
       this.console = console == null ? OutputStream.nullOutputStream() : console;
@@ -144,6 +155,7 @@ final class ProofGate {
             pass(b, start, i + 1 - start);
             start = i + 1;
             passing = false;
+            mpirunsOwn = false;
           }
           continue;
         }
@@ -160,8 +172,10 @@ final class ProofGate {
         if (!prefix) {
           // Not a proof line: what was kept goes on, and the rest of the line as it comes.
           line.reset();
+          mpirunsOwn = sofar[0] == '[';
           pass(sofar, 0, sofar.length);
           passing = b[i] != '\n';
+          mpirunsOwn &= passing;
         } else if (b[i] == '\n') {
           line.reset();
           DaemonProof.Line p =
@@ -185,7 +199,7 @@ final class ProofGate {
       }
       log.write(b, off, len);
       log.flush();
-      toConsole(console, b, off, len);
+      toConsole(console, b, off, len, !mpirunsOwn);
     }
 
     @Override

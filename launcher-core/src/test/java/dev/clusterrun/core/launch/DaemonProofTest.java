@@ -185,6 +185,35 @@ class DaemonProofTest {
   }
 
   @Test
+  void mpirunsOwnWarningsAreHeldButOnlyRanksOutputStartsTheWaitForProof() throws IOException {
+    DaemonProof.Tally t = new DaemonProof.Tally(threeNodes(), "RUN");
+    ProofGate g = new ProofGate(t, () -> {});
+    ByteArrayOutputStream consoleErr = new ByteArrayOutputStream();
+    ByteArrayOutputStream errLog = new ByteArrayOutputStream();
+    OutputStream out = g.out(new ByteArrayOutputStream(), new ByteArrayOutputStream());
+    OutputStream err = g.err(consoleErr, errLog);
+    // Open MPI on a busy head while 63 daemons are still starting: no rank has printed yet.
+    write(err, "[node1:19177] plm:rsh: Warning: setpgid(19256,19256) failed in parent with");
+    write(err, " errno=Permission denied(13)\n[node1:19177] plm:rsh: Warning: again\n");
+    assertThat(g.firstHeld()).isEqualTo(-1);
+    assertThat(consoleErr.size()).isZero();
+    assertThat(errLog.toString(StandardCharsets.UTF_8)).startsWith("[node1:19177] plm:rsh");
+    // A rank's line does, on either stream.
+    write(err, "rank 0: starting\n");
+    assertThat(g.firstHeld()).isPositive();
+    long first = g.firstHeld();
+    write(out, "h1\n");
+    assertThat(g.firstHeld()).isEqualTo(first);
+    write(err, "clusterrun-proof RUN h2 mnt:[9] ok\nclusterrun-proof RUN h3 mnt:[8] ok\n");
+    assertThat(g.opened()).isTrue();
+    assertThat(consoleErr.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "[node1:19177] plm:rsh: Warning: setpgid(19256,19256) failed in parent with"
+                + " errno=Permission denied(13)\n[node1:19177] plm:rsh: Warning: again\n"
+                + "rank 0: starting\n");
+  }
+
+  @Test
   void whenTheProofFailsTheJobsOutputNeverReachesThePersonButMpirunsErrorsDo() throws IOException {
     DaemonProof.Tally t = new DaemonProof.Tally(threeNodes(), "RUN");
     ProofGate g = new ProofGate(t, () -> {});
