@@ -64,7 +64,6 @@ public final class HeadProcess {
       cl.addArgument(a, false);
     }
     AtomicReference<Process> started = new AtomicReference<>();
-    AtomicReference<OutputStream> input = new AtomicReference<>();
     DefaultExecutor ex =
         new DefaultExecutor() {
           // commons-exec 1.5+ launches through the Path overload; older ones through File.
@@ -73,7 +72,6 @@ public final class HeadProcess {
               CommandLine command, Map<String, String> environment, java.nio.file.Path workingDir)
               throws IOException {
             Process p = super.launch(command, environment, workingDir);
-            input.set(p.getOutputStream());
             started.set(p);
             return p;
           }
@@ -83,7 +81,6 @@ public final class HeadProcess {
               CommandLine command, Map<String, String> environment, File workingDir)
               throws IOException {
             Process p = super.launch(command, environment, workingDir);
-            input.set(p.getOutputStream());
             started.set(p);
             return p;
           }
@@ -96,7 +93,7 @@ public final class HeadProcess {
         new PumpStreamHandler(out, err, null) {
           @Override
           public void setProcessInputStream(OutputStream os) {
-            // Kept open for the caller (the process's own stream, taken at launch), else closed.
+            // Kept open for the caller (the process's own stream, HeadProcess#stdin), else closed.
             if (!keepInput) {
               super.setProcessInputStream(os);
             }
@@ -137,7 +134,8 @@ public final class HeadProcess {
       throw new IOException(
           "cannot start " + program + (e == null ? "" : ": " + e.getMessage()), e);
     }
-    return new HeadProcess(started.get(), handler, keepInput ? input.get() : null);
+    Process p = started.get();
+    return new HeadProcess(p, handler, keepInput ? p.getOutputStream() : null);
   }
 
   /** The process's standard input, when started {@link #startWithInput}; else null. */

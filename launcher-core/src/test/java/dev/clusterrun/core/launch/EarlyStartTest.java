@@ -2,13 +2,6 @@ package dev.clusterrun.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clusterrun.core.enroot.LaunchAgent;
-import dev.clusterrun.core.spec.ContainerSpec;
-import dev.clusterrun.core.spec.ImageRef;
-import dev.clusterrun.core.spec.JobSpec;
-import dev.clusterrun.core.spec.MpiSpec;
-import dev.clusterrun.core.spec.SshSpec;
-import dev.clusterrun.core.spec.WorkspaceSpec;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -212,31 +205,7 @@ class EarlyStartTest {
   }
 
   private Plan planned(String image, String name) {
-    JobSpec f =
-        new JobSpec(
-            "j",
-            new ContainerSpec(
-                image == null ? null : ImageRef.parse(image),
-                name,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null),
-            new WorkspaceSpec(tmp.resolve("ws").toString(), "/app"),
-            MpiSpec.EMPTY,
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "j.yaml");
-    ResolvedJob job =
-        new JobResolver()
-            .layer(f, Source.FILE, "j.yaml")
-            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
-    return Planner.plan(
-        job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
+    return PlannerTest.planOf(tmp.resolve("ws"), image, name);
   }
 
   @Test

@@ -3,16 +3,9 @@ package dev.clusterrun.core.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.enroot.LaunchAgent;
-import dev.clusterrun.core.spec.ContainerSpec;
-import dev.clusterrun.core.spec.ImageRef;
-import dev.clusterrun.core.spec.JobSpec;
-import dev.clusterrun.core.spec.MpiSpec;
-import dev.clusterrun.core.spec.SshSpec;
-import dev.clusterrun.core.spec.WorkspaceSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,22 +13,7 @@ class MpirunLauncherTest {
   @TempDir Path ws;
 
   private Plan plan(String image, String name) {
-    JobSpec f =
-        new JobSpec(
-            "j",
-            new ContainerSpec(
-                ImageRef.parse(image), name, null, null, null, null, null, null, null, null),
-            new WorkspaceSpec(ws.toString(), "/app"),
-            MpiSpec.EMPTY,
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "j.yaml");
-    ResolvedJob job =
-        new JobResolver()
-            .layer(f, dev.clusterrun.core.launch.Source.FILE, "j.yaml")
-            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
-    return Planner.plan(
-        job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
+    return PlannerTest.planOf(ws, image, name);
   }
 
   @Test

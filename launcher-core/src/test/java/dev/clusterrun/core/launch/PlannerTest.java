@@ -28,6 +28,36 @@ class PlannerTest {
           "hostfiles/2x8.txt",
           List.of(new Host("gpu01", 8, true, 0, 1), new Host("gpu02", 8, true, 0, 2)));
 
+  /**
+   * The plan of a job running {@code hostname} on {@link #TWO_BY_EIGHT} with {@code image} (null:
+   * none) and container {@code name} (null: unnamed), its workspace {@code ws}.
+   */
+  static Plan planOf(java.nio.file.Path ws, String image, String name) {
+    JobSpec f =
+        new JobSpec(
+            "j",
+            new ContainerSpec(
+                image == null ? null : ImageRef.parse(image),
+                name,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null),
+            new WorkspaceSpec(ws.toString(), "/app"),
+            MpiSpec.EMPTY,
+            List.of("hostname"),
+            SshSpec.EMPTY,
+            "j.yaml");
+    ResolvedJob job =
+        new JobResolver().layer(f, Source.FILE, "j.yaml").resolve(TWO_BY_EIGHT, "/home/a");
+    return Planner.plan(
+        job, TWO_BY_EIGHT, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
+  }
+
   /** Open MPI 4's keepalive for the default node timeout (30 s). */
   static final String KEEPALIVE =
       " --mca oob_tcp_keepalive_time 15 --mca oob_tcp_keepalive_intvl 7"
