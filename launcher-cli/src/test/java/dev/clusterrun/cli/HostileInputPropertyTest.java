@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -657,7 +658,8 @@ class HostileInputPropertyTest {
                         || v.equals("..")
                         || v.endsWith(".sqsh");
                 String img = view.json().path("image").asText();
-                String want = path ? abs(v) : v.contains("://") ? v : "docker://" + v;
+                String want =
+                    path ? abs(v) : v.contains("://") ? v : "docker://" + registryHostRead(v);
                 assertThat(img).as("image of %s", cc).isEqualTo(want);
                 List<String> first = view.steps().isEmpty() ? List.of() : view.steps().get(0);
                 if (path && first.isEmpty()) {
@@ -669,6 +671,20 @@ class HostileInputPropertyTest {
                 }
               });
         });
+  }
+
+  /**
+   * A scheme-less {@code [USER@]HOST/PATH} whose first part names a registry host (a {@code .}, a
+   * {@code :} or {@code localhost}), without {@code #}, is read as {@code [USER@]HOST#PATH}.
+   */
+  static String registryHostRead(String v) {
+    Matcher m = Pattern.compile("([^@#/]+@)?([^/#@]+)/([^#]*)").matcher(v);
+    if (!m.matches() || v.contains("#")) {
+      return v;
+    }
+    String host = m.group(2);
+    boolean registry = host.contains(".") || host.contains(":") || host.equals("localhost");
+    return registry ? (m.group(1) == null ? "" : m.group(1)) + host + "#" + m.group(3) : v;
   }
 
   Gen<Case> containerName() {

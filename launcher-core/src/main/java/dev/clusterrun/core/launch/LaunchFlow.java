@@ -69,6 +69,10 @@ public final class LaunchFlow {
     ResolvedJob job = rq.input().resolve(hostfile);
     JobInput.checkOnTheHead(job);
     checkLauncher(job, hostfile, rq.options());
+    String readAs = Planner.imageReadAs(job);
+    if (readAs != null) {
+      console.progress().note(readAs);
+    }
     String runId = newRunId(job.name().value());
     // Fail on a plan error (bad mounts, np) before touching any node.
     Planner.plan(

@@ -461,7 +461,9 @@ public final class Planner {
                                         "(each node's enroot configuration)",
                                         s.source().label(),
                                         s.origin())
-                                    : view(k, s)));
+                                    : k.equals("container.image")
+                                        ? imageView(job.image())
+                                        : view(k, s)));
     settings.add(
         options.daemonDetected()
             ? new Plan.SettingView(
@@ -473,6 +475,26 @@ public final class Planner {
             : new Plan.SettingView(
                 "mpi.daemon", options.daemon().command(), Source.FLAG.label(), "--mpi-daemon"));
     return settings;
+  }
+
+  /** The image, with how clusterrun read its text when that differs from the text. */
+  private static Plan.SettingView imageView(Setting<ImageRef> s) {
+    Plan.SettingView v = view("container.image", s);
+    String readAs = s.value() == null ? null : s.value().readAs();
+    return readAs == null
+        ? v
+        : new Plan.SettingView(v.key(), v.value(), v.source(), v.origin() + "; " + readAs);
+  }
+
+  /**
+   * How clusterrun read the image's text, for {@code run} to say on stderr before anything else:
+   * {@code --container-image: read HOST/PATH as HOST#PATH (…)}; null when taken as written.
+   */
+  public static String imageReadAs(ResolvedJob job) {
+    ImageRef image = job.image().value();
+    return image == null || image.readAs() == null
+        ? null
+        : JobResolver.subject(job.image(), "container.image") + ": " + image.readAs();
   }
 
   private static Plan.SettingView networkView(ResolvedJob job, Options options) {

@@ -7,11 +7,20 @@ import java.util.regex.Pattern;
  * also {@code dockerd://} and {@code podman://}) or a path to a squashfs file.
  *
  * @param value the URI (scheme always present) or the path as given
+ * @param readAs how clusterrun read the text when it is not what enroot would read from it written
+ *     as given, e.g. {@code read nvcr.io/nvidia/pytorch:25.01-py3 as
+ *     nvcr.io#nvidia/pytorch:25.01-py3 (a registry host before the first '/')}; null when the text
+ *     was taken as written
  */
-public record ImageRef(Kind kind, String value) {
+public record ImageRef(Kind kind, String value, String readAs) {
   public enum Kind {
     URI,
     SQUASHFS
+  }
+
+  /** An image taken as written. */
+  public ImageRef(Kind kind, String value) {
+    this(kind, value, null);
   }
 
   /**
@@ -76,7 +85,47 @@ public record ImageRef(Kind kind, String value) {
               + "' is not an enroot URI: expected [USER@][REGISTRY#]IMAGE[:TAG], the image in"
               + " lower case (letters, digits and / . _ -), e.g. nvcr.io#nvidia/pytorch:25.01-py3");
     }
+    if (sep < 0) {
+      String registry = registryForm(text);
+      if (registry != null) {
+        return new ImageRef(
+            Kind.URI,
+            "docker://" + registry,
+            "read " + text + " as " + registry + " (a registry host before the first '/')");
+      }
+    }
     return new ImageRef(Kind.URI, uri);
+  }
+
+  /**
+   * Docker's reading of a scheme-less name, in enroot's words: {@code HOST/PATH} with a registry
+   * host before the first {@code /} (it has a {@code .} or a {@code :PORT}, or is {@code
+   * localhost}) is {@code HOST#PATH}; null when the name is not of that form (Docker Hub names such
+   * as {@code ubuntu}, {@code library/ubuntu} or {@code nvidia/cuda:12}, and names with a {@code
+   * #}). Enroot before 4.1.2 reads {@code HOST/PATH} as a Docker Hub image (Pyxis issue 39), 4.1.2
+   * {@code localhost/PATH} still does.
+   */
+  private static String registryForm(String text) {
+    if (text.indexOf('#') >= 0) {
+      return null;
+    }
+    int at = text.indexOf('@');
+    int slash = text.indexOf('/');
+    String user = "";
+    String rest = text;
+    if (at >= 0 && (slash < 0 || at < slash)) {
+      user = text.substring(0, at + 1);
+      rest = text.substring(at + 1);
+      slash = rest.indexOf('/');
+    }
+    if (slash <= 0) {
+      return null;
+    }
+    String host = rest.substring(0, slash);
+    if (!(host.contains(".") || host.contains(":") || host.equals("localhost"))) {
+      return null;
+    }
+    return user + host + "#" + rest.substring(slash + 1);
   }
 
   /**
