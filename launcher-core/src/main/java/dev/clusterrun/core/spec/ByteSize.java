@@ -64,7 +64,7 @@ public record ByteSize(long bytes) {
   }
 
   /**
-   * A size for a table, to three significant digits in the largest fitting unit: {@code 12.3G},
+   * A size for a table, in the largest fitting unit, with one decimal below 100: {@code 12.3G},
    * {@code 512M}, {@code 900} (bytes).
    */
   public static String human(long bytes) {
@@ -78,6 +78,6 @@ public record ByteSize(long bytes) {
       power++;
     }
     String unit = UNITS.substring(power - 1, power);
-    return (v < 10 ? String.format(Locale.ROOT, "%.1f", v) : Long.toString(Math.round(v))) + unit;
+    return (v < 100 ? String.format(Locale.ROOT, "%.1f", v) : Long.toString(Math.round(v))) + unit;
   }
 }
