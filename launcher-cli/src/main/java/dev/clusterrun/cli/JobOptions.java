@@ -63,6 +63,9 @@ final class JobOptions {
   @Option(names = "--workspace-mount", paramLabel = "PATH")
   String workspaceMount;
 
+  @Option(names = "--image-cache-limit", paramLabel = "SIZE")
+  String imageCacheLimit;
+
   @Option(names = "--np", paramLabel = "N")
   Integer np;
 
@@ -108,6 +111,7 @@ final class JobOptions {
         np,
         network,
         nodeTimeout,
-        launcher);
+        launcher,
+        imageCacheLimit);
   }
 }

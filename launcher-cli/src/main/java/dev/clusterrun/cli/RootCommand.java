@@ -34,6 +34,7 @@ final class RootCommand implements Callable<Integer> {
     m.put("hpl", HplCommand.class);
     m.put("bench", BenchCommand.class);
     m.put("results", ResultsCommand.class);
+    m.put("images", ImagesCommand.class);
     m.put("completion", CompletionCommand.class);
     m.put("help", CommandLine.HelpCommand.class);
     return java.util.Collections.unmodifiableMap(m);

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.spec.ByteSize;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
@@ -15,10 +16,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The environment variables as job layers: clusterrun's own {@code CLUSTERRUN_CONTAINER_*} and
- * {@code CLUSTERRUN_WORKSPACE}, and Pyxis's {@code PYXIS_CONTAINER_*} as their aliases (a user's
- * Pyxis habits carry over; the clusterrun name wins when both are set). Each value is checked by
- * its one rule ({@link SettingRules}); errors name the variable.
+ * The environment variables as job layers: clusterrun's own {@code CLUSTERRUN_CONTAINER_*}, {@code
+ * CLUSTERRUN_WORKSPACE} and {@code CLUSTERRUN_IMAGE_CACHE_LIMIT}, and Pyxis's {@code
+ * PYXIS_CONTAINER_*} as their aliases (a user's Pyxis habits carry over; the clusterrun name wins
+ * when both are set). Each value is checked by its one rule ({@link SettingRules}); errors name the
+ * variable.
  */
 public final class EnvironmentLayer {
   /** Which family of variables a layer reads. */
@@ -54,6 +56,7 @@ public final class EnvironmentLayer {
   public static final String ENV = "CLUSTERRUN_CONTAINER_ENV";
   public static final String ENTRYPOINT = "CLUSTERRUN_CONTAINER_ENTRYPOINT";
   public static final String WORKSPACE = "CLUSTERRUN_WORKSPACE";
+  public static final String IMAGE_CACHE_LIMIT = "CLUSTERRUN_IMAGE_CACHE_LIMIT";
 
   /** Every {@code CLUSTERRUN_*} variable this layer reads, for documentation and tests. */
   public static final List<String> ALL =
@@ -69,7 +72,8 @@ public final class EnvironmentLayer {
           SAVE,
           ENV,
           ENTRYPOINT,
-          WORKSPACE);
+          WORKSPACE,
+          IMAGE_CACHE_LIMIT);
 
   /** Pyxis variables without a meaning here: refused rather than silently ignored. */
   public static final String PYXIS_UNSHARE = "PYXIS_CONTAINER_UNSHARE";
@@ -91,7 +95,10 @@ public final class EnvironmentLayer {
   public static JobSpec read(Map<String, String> env) {
     Map<String, String> merged = new LinkedHashMap<>(env);
     for (String v : ALL) {
-      if (v.equals(WORKSPACE) || v.equals(WRITABLE) || v.equals(READONLY)) {
+      if (v.equals(WORKSPACE)
+          || v.equals(IMAGE_CACHE_LIMIT)
+          || v.equals(WRITABLE)
+          || v.equals(READONLY)) {
         continue;
       }
       if (!merged.containsKey(v) && env.containsKey(pyxis(v))) {
@@ -170,6 +177,13 @@ public final class EnvironmentLayer {
       BadInputException.about(WORKSPACE, () -> SettingRules.workspacePath(ws));
       vars.put("workspace.path", WORKSPACE);
     }
+    String limitText = prefix == Prefix.CLUSTERRUN ? env.get(IMAGE_CACHE_LIMIT) : null;
+    ByteSize limit = null;
+    if (limitText != null) {
+      limit =
+          BadInputException.about(IMAGE_CACHE_LIMIT, () -> SettingRules.imageCacheLimit(limitText));
+      vars.put("workspace.image-cache-limit", IMAGE_CACHE_LIMIT);
+    }
     ContainerSpec c =
         new ContainerSpec(
             image,
@@ -187,7 +201,7 @@ public final class EnvironmentLayer {
         new JobSpec(
             null,
             c,
-            new WorkspaceSpec(ws, null),
+            new WorkspaceSpec(ws, null, limit),
             MpiSpec.EMPTY,
             null,
             SshSpec.EMPTY,

@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.spec.ByteSize;
 import dev.clusterrun.core.spec.Carry;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
@@ -29,6 +30,14 @@ public final class JobResolver {
   public static final int DEFAULT_FANOUT = 64;
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_NODE_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * How much the workspace's image cache holds by default: five to ten of the 10–20 GB images
+   * clusters run, a fixed size that {@code plan} can show (a share of the filesystem would change
+   * with what else is on it).
+   */
+  public static final ByteSize DEFAULT_IMAGE_CACHE_LIMIT = new ByteSize(100L << 30);
+
   public static final String NETWORK_AUTO = "auto";
   public static final String NETWORK_NONE = "none";
 
@@ -133,7 +142,11 @@ public final class JobResolver {
         pick(JobSpec::launcher, "launcher", dev.clusterrun.core.spec.LauncherKind.MPIRUN),
         resolveSsh(),
         pick(s -> s.mpi().network(), "mpi.network", NETWORK_AUTO),
-        pick(s -> s.mpi().nodeTimeout(), "mpi.node-timeout", DEFAULT_NODE_TIMEOUT));
+        pick(s -> s.mpi().nodeTimeout(), "mpi.node-timeout", DEFAULT_NODE_TIMEOUT),
+        pick(
+            s -> s.workspace().imageCacheLimit(),
+            "workspace.image-cache-limit",
+            DEFAULT_IMAGE_CACHE_LIMIT));
   }
 
   /**

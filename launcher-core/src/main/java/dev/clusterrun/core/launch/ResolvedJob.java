@@ -1,5 +1,6 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.spec.ByteSize;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.LauncherKind;
 import dev.clusterrun.core.spec.Mount;
@@ -9,6 +10,9 @@ import java.util.Map;
 /**
  * A job with every layer merged (flag &gt; environment &gt; file &gt; default) and each value's
  * provenance kept, so {@code plan} can say where it came from.
+ *
+ * @param imageCacheLimit how much the workspace's image cache ({@code <workspace>/images}) may
+ *     hold: least recently used images not in use are removed past it
  */
 public record ResolvedJob(
     Setting<String> name,
@@ -35,7 +39,8 @@ public record ResolvedJob(
     Setting<LauncherKind> launcher,
     ResolvedSsh ssh,
     Setting<String> network,
-    Setting<java.time.Duration> nodeTimeout) {
+    Setting<java.time.Duration> nodeTimeout,
+    Setting<ByteSize> imageCacheLimit) {
 
   /** Every setting by its job-file key, in documentation order. */
   public Map<String, Setting<?>> byKey() {
@@ -55,6 +60,7 @@ public record ResolvedJob(
     m.put("container.entrypoint", entrypoint);
     m.put("workspace.path", workspacePath);
     m.put("workspace.mount", workspaceMount);
+    m.put("workspace.image-cache-limit", imageCacheLimit);
     m.put("mpi.np", np);
     m.put("mpi.per-node", perNode);
     m.put("mpi.mca", mca);

@@ -32,6 +32,9 @@ public final class SettingNames {
           Map.entry("container.env-from-host", new Names("--container-env", EnvironmentLayer.ENV)),
           Map.entry("workspace.path", new Names("--workspace", EnvironmentLayer.WORKSPACE)),
           Map.entry("workspace.mount", new Names("--workspace-mount", null)),
+          Map.entry(
+              "workspace.image-cache-limit",
+              new Names("--image-cache-limit", EnvironmentLayer.IMAGE_CACHE_LIMIT)),
           Map.entry("mpi.np", new Names("--np", null)),
           Map.entry("mpi.network", new Names("--network", null)),
           Map.entry("mpi.node-timeout", new Names("--node-timeout", null)),

@@ -26,6 +26,27 @@ public final class Durations {
     };
   }
 
+  private static final Pattern AGE = Pattern.compile("([0-9]{1,9})(s|m|h|d|w)");
+
+  /**
+   * An age as people write it on the command line ({@code 30m}, {@code 12h}, {@code 7d}, {@code
+   * 2w}); null when the text is not one.
+   */
+  public static Duration age(String text) {
+    Matcher m = AGE.matcher(text);
+    if (!m.matches()) {
+      return null;
+    }
+    long v = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "s" -> Duration.ofSeconds(v);
+      case "m" -> Duration.ofMinutes(v);
+      case "h" -> Duration.ofHours(v);
+      case "d" -> Duration.ofDays(v);
+      default -> Duration.ofDays(7 * v);
+    };
+  }
+
   /** Whole seconds written as digits alone; null when the text is not that. */
   public static Duration seconds(String text) {
     return SECONDS.matcher(text).matches() ? Duration.ofSeconds(Long.parseLong(text)) : null;

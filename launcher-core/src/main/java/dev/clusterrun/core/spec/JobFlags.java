@@ -6,9 +6,9 @@ import java.util.List;
 
 /**
  * The job flags as given: the Pyxis-compatible {@code --container-*} flags, the workspace, {@code
- * --np}, {@code --network}, {@code --node-timeout} and {@code --launcher}; null or false where not
- * given. {@link #toLayer} makes them the flags' layer of the job, each value checked by its one
- * rule ({@link SettingRules}).
+ * --np}, {@code --network}, {@code --node-timeout}, {@code --launcher} and {@code
+ * --image-cache-limit}; null or false where not given. {@link #toLayer} makes them the flags' layer
+ * of the job, each value checked by its one rule ({@link SettingRules}).
  */
 public record JobFlags(
     String image,
@@ -26,7 +26,8 @@ public record JobFlags(
     Integer np,
     String network,
     String nodeTimeout,
-    String launcher) {
+    String launcher,
+    String imageCacheLimit) {
 
   /**
    * A pair of flags that say yes and no ({@code --container-writable}/{@code
@@ -85,6 +86,11 @@ public record JobFlags(
     if (network != null) {
       BadInputException.about("--network", () -> SettingRules.network(network));
     }
+    ByteSize cacheLimit =
+        imageCacheLimit == null
+            ? null
+            : BadInputException.about(
+                "--image-cache-limit", () -> SettingRules.imageCacheLimit(imageCacheLimit));
     java.time.Duration timeout =
         nodeTimeout == null ? null : SshFlags.duration("--node-timeout", nodeTimeout);
     ContainerSpec c =
@@ -104,7 +110,7 @@ public record JobFlags(
         new JobSpec(
             null,
             c,
-            new WorkspaceSpec(workspace, workspaceMount),
+            new WorkspaceSpec(workspace, workspaceMount, cacheLimit),
             new MpiSpec(np, null, null, null, null, null, network, timeout),
             command == null || command.isEmpty() ? null : List.copyOf(command),
             ssh,

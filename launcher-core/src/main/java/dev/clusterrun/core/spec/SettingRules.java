@@ -128,6 +128,14 @@ public final class SettingRules {
     return p;
   }
 
+  /**
+   * {@code workspace.image-cache-limit}: how much the workspace's image cache may hold ({@code
+   * 500M}, {@code 50G}, {@code 1T}); 0 keeps only the images running jobs use.
+   */
+  public static ByteSize imageCacheLimit(String text) {
+    return ByteSize.parse(text);
+  }
+
   /** {@code mpi.np}. */
   public static int np(long n) {
     return range(n, 1, MAX_NP);

@@ -48,7 +48,7 @@ public final class SpecLoader {
           "env-from-host",
           "save",
           "entrypoint");
-  static final List<String> WORKSPACE_KEYS = List.of("path", "mount");
+  static final List<String> WORKSPACE_KEYS = List.of("path", "mount", "image-cache-limit");
   static final List<String> MPI_KEYS =
       List.of("np", "per-node", "mca", "env", "args", "hostfile", "network", "node-timeout");
   static final List<String> SSH_KEYS =
@@ -231,7 +231,11 @@ public final class SpecLoader {
     }
     return new WorkspaceSpec(
         checked(m.entries().get("path"), "workspace.path", SettingRules::workspacePath),
-        checked(m.entries().get("mount"), "workspace.mount", SettingRules::workspaceMount));
+        checked(m.entries().get("mount"), "workspace.mount", SettingRules::workspaceMount),
+        checked(
+            m.entries().get("image-cache-limit"),
+            "workspace.image-cache-limit",
+            SettingRules::imageCacheLimit));
   }
 
   private MpiSpec mpi(Entry e) {

@@ -15,6 +15,16 @@ class JobFlagsTest {
 
   private static JobFlags flags(
       String image, Choice writable, String nodeTimeout, String launcher, List<String> mounts) {
+    return flags(image, writable, nodeTimeout, launcher, mounts, null);
+  }
+
+  private static JobFlags flags(
+      String image,
+      Choice writable,
+      String nodeTimeout,
+      String launcher,
+      List<String> mounts,
+      String imageCacheLimit) {
     return new JobFlags(
         image,
         null,
@@ -31,7 +41,8 @@ class JobFlagsTest {
         null,
         null,
         nodeTimeout,
-        launcher);
+        launcher,
+        imageCacheLimit);
   }
 
   @Test
@@ -82,6 +93,36 @@ class JobFlagsTest {
     assertThatThrownBy(() -> flags(null, NONE, null, "srun", null).toLayer(null, SshSpec.EMPTY))
         .isInstanceOfSatisfying(
             BadInputException.class, e -> assertThat(e.subject()).isEqualTo("--launcher"));
+  }
+
+  @Test
+  void theImageCacheLimitIsASizeInPowersOf1024() {
+    assertThat(
+            flags(null, NONE, null, null, null, "50G")
+                .toLayer(null, SshSpec.EMPTY)
+                .workspace()
+                .imageCacheLimit())
+        .isEqualTo(new ByteSize(50L << 30));
+    assertThat(ByteSize.parse("500m").bytes()).isEqualTo(500L << 20);
+    assertThat(ByteSize.parse("100GiB")).isEqualTo(ByteSize.parse("100GB"));
+    assertThat(ByteSize.parse("1T")).hasToString("1T");
+    assertThat(ByteSize.parse("1536M")).hasToString("1536M");
+    assertThat(ByteSize.parse("0").bytes()).isZero();
+    assertThat(ByteSize.human(13_207_024_435L)).isEqualTo("12.3G");
+    assertThat(ByteSize.human(512L << 20)).isEqualTo("512M");
+    assertThatThrownBy(
+            () -> flags(null, NONE, null, null, null, "lots").toLayer(null, SshSpec.EMPTY))
+        .isInstanceOfSatisfying(
+            BadInputException.class,
+            e -> {
+              assertThat(e.subject()).isEqualTo("--image-cache-limit");
+              assertThat(e.problem())
+                  .isEqualTo(
+                      "expected a size such as 500M, 50G or 1T (powers of 1024), found 'lots'");
+            });
+    assertThatThrownBy(() -> ByteSize.parse("99999999999P"))
+        .hasMessage("the size '99999999999P' is too large");
+    assertThatThrownBy(() -> ByteSize.parse("1.5T")).hasMessageContaining("found '1.5T'");
   }
 
   @Test
