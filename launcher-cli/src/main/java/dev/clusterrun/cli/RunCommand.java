@@ -55,6 +55,11 @@ final class RunCommand implements Callable<Integer> {
       err.println("clusterrun: workspace " + w.workspace() + ": " + w.problem());
     } else if (outcome instanceof LaunchOutcome.Unreachable u) {
       u.nodes().forEach((n, p) -> err.println("clusterrun: " + n + ": " + p));
+    } else if (outcome instanceof LaunchOutcome.ImageUnavailable i) {
+      err.println("clusterrun: image: " + i.problem());
+      if (i.fix() != null && !i.fix().isEmpty()) {
+        err.println("  fix: " + i.fix().replace("\n", "\n  "));
+      }
     }
     err.flush();
   }

@@ -2,6 +2,8 @@ package dev.clusterrun.core.check;
 
 import dev.clusterrun.core.cluster.Host;
 import dev.clusterrun.core.enroot.LaunchAgentHook;
+import dev.clusterrun.core.image.ImagePin;
+import dev.clusterrun.core.image.RegistrySettings;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.session.FanOut;
@@ -197,6 +199,39 @@ public final class CheckFlow {
     }
   }
 
+  /**
+   * The enroot settings a registry request follows, as the node's facts computed them for the job
+   * user ({@code ENROOT_CONFIG_PATH}, {@code ENROOT_ALLOW_HTTP}; an unset one as empty, so that the
+   * environment's does not come back through).
+   */
+  public static Map<String, String> enrootValues(Facts f) {
+    Map<String, String> m = new LinkedHashMap<>();
+    if (f == null || f.enroot() == null) {
+      return m;
+    }
+    for (var v : List.of(f.enroot().configPath(), f.enroot().allowHttp())) {
+      if (v.source() != null && !v.source().isEmpty()) {
+        m.put(v.name(), v.value() == null ? "" : v.value());
+      }
+    }
+    return m;
+  }
+
+  /**
+   * The registry settings of enroot on the head, for a command that asks no node ({@code plan}, or
+   * a run whose head gave no facts): the fact script run here, as the user.
+   */
+  public static RegistrySettings headRegistrySettings() {
+    try (dev.clusterrun.core.remote.LocalNodeShell shell =
+        new dev.clusterrun.core.remote.LocalNodeShell("head")) {
+      ExecResult r =
+          shell.run(FactScript.render(FactScript.DEFAULT_SYSCONF, List.of(), null), FACT_TIMEOUT);
+      return ImagePin.settings(enrootValues(FactParser.parse("head", r)));
+    } catch (RuntimeException e) {
+      return ImagePin.settings(Map.of());
+    }
+  }
+
   /** One check round: its nodes, its facts, its proof and probe. */
   private final class Round {
     final Session session;
@@ -263,6 +298,12 @@ public final class CheckFlow {
       Facts headFacts = facts.get(head);
       boolean headOk =
           headFacts != null && headFacts.answered() && session.shells().containsKey(head);
+      // The job's registry image: one request from the head, beside the proof.
+      FanOut.Task<ImagePin.Outcome> image = null;
+      if (job.image() != null && selection.includes(CheckId.IMAGE) && headOk) {
+        RegistrySettings rs = ImagePin.settings(enrootValues(headFacts));
+        image = session.fanOut().beside(() -> job.image().resolve(rs));
+      }
       Timed<SharedPathProof.Verdict> proof = Timed.none();
       boolean proveDataPath =
           headOk && nodes.size() > 1 && selection.includes(CheckId.DATA_PATH_SHARED);
@@ -293,7 +334,16 @@ public final class CheckFlow {
         hosts.put(h.name(), h);
       }
       CheckInput in =
-          new CheckInput(nodes, head, facts, hosts, proof.value(), sshAnswers, job, expected);
+          new CheckInput(
+              nodes,
+              head,
+              facts,
+              hosts,
+              proof.value(),
+              sshAnswers,
+              job,
+              expected,
+              image == null ? null : image.join());
       List<CheckResult> results = Checks.evaluate(in, selection);
       List<CheckId> checks = Arrays.stream(CheckId.values()).filter(selection::includes).toList();
       return new CheckReport(

@@ -23,6 +23,7 @@ public enum CheckId {
   LAUNCH_AGENT(new LaunchAgentCheck()),
   DROPIN(new DropInCheck()),
   CONTAINER(new ContainerCheck()),
+  IMAGE(new ImageCheck()),
   SQUASHFUSE(new ImageStartCheck()),
   HOSTNAME_UNIQUE(new HostnameUniqueCheck()),
   NETWORK(new NetworkCheck()),

@@ -13,6 +13,8 @@ import java.util.Map;
  * @param hosts hostfile lines by node name, for slots (the head may be missing)
  * @param proof the shared-path proof, or {@code null} when it was not run
  * @param ssh head-to-node SSH outcomes, or {@code null} when not probed
+ * @param image the job's registry image as the head resolved it, or {@code null} (no registry
+ *     image, or not asked)
  */
 public record CheckInput(
     List<String> nodes,
@@ -22,7 +24,21 @@ public record CheckInput(
     SharedPathProof.Verdict proof,
     Map<String, NodeToNodeSsh.Answer> ssh,
     CheckJob job,
-    ExpectedSetup expected) {
+    ExpectedSetup expected,
+    dev.clusterrun.core.image.ImagePin.Outcome image) {
+  /** Input without a registry image. */
+  public CheckInput(
+      List<String> nodes,
+      String head,
+      Map<String, Facts> facts,
+      Map<String, Host> hosts,
+      SharedPathProof.Verdict proof,
+      Map<String, NodeToNodeSsh.Answer> ssh,
+      CheckJob job,
+      ExpectedSetup expected) {
+    this(nodes, head, facts, hosts, proof, ssh, job, expected, null);
+  }
+
   public CheckInput {
     nodes = List.copyOf(nodes);
     facts = Map.copyOf(facts);

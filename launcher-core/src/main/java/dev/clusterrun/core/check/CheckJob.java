@@ -1,5 +1,6 @@
 package dev.clusterrun.core.check;
 
+import dev.clusterrun.core.image.ImagePin;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.Mount;
 import java.util.List;
@@ -11,10 +12,21 @@ import java.util.List;
  * @param mounts the job's mounts
  * @param mountHome the job's mount-home choice, or {@code null} to follow enroot's configuration
  * @param startsImage the job starts its {@code .sqsh} image directly on every node (squashfuse)
+ * @param image the job's registry image, resolved once on the head by the {@code image} check, or
+ *     {@code null} when the job has none
  */
 public record CheckJob(
-    String containerName, List<Mount> mounts, Boolean mountHome, boolean startsImage) {
+    String containerName,
+    List<Mount> mounts,
+    Boolean mountHome,
+    boolean startsImage,
+    ImagePin image) {
   public static final CheckJob NONE = new CheckJob(null, List.of(), null);
+
+  public CheckJob(
+      String containerName, List<Mount> mounts, Boolean mountHome, boolean startsImage) {
+    this(containerName, mounts, mountHome, startsImage, null);
+  }
 
   /** A job that starts a container (named, or none at all). */
   public CheckJob(String containerName, List<Mount> mounts, Boolean mountHome) {
@@ -33,7 +45,8 @@ public record CheckJob(
         c.name(),
         c.mounts(),
         c.mountHome(),
-        c.name() == null && c.image() != null && c.save() == null);
+        c.name() == null && c.image() != null && c.save() == null,
+        ImagePin.of(c.image(), null));
   }
 
   public List<String> containerNames() {

@@ -19,7 +19,8 @@ public record EnrootConfig(
     EnrootConfigValue dataPath,
     EnrootConfigValue configPath,
     EnrootConfigValue tempPath,
-    EnrootConfigValue mountHome) {
+    EnrootConfigValue mountHome,
+    EnrootConfigValue allowHttp) {
 
   /** The settings clusterrun computes, in the order the fact script evaluates them. */
   public static final List<String> NAMES =
@@ -29,7 +30,8 @@ public record EnrootConfig(
           "ENROOT_CACHE_PATH",
           "ENROOT_DATA_PATH",
           "ENROOT_TEMP_PATH",
-          "ENROOT_MOUNT_HOME");
+          "ENROOT_MOUNT_HOME",
+          "ENROOT_ALLOW_HTTP");
 
   /** Builds the record from values keyed by setting name; missing ones are unknown/unset. */
   public static EnrootConfig of(Map<String, EnrootConfigValue> byName) {
@@ -39,7 +41,8 @@ public record EnrootConfig(
         get(byName, "ENROOT_DATA_PATH"),
         get(byName, "ENROOT_CONFIG_PATH"),
         get(byName, "ENROOT_TEMP_PATH"),
-        get(byName, "ENROOT_MOUNT_HOME"));
+        get(byName, "ENROOT_MOUNT_HOME"),
+        get(byName, "ENROOT_ALLOW_HTTP"));
   }
 
   private static EnrootConfigValue get(Map<String, EnrootConfigValue> m, String name) {
@@ -52,7 +55,15 @@ public record EnrootConfig(
     return mountHome.isSet();
   }
 
+  /**
+   * Whether enroot may talk plain HTTP to a registry ({@code ENROOT_ALLOW_HTTP}, any value not
+   * meaning "no"): the head's registry requests follow it.
+   */
+  public boolean allowHttpOn() {
+    return allowHttp.isSet();
+  }
+
   public List<EnrootConfigValue> all() {
-    return List.of(runtimePath, configPath, cachePath, dataPath, tempPath, mountHome);
+    return List.of(runtimePath, configPath, cachePath, dataPath, tempPath, mountHome, allowHttp);
   }
 }

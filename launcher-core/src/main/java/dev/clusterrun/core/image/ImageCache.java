@@ -137,6 +137,31 @@ public final class ImageCache {
   }
 
   /**
+   * The file name of the digest's image in the cache, {@code sha256-HEX.sqsh}, for plans that name
+   * it without touching the workspace.
+   *
+   * @throws IllegalArgumentException when {@code digest} is not {@code sha256:} and 64 hex digits
+   */
+  public static String fileName(String digest) {
+    return "sha256-" + CacheFiles.hex(digest) + ".sqsh";
+  }
+
+  /** The digest in an enroot URI pinned by digest ({@code …@sha256:HEX}), or null. */
+  public static String digestOf(String uri) {
+    int at = uri == null ? -1 : uri.lastIndexOf("@sha256:");
+    if (at < 0) {
+      return null;
+    }
+    String d = uri.substring(at + 1);
+    return d.matches("sha256:[0-9a-f]{64}") ? d : null;
+  }
+
+  /** An enroot URI without its {@code @sha256:…}: the reference the cache records imports for. */
+  public static String withoutDigest(String uri) {
+    return digestOf(uri) == null ? uri : uri.substring(0, uri.lastIndexOf("@sha256:"));
+  }
+
+  /**
    * Where the digest's image is (or will be): {@code images/sha256-HEX.sqsh}.
    *
    * @throws IllegalArgumentException when {@code digest} is not {@code sha256:} and 64 hex digits

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.enroot.EnrootArgs;
+import dev.clusterrun.core.image.ImageCache;
 import dev.clusterrun.core.spec.ImageRef;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,12 +24,24 @@ import java.util.Map;
  * workspace.
  */
 public final class ContainerPreparer {
-  /** What was done, in words, for the run's summary. */
-  public record Prepared(List<String> actions, boolean created) {}
+  /**
+   * What was done, in words, for the run's summary.
+   *
+   * @param importSeconds how long the import of the image took, or -1 when none was made
+   */
+  public record Prepared(List<String> actions, boolean created, double importSeconds) {
+    Prepared(List<String> actions, boolean created) {
+      this(actions, created, -1);
+    }
+  }
 
   private final HeadCommands head;
   private final OutputStream progress;
   private String dataPath;
+  private String runId;
+  private long cacheLimit = -1;
+  private ImageCache.Lease lease;
+  private double importSeconds = -1;
 
   public ContainerPreparer(HeadCommands head, OutputStream progress) {
     this.head = head;
@@ -44,7 +57,37 @@ public final class ContainerPreparer {
     return this;
   }
 
+  /**
+   * The run that uses the image: it holds a lease on the cached image until {@link #release}, so no
+   * eviction removes it while the job runs.
+   */
+  public ContainerPreparer forRun(String id) {
+    this.runId = id;
+    return this;
+  }
+
+  /** The image cache's size limit: past it, least recently used images not in use are removed. */
+  public ContainerPreparer cacheLimit(long bytes) {
+    this.cacheLimit = bytes;
+    return this;
+  }
+
+  /** Ends the run's lease on its image (the job is over). */
+  public void release() {
+    ImageCache.Lease l = lease;
+    lease = null;
+    if (l != null) {
+      l.close();
+    }
+  }
+
   public Prepared prepare(Plan plan, String workspace)
+      throws IOException, InterruptedException, PrepareException {
+    Prepared p = prepareContainer(plan, workspace);
+    return new Prepared(p.actions(), p.created(), importSeconds);
+  }
+
+  private Prepared prepareContainer(Plan plan, String workspace)
       throws IOException, InterruptedException, PrepareException {
     List<String> actions = new ArrayList<>();
     String name = plan.containerName();
@@ -151,6 +194,11 @@ public final class ContainerPreparer {
    */
   private void importOnce(String uri, Path sqsh, List<String> actions)
       throws IOException, InterruptedException, PrepareException {
+    String digest = ImageCache.digestOf(uri);
+    if (digest != null && sqsh.getFileName().toString().equals(ImageCache.fileName(digest))) {
+      importByDigest(uri, digest, sqsh, actions);
+      return;
+    }
     Path rec = imageRecord(sqsh);
     if (Files.exists(sqsh)) {
       String held = readRecord(rec);
@@ -177,6 +225,80 @@ public final class ContainerPreparer {
     Files.move(tmp, sqsh, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     dev.clusterrun.core.AtomicFiles.write(rec, uri + "\n");
     actions.add("imported " + uri + " into " + sqsh);
+  }
+
+  /**
+   * The image of {@code digest} from the workspace's cache, imported ({@code enroot import} of the
+   * pinned URI) only when no run did before; another run importing it now is waited for. The run
+   * takes its lease first, so that no eviction removes the image before the job is over; then the
+   * cache is brought under its limit.
+   */
+  private void importByDigest(String uri, String digest, Path sqsh, List<String> actions)
+      throws IOException, InterruptedException, PrepareException {
+    ImageCache cache = new ImageCache(sqsh.getParent(), java.time.Clock.systemUTC());
+    String reference = ImageCache.withoutDigest(uri);
+    if (runId != null && lease == null) {
+      lease = cache.lease(digest, runId);
+    }
+    ImageCache.Listener listener =
+        new ImageCache.Listener() {
+          @Override
+          public void waiting(String ref, String d) {
+            say("another run is importing " + ref + " (" + d + "): waiting for it");
+          }
+
+          @Override
+          public void evicted(ImageCache.Entry e) {
+            actions.add("removed from the image cache (least recently used): " + describe(e));
+          }
+        };
+    boolean[] imported = {false};
+    long t = System.nanoTime();
+    try {
+      cache.acquire(
+          digest,
+          reference,
+          tmp -> {
+            imported[0] = true;
+            say("importing " + uri + " into " + sqsh);
+            try {
+              mustRun(
+                  EnrootArgs.importImage(new ImageRef(ImageRef.Kind.URI, uri), tmp.toString()),
+                  "import " + uri);
+            } catch (PrepareException e) {
+              throw new ImageCache.ImportFailed(e.getMessage());
+            }
+          },
+          listener);
+    } catch (ImageCache.ImportFailed e) {
+      throw new PrepareException(e.getMessage());
+    }
+    if (imported[0]) {
+      importSeconds = (System.nanoTime() - t) / 1e9;
+      actions.add("imported " + uri + " into " + sqsh);
+    } else {
+      actions.add("image already imported: " + sqsh + " (" + digest + ", " + reference + ")");
+    }
+    if (cacheLimit >= 0) {
+      cache.evict(cacheLimit, listener);
+    }
+  }
+
+  private static String describe(ImageCache.Entry e) {
+    return (e.references().isEmpty() ? e.file().toString() : String.join(", ", e.references()))
+        + (e.digest() == null ? "" : " (" + e.digest() + ")")
+        + ", "
+        + (e.size() >> 20)
+        + " MiB";
+  }
+
+  private void say(String line) {
+    try {
+      progress.write(("clusterrun: " + line + "\n").getBytes(StandardCharsets.UTF_8));
+      progress.flush();
+    } catch (IOException e) {
+      // the terminal is gone; the run goes on
+    }
   }
 
   /** The record beside an imported image: the exact URI it was imported from. */

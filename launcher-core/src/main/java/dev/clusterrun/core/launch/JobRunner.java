@@ -45,6 +45,8 @@ public final class JobRunner {
   private Duration nodeTimeout;
   private String headDataPath;
   private volatile NodeWatch watch;
+  private long imageCacheLimit = -1;
+  private ContainerPreparer preparer;
 
   public JobRunner(HeadCommands head, Session session, Console console) {
     this.head = head;
@@ -66,6 +68,15 @@ public final class JobRunner {
    */
   public JobRunner headDataPath(String path) {
     headDataPath = path;
+    return this;
+  }
+
+  /**
+   * The size the workspace's image cache is brought under after an import (least recently used
+   * images not in use go); negative: not limited.
+   */
+  public JobRunner imageCacheLimit(long bytes) {
+    imageCacheLimit = bytes;
     return this;
   }
 
@@ -102,6 +113,10 @@ public final class JobRunner {
     if (end.end() != RunEnd.PREPARE_FAILED) {
       cleanUp(run);
     }
+    if (preparer != null) {
+      // The job no longer uses its image: eviction may take it from now on.
+      preparer.release();
+    }
     // No node is asked anything more: the head's masters end while the summary is written.
     session.release();
     if (threadInterrupted) {
@@ -126,12 +141,17 @@ public final class JobRunner {
                 + (plan.image() == null
                     ? ": using the existing container (no image given)"
                     : ": making sure it exists and matches " + plan.image()));
+    preparer =
+        new ContainerPreparer(head, console.err())
+            .dataPath(headDataPath)
+            .forRun(plan.runId())
+            .cacheLimit(imageCacheLimit);
     try {
-      run.prepared(
-          new ContainerPreparer(head, console.err())
-              .dataPath(headDataPath)
-              .prepare(plan, rq.workspace())
-              .actions());
+      ContainerPreparer.Prepared p = preparer.prepare(plan, rq.workspace());
+      if (p.importSeconds() >= 0) {
+        run.tookSeconds("import", p.importSeconds());
+      }
+      run.prepared(p.actions());
     } catch (ContainerPreparer.PrepareException e) {
       run.tookPreparing();
       run.note(e.getMessage());

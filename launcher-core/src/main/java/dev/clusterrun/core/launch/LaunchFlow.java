@@ -10,6 +10,7 @@ import dev.clusterrun.core.check.HeadMasters;
 import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.image.ImagePin;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Session;
@@ -94,13 +95,48 @@ public final class LaunchFlow {
     LaunchAgent.Daemon fixed = rq.options().daemon().fixed();
     boolean auto = fixed == null;
     String runId = newRunId(job.name().value());
+    ImagePin pin = ImagePin.of(job.image().value(), job.workspacePath().value());
+    String imageNote = null;
+    if (pin != null) {
+      ImagePin.Outcome o = pin.resolve(CheckFlow.headRegistrySettings());
+      if (o.ok()) {
+        job = pinned(job, o.pinned());
+        imageNote = imageNote(o.pinned());
+      } else {
+        imageNote = "not resolved: " + o.problem() + (o.fix() == null ? "" : "; " + o.fix());
+      }
+    }
     return ContainerPreparer.lookUp(
-        Planner.plan(
-            job,
-            hostfile,
-            new Planner.Options(
-                runId, auto ? LaunchAgent.Daemon.ORTED : fixed, rq.options().hook(), auto)),
-        job.workspacePath().value());
+            Planner.plan(
+                job,
+                hostfile,
+                new Planner.Options(
+                    runId, auto ? LaunchAgent.Daemon.ORTED : fixed, rq.options().hook(), auto)),
+            job.workspacePath().value())
+        .withImageNote(imageNote);
+  }
+
+  /** The job with its registry image pinned to the digest the run uses. */
+  static ResolvedJob pinned(ResolvedJob job, ImagePin.Pinned p) {
+    Setting<dev.clusterrun.core.spec.ImageRef> s = job.image();
+    return job.withImage(
+        Setting.of(
+            new dev.clusterrun.core.spec.ImageRef(
+                dev.clusterrun.core.spec.ImageRef.Kind.URI, p.uri(), s.value().readAs()),
+            s.source(),
+            s.origin()));
+  }
+
+  /** What the plan says of the image's digest. */
+  static String imageNote(ImagePin.Pinned p) {
+    return p.reference()
+        + " is "
+        + p.digest()
+        + (p.warning() != null
+            ? " (" + p.warning() + ")"
+            : p.uri().equals(p.reference())
+                ? " (pinned by the job)"
+                : " (the registry's answer now)");
   }
 
   /**
@@ -148,12 +184,15 @@ public final class LaunchFlow {
     // allow it.
     HeadMasters masters = HeadMasters.forSettings(job.ssh().explicit(), PROOF_TIMEOUT);
     boolean check = !launch.options().skipChecks();
+    // The registry image's tag is asked once, on the head (the image check, or the early start).
+    ImagePin pin = ImagePin.of(job.image().value(), job.workspacePath().value());
     CheckJob checkJob =
         new CheckJob(
             job.containerName().value(),
             job.mounts().value(),
             job.mountHome().value(),
-            Planner.startsImage(job));
+            Planner.startsImage(job),
+            pin);
     // enroot's version is read once per executable (EnrootVersions), not on every run.
     CheckFlow flow =
         CheckFlow.standard().remembering(EnrootVersions.in(job.workspacePath().value()));
@@ -175,7 +214,7 @@ public final class LaunchFlow {
             : null;
     if (early != null) {
       masters.onHeadAnswer(
-          (head, answer) -> beginEarly(early, launch, head, answer, masters.plannedMasters()));
+          (head, answer) -> beginEarly(early, launch, pin, head, answer, masters.plannedMasters()));
     }
     try {
       return connectAndRun(launch, finisher, console, masters, flow, opening, checkJob, early, t0);
@@ -197,13 +236,26 @@ public final class LaunchFlow {
    * words that start it are known already; else nothing (the job starts after the checks).
    */
   private static void beginEarly(
-      EarlyStart.Slot slot, Launch launch, String head, ExecResult answer, String masters) {
+      EarlyStart.Slot slot,
+      Launch launch,
+      ImagePin pin,
+      String head,
+      ExecResult answer,
+      String masters) {
     try {
       dev.clusterrun.core.check.Facts f = dev.clusterrun.core.check.FactParser.parse(head, answer);
       if (!f.answered()) {
         return;
       }
       ResolvedJob job = launch.job();
+      if (pin != null) {
+        // Asked here, once: the checks take this answer.
+        ImagePin.Outcome o = pin.resolve(ImagePin.settings(CheckFlow.enrootValues(f)));
+        if (!o.ok()) {
+          return;
+        }
+        job = pinned(job, o.pinned());
+      }
       boolean others = launch.hostfile().names().stream().anyMatch(n -> !n.equals(head));
       LaunchAgent.Daemon fixed = launch.options().daemon().fixed();
       Planner.Options o =
@@ -297,6 +349,17 @@ public final class LaunchFlow {
       } else if (!session.unreachable().isEmpty()) {
         return new LaunchOutcome.Unreachable(session.unreachable());
       }
+      ImagePin pin = checkJob.image();
+      if (pin != null) {
+        ImagePin.Outcome o = pinAfterChecks(pin, session, checkJob, report);
+        if (!o.ok()) {
+          return new LaunchOutcome.ImageUnavailable(o.problem(), o.fix());
+        }
+        if (report == null && o.pinned().warning() != null) {
+          console.progress().note("warning: " + o.pinned().warning());
+        }
+        job = pinned(job, o.pinned());
+      }
       ResolvedJob toRun = finisher.finish(session, report, job);
       NetworkPick network =
           NetworkPick.settle(toRun, networkFacts(session, report, toRun), session.head());
@@ -330,6 +393,21 @@ public final class LaunchFlow {
                   s.runDir()));
       return new LaunchOutcome.Ran(s);
     }
+  }
+
+  /**
+   * The pin of the job's image: the image check's answer, or with {@code --skip-checks} one round
+   * of facts and that check alone (the head's enroot settings say how to reach the registry).
+   */
+  private static ImagePin.Outcome pinAfterChecks(
+      ImagePin pin, Session session, CheckJob checkJob, CheckReport report)
+      throws InterruptedException {
+    ImagePin.Outcome o = pin.outcome();
+    if (o == null && report == null) {
+      CheckFlow.standard().check(session, checkJob, new CheckSelection(EnumSet.of(CheckId.IMAGE)));
+      o = pin.outcome();
+    }
+    return o != null ? o : pin.resolve(CheckFlow.headRegistrySettings());
   }
 
   /**
@@ -444,7 +522,9 @@ public final class LaunchFlow {
     JobRunner runner =
         new JobRunner(HeadCommands.LOCAL, session, console)
             .watchNodes(job.nodeTimeout().value())
-            .headDataPath(headDataPath);
+            .headDataPath(headDataPath)
+            .imageCacheLimit(
+                job.imageCacheLimit().value() == null ? -1 : job.imageCacheLimit().value().bytes());
     try (Console.Handle h = console.interrupts().onInterrupt(runner::interrupt)) {
       return runner.run(
           new JobRunner.Request(

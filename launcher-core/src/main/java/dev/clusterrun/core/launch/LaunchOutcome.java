@@ -38,6 +38,20 @@ public sealed interface LaunchOutcome {
     }
   }
 
+  /**
+   * The job's registry image could not be pinned to a digest (the registry refused, or cannot be
+   * reached and no import of it is cached); nothing was started.
+   *
+   * @param problem one line naming registry, repository, tag and the error
+   * @param fix what to do, or null
+   */
+  record ImageUnavailable(String problem, String fix) implements LaunchOutcome {
+    @Override
+    public int exitCode() {
+      return ExitCode.CHECK_FAILED.value();
+    }
+  }
+
   /** The run went ahead: its summary says how it ended. */
   record Ran(RunSummary summary) implements LaunchOutcome {
     @Override

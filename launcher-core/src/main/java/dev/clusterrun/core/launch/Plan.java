@@ -32,6 +32,8 @@ import java.util.Map;
  *     a missing named container, and an existing one is used as it is, as Pyxis does
  * @param containerHolds what the named container holds as far as the head knows (its image record),
  *     for people; null when not looked up (see {@link ContainerPreparer#lookUp})
+ * @param imageNote what the registry image's tag stood for when planned (its digest, or why it
+ *     could not be asked), for people; null when the job has no registry image or no one asked
  * @param placement how many ranks mpirun places on each node, for the canary
  * @param launcher {@code mpirun} or {@code per-node}
  * @param perNode with {@code per-node}: what starts on each node, in hostfile order (else empty)
@@ -63,6 +65,7 @@ public record Plan(
     Map<String, String> runFiles,
     boolean imageOnlyIfMissing,
     String containerHolds,
+    String imageNote,
     Canary.Placement placement,
     String launcher,
     List<PerNodePlan.NodeStart> perNode) {
@@ -75,6 +78,11 @@ public record Plan(
   /** The same plan, saying what the named container holds. */
   public Plan withContainerHolds(String holds) {
     return toBuilder().containerHolds(holds).build();
+  }
+
+  /** The same plan, saying what the registry image's tag stood for. */
+  public Plan withImageNote(String note) {
+    return toBuilder().imageNote(note).build();
   }
 
   public static Builder builder() {
@@ -110,6 +118,7 @@ public record Plan(
     b.runFiles = runFiles;
     b.imageOnlyIfMissing = imageOnlyIfMissing;
     b.containerHolds = containerHolds;
+    b.imageNote = imageNote;
     b.placement = placement;
     b.launcher = launcher;
     b.perNode = perNode;
@@ -144,6 +153,7 @@ public record Plan(
     private Map<String, String> runFiles;
     private boolean imageOnlyIfMissing;
     private String containerHolds;
+    private String imageNote;
     private Canary.Placement placement;
     private String launcher = "mpirun";
     private List<PerNodePlan.NodeStart> perNode = List.of();
@@ -290,6 +300,11 @@ public record Plan(
       return this;
     }
 
+    public Builder imageNote(String v) {
+      imageNote = v;
+      return this;
+    }
+
     public Builder placement(Canary.Placement v) {
       placement = v;
       return this;
@@ -323,6 +338,7 @@ public record Plan(
           runFiles,
           imageOnlyIfMissing,
           containerHolds,
+          imageNote,
           placement,
           launcher,
           perNode);

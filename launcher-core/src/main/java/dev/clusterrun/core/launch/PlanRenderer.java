@@ -33,6 +33,9 @@ public final class PlanRenderer {
         .append("\n\n");
 
     b.append("## prepare, on the head\n");
+    if (p.imageNote() != null) {
+      b.append("# image ").append(p.imageNote()).append('\n');
+    }
     if (p.containerHolds() != null) {
       b.append("# container ")
           .append(p.containerName())
@@ -156,6 +159,9 @@ public final class PlanRenderer {
     container.put("holds", p.containerHolds());
     m.put("container", container);
     m.put("image", p.image());
+    if (p.imageNote() != null) {
+      m.put("imageNote", p.imageNote());
+    }
     m.put("prepare", p.prepare().stream().map(PlanRenderer::step).toList());
     Map<String, Object> hf = new LinkedHashMap<>();
     hf.put("path", p.hostfilePath());

@@ -5,6 +5,7 @@ import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.EnrootArgs.ContainerFlags;
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.image.ImageCache;
 import dev.clusterrun.core.mpi.MpiTuning;
 import dev.clusterrun.core.mpi.MpirunArgs;
 import dev.clusterrun.core.spec.Carry;
@@ -178,13 +179,25 @@ public final class Planner {
                   ? "if container " + name + " is missing, or was made from another image"
                   : "always (a container for this run only)";
       if (image.isUri()) {
-        sqsh = ws + "/images/" + EnrootArgs.squashfsName(image);
+        // An image pinned by digest (the run asked the registry what its tag is now) is kept in
+        // the workspace's cache under its digest: a tag pushed again is a new file, never the old.
+        String digest = ImageCache.digestOf(image.value());
+        sqsh =
+            ws
+                + "/images/"
+                + (digest != null ? ImageCache.fileName(digest) : EnrootArgs.squashfsName(image));
         prepare.add(
             new Plan.Step(
                 Plan.Step.Action.IMPORT,
-                "import the image once into the shared workspace",
+                digest != null
+                    ? "import the image once per digest into the workspace's image cache"
+                    : "import the image once into the shared workspace",
                 EnrootArgs.importImage(image, sqsh),
-                "if the container must be made and " + sqsh + " does not hold this image yet"));
+                digest != null
+                    ? "if the container must be made and the cache does not hold " + digest + " yet"
+                    : "if the container must be made and "
+                        + sqsh
+                        + " does not hold this image yet"));
       }
       plan.squashfs(sqsh);
       if (startsImage(job)) {

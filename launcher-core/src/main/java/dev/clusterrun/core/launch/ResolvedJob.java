@@ -42,6 +42,37 @@ public record ResolvedJob(
     Setting<java.time.Duration> nodeTimeout,
     Setting<ByteSize> imageCacheLimit) {
 
+  /** This job with another image (e.g. its registry image pinned to the digest the run uses). */
+  public ResolvedJob withImage(Setting<ImageRef> other) {
+    return new ResolvedJob(
+        name,
+        other,
+        containerName,
+        mounts,
+        workdir,
+        writable,
+        mountHome,
+        remapRoot,
+        env,
+        envFromHost,
+        save,
+        entrypoint,
+        workspacePath,
+        workspaceMount,
+        np,
+        perNode,
+        mca,
+        mpiEnv,
+        mpiArgs,
+        hostfile,
+        command,
+        launcher,
+        ssh,
+        network,
+        nodeTimeout,
+        imageCacheLimit);
+  }
+
   /** Every setting by its job-file key, in documentation order. */
   public Map<String, Setting<?>> byKey() {
     var m = new java.util.LinkedHashMap<String, Setting<?>>();

@@ -100,6 +100,11 @@ public final class RunContext {
     durations.put("prepare", secs(t0));
   }
 
+  /** Records how long a phase took, in seconds. */
+  void tookSeconds(String phase, double seconds) {
+    durations.put(phase, Math.round(seconds * 100) / 100.0);
+  }
+
   /** Records how long a phase took, from {@code since} ({@link System#nanoTime}). */
   public void took(String phase, long since) {
     durations.put(phase, secs(since));

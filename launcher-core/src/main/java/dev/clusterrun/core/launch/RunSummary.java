@@ -17,6 +17,7 @@ import java.util.Map;
  *     job, cleanup (the search for leftovers and the after-job steps), total (from the start of the
  *     command)
  * @param proof what each remote daemon proved as it started (node, hostname, mount namespace)
+ * @param imageDigest the manifest digest of the registry image the run used, or null
  * @param lostNodes nodes that stopped answering while the job ran ({@code node-lost})
  */
 public record RunSummary(
@@ -29,6 +30,7 @@ public record RunSummary(
     List<String> nodes,
     int ranks,
     String image,
+    String imageDigest,
     String container,
     String daemon,
     Map<String, String> versions,
@@ -63,6 +65,7 @@ public record RunSummary(
     private List<String> nodes = List.of();
     private int ranks;
     private String image;
+    private String imageDigest;
     private String container;
     private String daemon;
     private Map<String, String> versions = Map.of();
@@ -86,6 +89,7 @@ public record RunSummary(
           .nodes(p.nodes())
           .ranks(p.np())
           .image(p.image())
+          .imageDigest(dev.clusterrun.core.image.ImageCache.digestOf(p.image()))
           .container(p.containerName())
           .daemon(p.daemon());
     }
@@ -119,6 +123,12 @@ public record RunSummary(
 
     public Builder ranks(int v) {
       ranks = v;
+      return this;
+    }
+
+    /** The registry image's manifest digest the run used ({@code sha256:…}), or null. */
+    public Builder imageDigest(String v) {
+      imageDigest = v;
       return this;
     }
 
@@ -187,8 +197,27 @@ public record RunSummary(
 
     public RunSummary build() {
       return new RunSummary(
-          SCHEMA, job, runId, runDir, outcome, exitCode, nodes, ranks, image, container, daemon,
-          versions, startedAt, endedAt, durations, prepare, canary, proof, leftovers, message,
+          SCHEMA,
+          job,
+          runId,
+          runDir,
+          outcome,
+          exitCode,
+          nodes,
+          ranks,
+          image,
+          imageDigest,
+          container,
+          daemon,
+          versions,
+          startedAt,
+          endedAt,
+          durations,
+          prepare,
+          canary,
+          proof,
+          leftovers,
+          message,
           lostNodes);
     }
   }

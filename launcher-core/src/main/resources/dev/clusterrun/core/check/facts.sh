@@ -239,7 +239,7 @@ cr_stat() {
 # enroot.conf, then enroot.conf.d/*.conf in glob order. A line is `NAME VALUE` (or NAME=VALUE),
 # the value expanded with `eval echo` as this user; a setting already set, by the environment or by
 # an earlier line, is kept: the FIRST non-empty value wins, the environment over every file.
-cr_names='RUNTIME_PATH CONFIG_PATH CACHE_PATH DATA_PATH TEMP_PATH MOUNT_HOME'
+cr_names='RUNTIME_PATH CONFIG_PATH CACHE_PATH DATA_PATH TEMP_PATH MOUNT_HOME ALLOW_HTTP'
 for cr_n in $cr_names; do
   eval "cr_env_$cr_n=\${ENROOT_$cr_n-}; cr_raw_$cr_n=; cr_src_$cr_n=; cr_line_$cr_n=; cr_val_$cr_n=; cr_err_$cr_n="
 done
@@ -258,7 +258,7 @@ cr_read_conf() {
   while IFS=' 	=' read -r cr_k cr_val || [ -n "$cr_k" ]; do
     cr_ln=$((cr_ln + 1))
     case $cr_k in
-      ENROOT_RUNTIME_PATH | ENROOT_CONFIG_PATH | ENROOT_CACHE_PATH | ENROOT_DATA_PATH | ENROOT_TEMP_PATH | ENROOT_MOUNT_HOME)
+      ENROOT_RUNTIME_PATH | ENROOT_CONFIG_PATH | ENROOT_CACHE_PATH | ENROOT_DATA_PATH | ENROOT_TEMP_PATH | ENROOT_MOUNT_HOME | ENROOT_ALLOW_HTTP)
         cr_sets="$cr_sets $cr_k:$cr_ln"
         cr_k=${cr_k#ENROOT_}
         eval "cr_have=\$cr_env_$cr_k\$cr_val_$cr_k"
@@ -328,6 +328,7 @@ cr_def_CACHE_PATH='${XDG_CACHE_HOME:-$HOME/.cache}/enroot'
 cr_def_DATA_PATH='${XDG_DATA_HOME:-$HOME/.local/share}/enroot'
 cr_def_TEMP_PATH='${TMPDIR:-/tmp}'
 cr_def_MOUNT_HOME=
+cr_def_ALLOW_HTTP=
 for cr_n in $cr_names; do
   eval "cr_envv=\$cr_env_$cr_n; cr_raw=\$cr_raw_$cr_n; cr_src=\$cr_src_$cr_n; cr_line=\$cr_line_$cr_n; cr_val=\$cr_val_$cr_n; cr_err=\$cr_err_$cr_n; cr_def=\$cr_def_$cr_n"
   if [ -n "$cr_envv" ]; then

@@ -1,0 +1,48 @@
+package dev.clusterrun.core.check;
+
+import dev.clusterrun.core.image.ImagePin;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code image} check: the job's registry image resolves on the head to the digest the run will
+ * import (registry reachable, credentials present where it asks for them, the tag's manifest
+ * there). Judged on the head only, which asks the registry once ({@link ImagePin}); a job without a
+ * registry image is not judged.
+ */
+final class ImageCheck extends Check {
+  ImageCheck() {
+    super(
+        "image",
+        "the job's registry image resolves on the head to the digest the run imports (registry"
+            + " reachable, credentials present, tag found)",
+        "enroot.ENROOT_CONFIG_PATH",
+        "enroot.ENROOT_ALLOW_HTTP");
+  }
+
+  @Override
+  Map<String, CheckResult> evaluate(CheckInput in) {
+    Map<String, CheckResult> out = new LinkedHashMap<>();
+    ImagePin.Outcome o = in.image();
+    if (o == null) {
+      return out;
+    }
+    String head = in.head();
+    if (o.ok()) {
+      ImagePin.Pinned p = o.pinned();
+      if (p.warning() != null) {
+        out.put(
+            head,
+            warn(
+                head,
+                p.warning(),
+                "reach the registry to run what the tag names now; the cached import runs"));
+      } else {
+        out.put(head, pass(head, p.reference() + " is " + p.digest()));
+      }
+    } else {
+      out.put(head, fail(head, o.problem(), o.fix()));
+    }
+    return out;
+  }
+}
