@@ -69,7 +69,6 @@ public final class ImageCache {
   }
 
   /** Imports one image, e.g. {@code enroot import --output TMP docker://…@sha256:…}. */
-  @FunctionalInterface
   public interface Importer {
     /** Writes the image to {@code tmpSqsh}, which does not exist yet. */
     void importTo(Path tmpSqsh) throws IOException, InterruptedException, ImportFailed;
@@ -114,8 +113,7 @@ public final class ImageCache {
       try {
         touch(hex);
         Files.deleteIfExists(file);
-      } catch (IOException e) {
-        // a lease whose lock is free is stale whatever is left of it
+      } catch (IOException e) { // a lease whose lock is free is stale, whatever is left of it
       } finally {
         held.close();
       }
@@ -231,7 +229,7 @@ public final class ImageCache {
     throw new IOException("could not take the lease " + f + ": its lock stays held elsewhere");
   }
 
-  /** The newest import by digest made for {@code reference}, e.g. to run when offline. */
+  /** The newest import by digest made for {@code reference} (to run when offline, say its age). */
   public Optional<Entry> newestFor(String reference) throws IOException {
     return files.all().stream()
         .filter(e -> !e.isLegacy() && e.references().contains(reference))

@@ -55,14 +55,14 @@ public final class ImagesFlow {
     }
 
     /** The cache; a workspace (or its images folder) that is not a folder is bad input. */
-    ImageCache cache(Clock clock) {
+    ImageCache cache() {
       Path ws = workspaceDir();
       for (Path p : List.of(ws, ws.resolve(ImageCache.DIR))) {
         if (Files.exists(p) && !Files.isDirectory(p)) {
           throw new BadInputException(subject(), p + " is not a directory");
         }
       }
-      return new ImageCache(ws.resolve(ImageCache.DIR), clock);
+      return ImageCache.inWorkspace(ws);
     }
   }
 
@@ -81,7 +81,7 @@ public final class ImagesFlow {
 
   public static ImagesOutcome list(ListRequest rq) throws IOException {
     Clock clock = Clock.systemUTC();
-    ImageCache cache = rq.where().cache(clock);
+    ImageCache cache = rq.where().cache();
     List<Entry> entries = cache.list();
     List<String> notes = problems(entries);
     if (rq.json()) {
@@ -120,7 +120,7 @@ public final class ImagesFlow {
           "images prune", "say what to remove: --older-than AGE (e.g. 7d) or --all");
     }
     Clock clock = Clock.systemUTC();
-    ImageCache cache = rq.where().cache(clock);
+    ImageCache cache = rq.where().cache();
     ImageCache.Pruned p = cache.prune(age, rq.all());
     List<String> notes = problems(p.removed());
     notes.addAll(problems(p.kept()));
