@@ -329,8 +329,7 @@ public record PathTemplate(String text, List<Part> parts) {
               + "' is not accepted: enroot runs its configuration through the shell for every"
               + " user, so setup writes only the per-user forms "
               + ACCEPTED
-              + (kind == Kind.RUNTIME ? ", $XDG_RUNTIME_DIR, ${XDG_RUNTIME_DIR:-PATH}" : "")
-              + " (see docs/setup.md)");
+              + (kind == Kind.RUNTIME ? ", $XDG_RUNTIME_DIR, ${XDG_RUNTIME_DIR:-PATH}" : ""));
     }
   }
 }
