@@ -240,7 +240,9 @@ class CheckIT {
           .contains(
               "✗ runtime-path on node2: "
                   + runtimePath()
-                  + " (from "
+                  + " (= "
+                  + dev.clusterrun.core.setup.SetupSpec.DEFAULT_RUNTIME_PATH
+                  + ", from "
                   + DROP_IN
                   + ":"
                   + dropInLine("ENROOT_RUNTIME_PATH")

@@ -25,10 +25,15 @@ final class CheckText {
   /**
    * Where an effective value comes from, for every message that judges one: {@code (from
    * /etc/enroot/enroot.conf.d/90-site.conf:1)}, {@code (from ENROOT_DATA_PATH in the environment)}
-   * or {@code (enroot's default)}.
+   * or {@code (enroot's default)}. A file's value that enroot expanded (a per-user template such as
+   * {@code /shared/enroot/$(id -u)}) is shown as written too: {@code (= /shared/enroot/$(id -u),
+   * from /etc/enroot/enroot.conf.d/50-clusterrun.conf:9)}.
    */
   static String from(EnrootConfigValue v) {
     String s = v.source();
+    if (v.fromFile() && v.isSet() && v.raw() != null && !v.raw().equals(v.value())) {
+      return "(= " + v.raw() + ", from " + v.describeSource() + ")";
+    }
     if (EnrootConfigValue.DEFAULT.equals(s)) {
       return "(enroot's default)";
     }

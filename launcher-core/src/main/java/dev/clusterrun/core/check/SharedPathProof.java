@@ -1,5 +1,6 @@
 package dev.clusterrun.core.check;
 
+import dev.clusterrun.core.enroot.PathTemplate;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.remote.ShellQuote;
@@ -151,6 +152,70 @@ public final class SharedPathProof {
             session.shells(),
             List.of(Subject.created(path, session.shells().keySet())))
         .get(0);
+  }
+
+  /** Prints the session user's identity as bash expands it for enroot; fixed text, no input. */
+  private static final String IDENTITY =
+      "kv uid \"$(id -u)\"; kv gid \"$(id -g)\"; kv user \"${USER-}\"; kv home \"${HOME-}\"";
+
+  /**
+   * {@link #ofDirectory} for a data path that may be a per-user template: each node's path is the
+   * template expanded for the session's user there (uid, gid, USER and HOME, read in one round trip
+   * on every node), as enroot computes it for that user. The template itself never reaches a shell:
+   * only its expansion, quoted. A node whose identity cannot be read, or where the template uses a
+   * variable that is empty, is not proven.
+   */
+  public static Verdict ofPath(Session session, PathTemplate path, Duration timeout)
+      throws InterruptedException {
+    if (!path.isTemplate()) {
+      return ofDirectory(session, path.text(), timeout);
+    }
+    Map<String, NodeShell> shells = session.shells();
+    Map<String, ExecResult> ids =
+        session
+            .fanOut()
+            .byNode(
+                new ArrayList<>(shells.keySet()),
+                n -> shells.get(n).run(Scripts.wrap(IDENTITY), timeout));
+    Map<String, String> paths = new LinkedHashMap<>();
+    Map<String, String> problems = new LinkedHashMap<>();
+    ids.forEach(
+        (n, r) -> {
+          Map<String, String> v = r.ok() ? Scripts.parse(r.stdout()).values() : Map.of();
+          String uid = v.get("uid");
+          if (uid == null || uid.isEmpty()) {
+            problems.put(
+                n,
+                "cannot read the user's uid to expand "
+                    + path.text()
+                    + ": "
+                    + (r.error() != null ? r.error() : "exit " + r.exitCode() + " " + r.stderr())
+                        .strip());
+            return;
+          }
+          PathTemplate.Identity who =
+              new PathTemplate.Identity(uid, v.get("gid"), v.get("user"), v.get("home"));
+          String unset = path.unsetIn(who);
+          if (unset != null) {
+            problems.put(
+                n, unset + " is empty for the user here, so " + path.text() + " is not per user");
+          } else {
+            paths.put(n, path.expand(who));
+          }
+        });
+    String head = session.head();
+    if (!paths.containsKey(head)) {
+      return new Verdict(head, null, Map.of(), problems.get(head), null);
+    }
+    Map<String, NodeShell> provable = new LinkedHashMap<>();
+    paths.keySet().forEach(n -> provable.put(n, shells.get(n)));
+    Verdict v =
+        new SharedPathProof(session.fanOut(), timeout)
+            .prove(head, provable, List.of(new Subject(paths, true)))
+            .get(0);
+    Map<String, NodeProof> nodes = new LinkedHashMap<>(v.nodes());
+    problems.forEach((n, why) -> nodes.put(n, new NodeProof(n, Status.ERROR, null, why)));
+    return new Verdict(v.head(), v.probeDir(), nodes, v.headProblem(), v.cleanupProblem());
   }
 
   /**

@@ -1,14 +1,17 @@
 package dev.clusterrun.core.setup;
 
+import dev.clusterrun.core.enroot.PathTemplate;
 import dev.clusterrun.core.remote.ShellQuote;
 import java.util.OptionalInt;
 
 /**
  * The enroot configuration drop-in {@code <sysconf>/enroot.conf.d/50-clusterrun.conf}. enroot reads
  * it after {@code enroot.conf} (the environment of {@code enroot} still overrides both), as {@code
- * NAME VALUE} lines whose values it expands with the shell for each user. So literal paths are
- * quoted with {@link ShellQuote}, and the runtime-path template is written as given on purpose.
- * enroot also syntax-checks the file with bash, which the generated text always passes.
+ * NAME VALUE} lines whose values it expands with the shell ({@code eval echo}) for each user. So
+ * literal paths are quoted with {@link ShellQuote}, and per-user templates ({@link PathTemplate},
+ * e.g. {@code /shared/enroot/$(id -u)}) are written unquoted, as given, on purpose: this line is
+ * the one place a template reaches a shell, enroot's own. enroot also syntax-checks the file with
+ * bash, which the generated text always passes.
  */
 public final class EnrootDropIn {
   private EnrootDropIn() {}
@@ -38,7 +41,10 @@ public final class EnrootDropIn {
     b.append('\n');
     b.append(
         "# Containers live on storage shared by all nodes: one `enroot create` serves a job.\n");
-    b.append("ENROOT_DATA_PATH ").append(ShellQuote.quote(spec.dataPath())).append('\n');
+    if (spec.dataPathTemplate().isTemplate()) {
+      b.append("# One directory per user, as enroot expands the value for the user it runs as.\n");
+    }
+    b.append("ENROOT_DATA_PATH ").append(spec.dataPathTemplate().dropInValue()).append('\n');
     b.append('\n');
     b.append(
         "# The home directory (with ~/.ssh) inside containers: Open MPI's daemons ssh onward.\n");
@@ -54,11 +60,11 @@ public final class EnrootDropIn {
     b.append(
         "# a directory that user controls. Where that matters, use a per-user directory made\n");
     b.append("# by root or by the login system (e.g. /run/user/<uid>).\n");
-    b.append("ENROOT_RUNTIME_PATH ").append(spec.runtimePathTemplate()).append('\n');
+    b.append("ENROOT_RUNTIME_PATH ").append(spec.runtimePath().dropInValue()).append('\n');
     if (spec.cachePath() != null) {
       b.append('\n');
       b.append("# Image layers and credentials cache.\n");
-      b.append("ENROOT_CACHE_PATH ").append(ShellQuote.quote(spec.cachePath())).append('\n');
+      b.append("ENROOT_CACHE_PATH ").append(spec.cachePathTemplate().dropInValue()).append('\n');
     }
     return b.toString();
   }

@@ -113,7 +113,7 @@ public final class NodeSetup {
       if (unproven.isPresent()) {
         return NodeOutcome.failed(
             node,
-            "data path " + spec.dataPath() + " is not proven shared: " + unproven.get(),
+            "data path " + dataPathHere(node) + " is not proven shared: " + unproven.get(),
             plan.changes());
       }
     }
@@ -152,6 +152,17 @@ public final class NodeSetup {
           node, "written, but reading back found: " + String.join("; ", wrong), done);
     }
     return NodeOutcome.changed(node, done);
+  }
+
+  /** The data path, and for a per-user template what it is for this user on {@code node}. */
+  private String dataPathHere(String node) {
+    String path = spec.dataPath();
+    return proof
+        .node(node)
+        .map(SharedPathProof.NodeProof::path)
+        .filter(p -> !p.equals(path))
+        .map(p -> p + " (= " + path + ")")
+        .orElse(path);
   }
 
   private NodeState parse(String stdout) {

@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * The flow of {@code clusterrun setup}: connect, prove the data path shared (the head creates it,
- * every node must see it), then configure every node (and the head) at once; a node whose data path
- * is not proven shared gets no drop-in.
+ * every node must see it; a per-user template as enroot expands it for the user running setup),
+ * then configure every node (and the head) at once; a node whose data path is not proven shared
+ * gets no drop-in.
  */
 public final class SetupFlow {
   static final Duration PROOF_TIMEOUT = Duration.ofSeconds(30);
@@ -21,7 +22,7 @@ public final class SetupFlow {
   public static SetupOutcome run(SetupRequest rq, Progress progress) throws InterruptedException {
     try (Session session = Session.open(rq.hostfile(), rq.ssh(), progress)) {
       SharedPathProof.Verdict proof =
-          SharedPathProof.ofDirectory(session, rq.spec().dataPath(), PROOF_TIMEOUT);
+          SharedPathProof.ofPath(session, rq.spec().dataPathTemplate(), PROOF_TIMEOUT);
       NodeSetup setup = new NodeSetup(rq.spec(), proof);
       Map<String, NodeOutcome> done =
           session.onEveryShell(

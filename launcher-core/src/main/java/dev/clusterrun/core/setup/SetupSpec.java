@@ -1,17 +1,20 @@
 package dev.clusterrun.core.setup;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.enroot.PathTemplate;
 
 /**
  * What {@code clusterrun setup} should configure on every node.
  *
- * @param dataPath ENROOT_DATA_PATH: an absolute path on storage shared by all nodes, written
- *     literally (quoted, never expanded)
+ * <p>Each path is a {@link PathTemplate}: a literal path (written quoted, never expanded) or a
+ * per-user template such as {@code /shared/enroot/$(id -u)} (written as given; enroot expands it
+ * for each user). Any other expansion is refused here, as bad input naming the flag.
+ *
+ * @param dataPath ENROOT_DATA_PATH: on storage shared by all nodes (per user when a template)
  * @param mountHome ENROOT_MOUNT_HOME: mount the user's home (and so {@code ~/.ssh}) in containers
- * @param runtimePathTemplate ENROOT_RUNTIME_PATH, written as given: enroot expands it with the
- *     shell for each user, so it may use {@code ${XDG_RUNTIME_DIR:-...}} or {@code $(id -u)}
- * @param cachePath ENROOT_CACHE_PATH as an absolute path written literally, or {@code null} to
- *     leave enroot's default
+ * @param runtimePathTemplate ENROOT_RUNTIME_PATH: node-local; besides the per-user forms it may
+ *     follow the session's XDG_RUNTIME_DIR, as {@code ${XDG_RUNTIME_DIR:-FALLBACK}}
+ * @param cachePath ENROOT_CACHE_PATH, or {@code null} to leave enroot's default
  * @param force replace a file at our path that clusterrun did not write (a backup is kept)
  * @param sysconfDir enroot's sysconf dir, {@code /etc/enroot} unless enroot was built otherwise
  */
@@ -36,15 +39,29 @@ public record SetupSpec(
   public SetupSpec {
     sysconfDir = sysconfDir == null ? DEFAULT_SYSCONF_DIR : stripTrailingSlashes(sysconfDir);
     runtimePathTemplate = runtimePathTemplate == null ? DEFAULT_RUNTIME_PATH : runtimePathTemplate;
-    requireAbsolute("--data-path", dataPath);
+    PathTemplate.parse("--data-path", dataPath, PathTemplate.Kind.STORAGE);
     if (cachePath != null) {
-      requireAbsolute("--cache-path", cachePath);
+      PathTemplate.parse("--cache-path", cachePath, PathTemplate.Kind.STORAGE);
     }
     requireAbsolute("--sysconf-dir", sysconfDir);
-    if (runtimePathTemplate.isBlank()) {
-      throw new BadInputException("--runtime-path", "must not be empty");
-    }
-    requireOneLine("--runtime-path", runtimePathTemplate);
+    PathTemplate.parse("--runtime-path", runtimePathTemplate, PathTemplate.Kind.RUNTIME);
+  }
+
+  /** The data path as read: literal, or per user. */
+  public PathTemplate dataPathTemplate() {
+    return PathTemplate.parse("--data-path", dataPath, PathTemplate.Kind.STORAGE);
+  }
+
+  /** The runtime path as read. */
+  public PathTemplate runtimePath() {
+    return PathTemplate.parse("--runtime-path", runtimePathTemplate, PathTemplate.Kind.RUNTIME);
+  }
+
+  /** The cache path as read, or null when enroot's default is kept. */
+  public PathTemplate cachePathTemplate() {
+    return cachePath == null
+        ? null
+        : PathTemplate.parse("--cache-path", cachePath, PathTemplate.Kind.STORAGE);
   }
 
   /** Defaults for everything but the data path: mount home, per-user runtime path, no force. */

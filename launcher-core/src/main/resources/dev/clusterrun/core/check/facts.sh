@@ -239,6 +239,8 @@ cr_stat() {
 # enroot.conf, then enroot.conf.d/*.conf in glob order. A line is `NAME VALUE` (or NAME=VALUE),
 # the value expanded with `eval echo` as this user; a setting already set, by the environment or by
 # an earlier line, is kept: the FIRST non-empty value wins, the environment over every file.
+# enroot's shell is bash, which sets UID (per-user values such as /shared/enroot/$UID); sh may not.
+[ -n "${UID-}" ] || UID=$(id -u 2>/dev/null)
 cr_names='RUNTIME_PATH CONFIG_PATH CACHE_PATH DATA_PATH TEMP_PATH MOUNT_HOME ALLOW_HTTP'
 for cr_n in $cr_names; do
   eval "cr_env_$cr_n=\${ENROOT_$cr_n-}; cr_raw_$cr_n=; cr_src_$cr_n=; cr_line_$cr_n=; cr_val_$cr_n=; cr_err_$cr_n="

@@ -131,6 +131,35 @@ class ChecksTest {
         .contains("/shared/enroot/data-1000 (from " + TestFacts.DROPIN + ":6) on the head node1");
   }
 
+  /** A per-user template in a file: the value enroot computes for the user, and the template. */
+  @Test
+  void aPerUserDataPathShowsItsValueAndItsTemplate() {
+    for (String n : List.of("node1", "node2", "node3")) {
+      nodes
+          .get(n)
+          .setting("ENROOT_DATA_PATH", "/shared/enroot/4242", TestFacts.DROPIN)
+          .set("enroot.ENROOT_DATA_PATH.raw", "/shared/enroot/$(id -u)")
+          .set("data.real", "/shared/enroot/4242");
+    }
+    CheckResult r = of(healthy(), CheckId.DATA_PATH, "node2");
+    assertThat(r.status()).isEqualTo(CheckStatus.PASS);
+    assertThat(r.reason())
+        .isEqualTo(
+            "/shared/enroot/4242 (= /shared/enroot/$(id -u), from "
+                + TestFacts.DROPIN
+                + ":6) [nfs4 on /shared]");
+    nodes
+        .get("node2")
+        .set("probe.data.writable", "no")
+        .set("probe.data.error", "Permission denied");
+    assertThat(of(healthy(), CheckId.DATA_PATH, "node2").reason())
+        .startsWith("/shared/enroot/4242 (= /shared/enroot/$(id -u), from " + TestFacts.DROPIN);
+    // A value written as it expands (no template) shows no second form.
+    nodes.get("node3").setting("ENROOT_DATA_PATH", "/shared/enroot/x", TestFacts.DROPIN);
+    assertThat(of(healthy(), CheckId.DATA_PATH, "node3").reason())
+        .startsWith("/shared/enroot/x (from " + TestFacts.DROPIN + ":6)");
+  }
+
   @Test
   void proofNotRunIsSkippedNotPassed() {
     CheckResult r = of(input(null, sshOk(), CheckJob.NONE), CheckId.DATA_PATH_SHARED, "node2");

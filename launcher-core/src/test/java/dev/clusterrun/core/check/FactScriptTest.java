@@ -145,6 +145,25 @@ class FactScriptTest {
     assertThat(f.dataInHome()).isTrue();
   }
 
+  /**
+   * Each per-user form setup writes expands as enroot's bash expands it, though the fact script
+   * runs in sh: {@code $UID} too, which dash does not set.
+   */
+  @Test
+  void perUserFormsExpandAsEnrootsBashDoesWithTheTemplateKept() throws Exception {
+    write(
+        sysconf.resolve("enroot.conf.d/50-clusterrun.conf"),
+        "ENROOT_DATA_PATH /shared/enroot/$UID\n"
+            + "ENROOT_CACHE_PATH /shared/cache/${USER}-$(id -g)\n"
+            + "ENROOT_RUNTIME_PATH ${HOME}/run-${UID}\n");
+    Facts f = facts(shell().withEnv("USER", "alice"));
+    assertThat(f.enroot().dataPath().value()).isEqualTo("/shared/enroot/0");
+    assertThat(f.enroot().dataPath().raw()).isEqualTo("/shared/enroot/$UID");
+    assertThat(f.enroot().dataPath().line()).isEqualTo(1);
+    assertThat(f.enroot().cachePath().value()).isEqualTo("/shared/cache/alice-0");
+    assertThat(f.enroot().runtimePath().value()).isEqualTo(home + "/run-0");
+  }
+
   @Test
   void enrootsOwnFalseWordsUnsetASettingAndAnEmptyExpansionLetsTheNextLineWin() throws Exception {
     write(

@@ -2,14 +2,22 @@ package dev.clusterrun.core.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clusterrun.core.cluster.Host;
+import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.enroot.PathTemplate;
 import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.session.FanOut;
+import dev.clusterrun.core.session.Progress;
+import dev.clusterrun.core.session.Session;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -60,6 +68,46 @@ class SharedPathProofTest {
       assertThat(s.map(p -> p.getFileName().toString()))
           .noneMatch(n -> n.startsWith(".clusterrun-probe-"));
     }
+  }
+
+  private SharedPathProof.Verdict proveTemplate(String template) throws InterruptedException {
+    List<Host> hosts = new ArrayList<>();
+    shells.keySet().forEach(n -> hosts.add(new Host(n, 1, false, 0, hosts.size() + 1)));
+    Session session =
+        Session.over(
+            new Hostfile("hosts.txt", hosts), "head", shells, Map.of(), pool, Progress.NONE);
+    return SharedPathProof.ofPath(
+        session, PathTemplate.parse("--data-path", template, PathTemplate.Kind.STORAGE), T);
+  }
+
+  /**
+   * A per-user template is proven as enroot expands it for the session's user on each node (made by
+   * the head), never as written; a node where it would not expand is named.
+   */
+  @Test
+  void aPerUserTemplateIsProvenAsExpandedForTheUserNeverAsWritten() throws Exception {
+    String uid =
+        new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).strip();
+    node("head", sh("head").withEnv("USER", "ana"), shared);
+    node("n2", sh("n2").withEnv("USER", "ana"), shared);
+    SharedPathProof.Verdict r = proveTemplate(shared + "/$(id -u)/$USER");
+    String expanded = shared + "/" + uid + "/ana";
+    assertThat(r.headProblem()).isNull();
+    assertThat(r.nodes().values())
+        .extracting(SharedPathProof.NodeProof::status)
+        .containsOnly(SharedPathProof.Status.SHARED);
+    assertThat(r.nodes().get("n2").path()).isEqualTo(expanded);
+    assertThat(Paths.get(expanded)).isDirectory();
+    try (Stream<Path> all = Files.walk(tmp)) {
+      assertThat(all.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains("$"));
+    }
+    assertNoProbeLeft(Paths.get(expanded));
+
+    shells.put("n2", sh("n2").withEnv("USER", ""));
+    r = proveTemplate(shared + "/$USER");
+    assertThat(r.problem("head")).isEmpty();
+    assertThat(r.problem("n2"))
+        .hasValue("$USER is empty for the user here, so " + shared + "/$USER is not per user");
   }
 
   @Test

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.enroot.PathTemplate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,7 +66,7 @@ class EnrootDropInTest {
    */
   @Test
   void bashAcceptsTheFileAndValuesExpandAsIntended() throws IOException {
-    String weird = "/shared/my enroot/it's $HOME `x` \"q\"";
+    String weird = "/shared/my enroot/it's ; * ~ \\ (x) \"q\"";
     SetupSpec spec = new SetupSpec(weird, true, null, "/c/a b", false, null);
     Path conf = tmp.resolve("50-clusterrun.conf");
     Files.writeString(conf, EnrootDropIn.content(spec));
@@ -78,6 +81,70 @@ class EnrootDropInTest {
         .isEqualTo("/tmp/enroot-runtime-" + uid + "/enroot");
     assertThat(expand(values.get("ENROOT_RUNTIME_PATH"), "/run/user/7"))
         .isEqualTo("/run/user/7/enroot");
+  }
+
+  /**
+   * A per-user data path (and cache path) is written unquoted, exactly as given, and bash (enroot's
+   * {@code eval echo}) expands it to what clusterrun's own expansion for the sharing proof gives.
+   */
+  @Test
+  void eachPerUserFormIsWrittenUnquotedAndBashExpandsItAsClusterrunDoes() throws IOException {
+    String uid = LocalShell.sh("id -u").strip();
+    String gid = LocalShell.sh("id -g").strip();
+    PathTemplate.Identity me =
+        new PathTemplate.Identity(
+            uid, gid, Objects.toString(System.getenv("USER"), ""), System.getenv("HOME"));
+    for (String form :
+        List.of(
+            "/shared/enroot/$(id -u)",
+            "/shared/enroot/$(id -g)",
+            "/shared/enroot/$UID",
+            "/shared/enroot/${UID}",
+            "/shared/enroot/$USER",
+            "/shared/enroot/${USER}",
+            "$HOME/enroot",
+            "${HOME}/enroot")) {
+      SetupSpec spec = new SetupSpec(form, true, null, form + "/cache", false, null);
+      String text = EnrootDropIn.content(spec);
+      Path conf = tmp.resolve("50-clusterrun.conf");
+      Files.writeString(conf, text);
+      LocalShell.sh("bash -n " + conf);
+      Map<String, String> values = settings(text);
+      assertThat(values.get("ENROOT_DATA_PATH")).as(form).isEqualTo(form);
+      assertThat(values.get("ENROOT_CACHE_PATH")).as(form).isEqualTo(form + "/cache");
+      assertThat(text).as(form).contains("# One directory per user");
+      String expected = spec.dataPathTemplate().expand(me);
+      assertThat(expected).as(form).doesNotContain("$").doesNotContain("id -");
+      assertThat(expandLikeEnroot(values.get("ENROOT_DATA_PATH"))).as(form).isEqualTo(expected);
+    }
+    assertThat(EnrootDropIn.content(SetupSpec.of("/shared/enroot")))
+        .doesNotContain("One directory per user");
+  }
+
+  @Test
+  void anyOtherExpansionIsRefusedForEveryPathFlag() {
+    assertThatThrownBy(() -> SetupSpec.of("/shared/$(touch /tmp/x)"))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageStartingWith("--data-path: a command '$(touch /tmp/x)' is not accepted");
+    assertThatThrownBy(() -> new SetupSpec("/a", true, null, "/c/`id -u`", false, null))
+        .hasMessageStartingWith("--cache-path: a backquote '`id -u`' is not accepted");
+    assertThatThrownBy(() -> new SetupSpec("/a", true, "/r/${UID:-0}", null, false, null))
+        .hasMessageStartingWith("--runtime-path: an expansion '${UID:-0}' is not accepted");
+    assertThatThrownBy(() -> new SetupSpec("/a", true, "/r/$UID;id", null, false, null))
+        .hasMessageStartingWith("--runtime-path: ';' in '/r/$UID;id' is not accepted");
+  }
+
+  /** As enroot 4.1.2's config::load: {@code $(eval echo "${value}")}, in bash. */
+  static String expandLikeEnroot(String value) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder("bash", "-c", "eval echo \"$1\"", "bash", value);
+    Process p = pb.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    try {
+      assertThat(p.waitFor()).isZero();
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    return out.strip();
   }
 
   @Test
