@@ -46,11 +46,6 @@ import org.junit.jupiter.api.Test;
  * read.
  */
 class UnusedMemberTest {
-  /** Strike these entries when ContainerPreparer uses the cache (issue 25). */
-  static final String IMAGE_CACHE_API =
-      "the image cache's API for a run, waiting for ContainerPreparer to import through it"
-          + " (issue 25); ImageCacheTest uses it";
-
   /**
    * Members this test cannot see used, each with its reason; keep it short. Named as {@code
    * package.Class.member} under dev.clusterrun, without parameters.
@@ -59,17 +54,7 @@ class UnusedMemberTest {
       Map.of(
           "cli.Cli.commandLine",
           "launcher-dist's CommandModel builds the whole tree with it for the man pages and the"
-              + " completion script; that module is not on this test's class path",
-          "core.image.ImageCache.acquire",
-          IMAGE_CACHE_API,
-          "core.image.ImageCache.lease",
-          IMAGE_CACHE_API,
-          "core.image.ImageCache.newestFor",
-          IMAGE_CACHE_API,
-          "core.image.ImageCache.evict",
-          IMAGE_CACHE_API,
-          "core.image.ImageCache.pathFor",
-          IMAGE_CACHE_API);
+              + " completion script; that module is not on this test's class path");
 
   /**
    * Members of the main code that only the tests use, kept for them, each with its reason (one of

@@ -50,6 +50,7 @@ class CheckSelectionTest {
             "launch-agent",
             "dropin",
             "container",
+            "image",
             "squashfuse",
             "hostname-unique",
             "network",

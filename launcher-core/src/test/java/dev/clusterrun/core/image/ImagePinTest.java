@@ -78,8 +78,7 @@ class ImagePinTest {
     ImagePin.Outcome o = p.outcome();
     assertThat(o.ok()).isTrue();
     assertThat(o.pinned().digest()).isEqualTo(A);
-    assertThat(o.pinned().uri())
-        .isEqualTo("docker://" + registry.registry() + "#lab/mpi:1@" + A);
+    assertThat(o.pinned().uri()).isEqualTo("docker://" + registry.registry() + "#lab/mpi:1@" + A);
     assertThat(o.pinned().warning()).isNull();
     assertThat(registry.requests).hasSize(1);
   }
@@ -101,16 +100,11 @@ class ImagePinTest {
   }
 
   @Test
-  void anUnreachableRegistryRunsTheNewestCachedImportOfTheReferenceSayingItsAge()
-      throws Exception {
+  void anUnreachableRegistryRunsTheNewestCachedImportOfTheReferenceSayingItsAge() throws Exception {
     String host = "127.0.0.1:" + closedPort();
     ImagePin p = pin(host + "#lab/mpi:1");
     ImageCache cache = ImageCache.inWorkspace(tmp.resolve("ws"));
-    cache.acquire(
-        A,
-        p.canonical(),
-        f -> Files.writeString(f, "old"),
-        (ref, d) -> {});
+    cache.acquire(A, p.canonical(), f -> Files.writeString(f, "old"), (ref, d) -> {});
     ImagePin.Outcome o = p.resolve(settings());
     assertThat(o.ok()).isTrue();
     assertThat(o.pinned().digest()).isEqualTo(A);
@@ -130,13 +124,11 @@ class ImagePinTest {
 
   @Test
   void aRegistryAskingForCredentialsTheFileLacksNamesTheFileAndTheLinesToAdd() {
-    registry.on(
-        "/v2/lab/private/manifests/1", r -> Reply.challenge("Basic realm=\"registry\""));
+    registry.on("/v2/lab/private/manifests/1", r -> Reply.challenge("Basic realm=\"registry\""));
     ImagePin.Outcome o = pin(registry.registry() + "#lab/private:1").resolve(settings());
     assertThat(o.ok()).isFalse();
     assertThat(o.problem()).contains("401", "lab/private").doesNotContain("\n");
-    assertThat(o.fix())
-        .contains(tmp.resolve(".credentials").toString(), "machine 127.0.0.1 login");
+    assertThat(o.fix()).contains(tmp.resolve(".credentials").toString(), "machine 127.0.0.1 login");
   }
 
   @Test
