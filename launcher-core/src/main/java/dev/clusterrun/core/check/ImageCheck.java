@@ -24,10 +24,16 @@ final class ImageCheck extends Check {
   Map<String, CheckResult> evaluate(CheckInput in) {
     Map<String, CheckResult> out = new LinkedHashMap<>();
     ImagePin.Outcome o = in.image();
+    String head = in.head();
+    for (String n : in.nodes()) {
+      if (!n.equals(head)) {
+        out.put(n, skip(n, "the registry is asked from the head"));
+      }
+    }
     if (o == null) {
+      out.put(head, skip(head, "the job has no registry image (or it was not asked)"));
       return out;
     }
-    String head = in.head();
     if (o.ok()) {
       ImagePin.Pinned p = o.pinned();
       if (p.warning() != null) {

@@ -71,6 +71,55 @@ class ChecksTest {
     return Checks.evaluate(in, id).get(node);
   }
 
+  private CheckInput withImage(dev.clusterrun.core.image.ImagePin.Outcome o) {
+    CheckInput h = healthy();
+    return new CheckInput(
+        h.nodes(), h.head(), h.facts(), h.hosts(), h.proof(), h.ssh(), h.job(), EXPECTED, o);
+  }
+
+  @Test
+  void theImageCheckJudgesTheHeadOnlyAndOnlyForARegistryImage() {
+    String d = "sha256:" + "a".repeat(64);
+    var pinned =
+        new dev.clusterrun.core.image.ImagePin.Pinned(
+            "docker://reg:5000#lab/mpi:1", d, "docker://reg:5000#lab/mpi:1@" + d, null);
+    CheckInput ok = withImage(new dev.clusterrun.core.image.ImagePin.Outcome(pinned, null, null));
+    assertThat(of(ok, CheckId.IMAGE, "node1").status()).isEqualTo(CheckStatus.PASS);
+    assertThat(of(ok, CheckId.IMAGE, "node1").reason()).contains(d);
+    assertThat(of(ok, CheckId.IMAGE, "node2").status()).isEqualTo(CheckStatus.SKIP);
+    assertThat(of(ok, CheckId.IMAGE, "node2").reason()).contains("from the head");
+    assertThat(of(healthy(), CheckId.IMAGE, "node1").status()).isEqualTo(CheckStatus.SKIP);
+    assertThat(of(healthy(), CheckId.IMAGE, "node1").reason()).contains("no registry image");
+  }
+
+  @Test
+  void anImageTheRegistryRefusesFailsWithTheFixAndACachedOneWarns() {
+    CheckInput refused =
+        withImage(
+            new dev.clusterrun.core.image.ImagePin.Outcome(
+                null,
+                "registry reg:5000: repository lab/mpi, tag 1: 401 Unauthorized",
+                "add to /home/u/.config/enroot/.credentials …"));
+    CheckResult r = of(refused, CheckId.IMAGE, "node1");
+    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    assertThat(r.reason()).contains("401", "lab/mpi");
+    assertThat(r.fix()).contains(".credentials");
+    String d = "sha256:" + "b".repeat(64);
+    CheckInput cached =
+        withImage(
+            new dev.clusterrun.core.image.ImagePin.Outcome(
+                new dev.clusterrun.core.image.ImagePin.Pinned(
+                    "docker://reg:5000#lab/mpi:1",
+                    d,
+                    "docker://reg:5000#lab/mpi:1@" + d,
+                    "registry reg:5000 unreachable; using the newest cached import, imported 3 h"
+                        + " ago"),
+                null,
+                null));
+    assertThat(of(cached, CheckId.IMAGE, "node1").status()).isEqualTo(CheckStatus.WARN);
+    assertThat(of(cached, CheckId.IMAGE, "node1").reason()).contains("3 h ago");
+  }
+
   @Test
   void healthyClusterPassesEverything() {
     List<CheckResult> all = Checks.evaluate(healthy(), CheckSelection.all());

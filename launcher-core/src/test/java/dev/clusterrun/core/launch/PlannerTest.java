@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PlannerTest {
   static final Hostfile TWO_BY_EIGHT =
@@ -56,6 +57,22 @@ class PlannerTest {
         new JobResolver().layer(f, Source.FILE, "j.yaml").resolve(TWO_BY_EIGHT, "/home/a");
     return Planner.plan(
         job, TWO_BY_EIGHT, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
+  }
+
+  @Test
+  void anImagePinnedByDigestIsImportedIntoTheCacheUnderItsDigest(@TempDir java.nio.file.Path ws) {
+    String d = "sha256:" + "c".repeat(64);
+    Plan byTag = planOf(ws, "docker://reg:5000#lab/mpi:1", null);
+    Plan byDigest = planOf(ws, "docker://reg:5000#lab/mpi:1@" + d, null);
+    assertThat(byDigest.squashfs()).isEqualTo(ws + "/images/sha256-" + "c".repeat(64) + ".sqsh");
+    assertThat(byTag.squashfs()).isNotEqualTo(byDigest.squashfs());
+    Plan.Step imp =
+        byDigest.prepare().stream()
+            .filter(s -> s.action() == Plan.Step.Action.IMPORT)
+            .findFirst()
+            .orElseThrow();
+    assertThat(imp.argv()).contains("docker://reg:5000#lab/mpi:1@" + d);
+    assertThat(imp.when()).contains(d);
   }
 
   /** Open MPI 4's keepalive for the default node timeout (30 s). */
