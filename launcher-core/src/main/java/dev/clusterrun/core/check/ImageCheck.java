@@ -26,7 +26,8 @@ final class ImageCheck extends Check {
     ImagePin.Outcome o = in.image();
     String head = in.head();
     for (String n : in.nodes()) {
-      if (!n.equals(head)) {
+      Facts f = in.facts().get(n);
+      if (!n.equals(head) && f != null && f.answered()) {
         out.put(n, skip(n, "the registry is asked from the head"));
       }
     }
