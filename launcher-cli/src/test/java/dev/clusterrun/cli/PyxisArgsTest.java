@@ -388,4 +388,42 @@ class PyxisArgsTest {
         .contains(": " + key + ": ")
         .contains(problem);
   }
+
+  @Test
+  void aRegistryHostBeforeTheFirstSlashIsReadAsTheRegistryAndSaid() throws Exception {
+    String note =
+        "read nvcr.io/nvidia/pytorch:25.01-py3 as nvcr.io#nvidia/pytorch:25.01-py3 (a registry"
+            + " host before the first '/')";
+    Run p = plan("--container-image=nvcr.io/nvidia/pytorch:25.01-py3", "true");
+    assertThat(p.code()).as(p.err()).isZero();
+    assertThat(p.out())
+        .contains("enroot import --output ")
+        .contains(" 'docker://nvcr.io#nvidia/pytorch:25.01-py3'\n")
+        .containsPattern(
+            "\ncontainer\\.image +docker://nvcr\\.io#nvidia/pytorch:25\\.01-py3 +flag"
+                + " \\(--container-image; "
+                + java.util.regex.Pattern.quote(note)
+                + "\\)\n");
+    JsonNode settings =
+        new ObjectMapper()
+            .readTree(plan("--json", "--container-image=localhost/x", "true").out())
+            .path("settings");
+    assertThat(settings.toString()).contains("read localhost/x as localhost#x");
+    // run says it on stderr first (here --label, an error of the resolved job, stops it).
+    Run r =
+        run(
+            "run",
+            "--nodes",
+            HF,
+            "--container-image=nvcr.io/nvidia/pytorch:25.01-py3",
+            "--label",
+            "true");
+    assertThat(r.err().lines().toList())
+        .startsWith("clusterrun: --container-image: " + note)
+        .anyMatch(l -> l.startsWith("clusterrun: --label: "));
+    // Docker Hub names are as they were, and nothing is said.
+    Run hub = run("run", "--nodes", HF, "--container-image=nvidia/cuda:12", "--label", "true");
+    assertThat(hub.code()).isEqualTo(2);
+    assertThat(hub.err()).startsWith("clusterrun: --label: ").doesNotContain("read ");
+  }
 }

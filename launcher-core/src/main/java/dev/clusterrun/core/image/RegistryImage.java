@@ -128,7 +128,7 @@ public record RegistryImage(
    * The enroot URI that imports exactly {@code digest} from this image's registry and repository:
    * {@code docker://[USER@]REGISTRY#REPOSITORY:TAG@DIGEST}. enroot 4.1.2 takes {@code
    * REGISTRY#IMAGE:TAG@sha256:…} and {@code REGISTRY#IMAGE@sha256:…} and fetches by the digest (the
-   * tag is kept for people to read); earlier enroot takes neither.
+   * tag is kept for people to read); enroot 4.0 and 4.1 take them too, 3.x neither.
    */
   public String pinnedUri(String digest) {
     if (digest == null || !digest.matches("sha256:[A-Za-z0-9]+")) {

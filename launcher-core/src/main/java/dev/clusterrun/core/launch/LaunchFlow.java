@@ -68,12 +68,12 @@ public final class LaunchFlow {
       throws IOException, InterruptedException {
     Hostfile hostfile = rq.input().readHostfile();
     ResolvedJob job = rq.input().resolve(hostfile);
-    JobInput.checkOnTheHead(job);
-    checkLauncher(job, hostfile, rq.options());
     String readAs = Planner.imageReadAs(job);
     if (readAs != null) {
       console.progress().note(readAs);
     }
+    JobInput.checkOnTheHead(job);
+    checkLauncher(job, hostfile, rq.options());
     String runId = newRunId(job.name().value());
     // Fail on a plan error (bad mounts, np) before touching any node.
     Planner.plan(

@@ -102,8 +102,8 @@ public record ImageRef(Kind kind, String value, String readAs) {
    * host before the first {@code /} (it has a {@code .} or a {@code :PORT}, or is {@code
    * localhost}) is {@code HOST#PATH}; null when the name is not of that form (Docker Hub names such
    * as {@code ubuntu}, {@code library/ubuntu} or {@code nvidia/cuda:12}, and names with a {@code
-   * #}). Enroot before 4.1.2 reads {@code HOST/PATH} as a Docker Hub image (Pyxis issue 39), 4.1.2
-   * {@code localhost/PATH} still does.
+   * #}). Enroot before 4.0 reads {@code HOST/PATH} as a Docker Hub image (Pyxis issue 39); 4.0 to
+   * 4.1.2 still read {@code localhost/PATH} so.
    */
   private static String registryForm(String text) {
     if (text.indexOf('#') >= 0) {
