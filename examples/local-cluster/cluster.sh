@@ -705,10 +705,22 @@ registry_pid() {
   echo "$pid"
 }
 
+# Stops the registries: the recorded PIDs, and any docker-registry still serving one of our
+# configuration files (e.g. left by a `down` whose script did not know about registries).
 stop_registries() {
-  local name pid pids=()
+  local name pid exe bin pids=()
   for name in open private; do
     if pid=$(registry_pid "$name"); then pids+=("$pid"); fi
+  done
+  bin=$(command -v docker-registry || echo /usr/bin/docker-registry)
+  for exe in /proc/[0-9]*/exe; do
+    [[ $exe -ef $bin ]] || continue
+    pid=${exe#/proc/}
+    pid=${pid%/exe}
+    if tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qxE "$REG_STATE/(open|private)\.yml" &&
+      ! printf '%s\n' "${pids[@]}" | grep -qx "$pid"; then
+      pids+=("$pid")
+    fi
   done
   kill_and_wait "${pids[@]}"
 }
