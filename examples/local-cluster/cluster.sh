@@ -696,12 +696,21 @@ readonly REG_STATE=$STATE_DIR/registry
 
 registry_addr() { if [[ $1 == private ]]; then echo "$HOST_ADDR:$PRIVATE_REGISTRY_PORT"; else echo "$HOST_ADDR:$REGISTRY_PORT"; fi; }
 
+# True when PID is a docker-registry serving configuration file CONFIG.
+serves_config() {
+  local arg
+  [[ /proc/$1/exe -ef $(command -v docker-registry || echo /usr/bin/docker-registry) ]] || return 1
+  while IFS= read -r -d '' arg; do
+    [[ $arg != "$2" ]] || return 0
+  done <"/proc/$1/cmdline" 2>/dev/null
+  return 1
+}
+
 # The recorded PID of registry NAME (open|private) when it still is that registry.
 registry_pid() {
   local name=$1 pid
   { read -r pid <"$REG_STATE/$name.pid"; } 2>/dev/null || return 1
-  [[ -n $pid && $(readlink "/proc/$pid/exe" 2>/dev/null) == */docker-registry ]] || return 1
-  tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qxF "$REG_STATE/$name.yml" || return 1
+  [[ -n $pid ]] && serves_config "$pid" "$REG_STATE/$name.yml" || return 1
   echo "$pid"
 }
 
@@ -709,18 +718,14 @@ registry_pid() {
 # configuration files (e.g. left by a `down` whose script did not know about registries).
 stop_registries() {
   local name pid exe bin pids=()
-  for name in open private; do
-    if pid=$(registry_pid "$name"); then pids+=("$pid"); fi
-  done
   bin=$(command -v docker-registry || echo /usr/bin/docker-registry)
   for exe in /proc/[0-9]*/exe; do
     [[ $exe -ef $bin ]] || continue
     pid=${exe#/proc/}
     pid=${pid%/exe}
-    if tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qxE "$REG_STATE/(open|private)\.yml" &&
-      ! printf '%s\n' "${pids[@]}" | grep -qx "$pid"; then
-      pids+=("$pid")
-    fi
+    for name in open private; do
+      if serves_config "$pid" "$REG_STATE/$name.yml"; then pids+=("$pid"); fi
+    done
   done
   kill_and_wait "${pids[@]}"
 }
@@ -763,7 +768,8 @@ YML
 
 # Starts both registries (they bind at once: HOST_ADDR must be up) and waits until they answer.
 start_registries() {
-  local name addr code i password
+  local name addr i password
+  stop_registries
   mkdir -p "$REG_STATE"
   chmod 0700 "$REG_STATE"
   password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
@@ -780,11 +786,11 @@ start_registries() {
     setsid docker-registry serve "$REG_STATE/$name.yml" </dev/null >>"$REG_STATE/$name.log" 2>&1 9>&- &
     echo $! >"$REG_STATE/$name.pid"
   done
+  # A registry serves as soon as it listens.
   for name in open private; do
     addr=$(registry_addr "$name")
     for ((i = 0; ; i++)); do
-      code=$(no_proxy_env curl -s -o /dev/null -w '%{http_code}' "http://$addr/v2/" 2>/dev/null || true)
-      [[ $code == 200 || $code == 401 ]] && break
+      if (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null; then break; fi
       if ((i >= 250)) || ! registry_pid "$name" >/dev/null; then
         die "up: the $name registry on $addr did not answer (see $REG_STATE/$name.log)"
       fi
