@@ -8,6 +8,8 @@
 # host's real enroot started from ITS packaged configuration; /dev/fuse is usable by the job user
 # on the nodes when the machine allows it (squashfuse, as enroot uses it for IMAGE.sqsh starts).
 # /home and the shared directory are the host's and so are shared by all nodes, like NFS.
+# Two image registries (Docker's distribution 2.8, plain HTTP, one open, one with basic auth) serve
+# on the host's bridge address; `push` puts new versions of the tiny image into them.
 # Everything made is recorded under the state directory; `down` removes exactly that.
 #
 # One local cluster per machine, owned by one process at a time: the owner holds a POSIX record lock
@@ -81,9 +83,9 @@ Commands:
        [--remove PATH]... [--env KEY=VALUE]...
                             push a new version of the tiny image to the cluster's open registry
                             (--private: the private one) under REPO:TAG, moving the tag: the
-                            tiny tree, then one layer with the --add files, a whiteout layer per
-                            --remove, the config's Env; Docker v2 schema 2 (--oci: OCI manifest);
-                            several --arch: a manifest list. Prints the manifest's digest
+                            tiny tree, one layer with the --add files, one of whiteouts for the
+                            --remove paths, the config's Env; Docker v2 schema 2 (--oci: an OCI
+                            manifest); several --arch: a manifest list. Prints the digest
   own -- CMD...             run CMD holding the machine-wide owner lock of the local cluster
                             (waiting for another owner first): what benchmarks and scripts use
   owner                     print the PID and command line of the owner lock's holder, if any
@@ -1312,6 +1314,11 @@ do_status() {
     fi
     if [[ -e $STATE_DIR/nodes/$node/cut ]]; then state+=", CUT ($(cat "$STATE_DIR/nodes/$node/cut"))"; fi
     printf '%-8s %-14s %-8s %-8s %s\n' "$node" "$(node_addr "$k")" "$hp" "$sp" "$state"
+  done
+  local name
+  for name in open private; do
+    printf 'registry %-8s %s %s\n' "$name" "$(registry_addr "$name")" \
+      "$(registry_pid "$name" || echo "gone (see $REG_STATE/$name.log)")"
   done
 }
 

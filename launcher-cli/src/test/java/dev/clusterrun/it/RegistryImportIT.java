@@ -96,7 +96,7 @@ class RegistryImportIT {
     // docker::configure: the config's Env becomes /etc/environment; enroot's /etc/rc.
     assertThat(fileIn(out, "etc/environment")).contains("CLUSTERRUN_IMAGE=clusterrun/tiny:latest");
     assertThat(fileIn(out, "opt/tiny/README")).contains("clusterrun local-cluster tiny image");
-    assertThat(fileIn(out, "etc/rc")).contains("exec '/bin/sh'");
+    assertThat(fileIn(out, "etc/rc")).contains(" \"$@\"").contains(" '/bin/sh'");
 
     // REGISTRY/IMAGE (a first part with ':' or '.' names a registry) is the same image.
     String out2 = imported("docker://" + c().registry() + "/clusterrun/tiny:latest");
