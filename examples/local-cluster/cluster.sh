@@ -8,6 +8,8 @@
 # host's real enroot started from ITS packaged configuration; /dev/fuse is usable by the job user
 # on the nodes when the machine allows it (squashfuse, as enroot uses it for IMAGE.sqsh starts).
 # /home and the shared directory are the host's and so are shared by all nodes, like NFS.
+# Two image registries (Docker's distribution 2.8, plain HTTP, one open, one with basic auth) serve
+# on the host's bridge address; `push` puts new versions of the tiny image into them.
 # Everything made is recorded under the state directory; `down` removes exactly that.
 #
 # One local cluster per machine, owned by one process at a time: the owner holds a POSIX record lock
@@ -47,6 +49,12 @@ readonly OWNER_LOCK=/run/clusterrun-lc.owner.lock
 # The cluster's own (Docker-like) bridge on every node with `up N --docker-bridge`.
 readonly DOCKER_BRIDGE=docker0
 readonly DOCKER_ADDR=172.17.0.1/16
+# Two image registries on the host's bridge address (Debian's docker-registry, Docker's
+# distribution 2.8, plain HTTP): an open one, and a private one with htpasswd basic auth for one
+# test user whose password `up` makes and keeps in the state directory.
+readonly REGISTRY_PORT=5000
+readonly PRIVATE_REGISTRY_PORT=5001
+readonly REGISTRY_USER=crlc-puller
 
 usage() {
   cat <<EOF
@@ -71,6 +79,13 @@ Commands:
   cut NODE [--arp]          drop NODE off the network without a reset (no RST, no ICMP; its
                             processes keep running); --arp lets ARP fail as on one Ethernet segment
   uncut NODE                undo 'cut'
+  push [--private] [--oci] [--arch ARCH[,ARCH...]] REPO:TAG [--add PATH=CONTENT]...
+       [--remove PATH]... [--env KEY=VALUE]...
+                            push a new version of the tiny image to the cluster's open registry
+                            (--private: the private one) under REPO:TAG, moving the tag: the
+                            tiny tree, one layer with the --add files, one of whiteouts for the
+                            --remove paths, the config's Env; Docker v2 schema 2 (--oci: an OCI
+                            manifest); several --arch: a manifest list. Prints the digest
   own -- CMD...             run CMD holding the machine-wide owner lock of the local cluster
                             (waiting for another owner first): what benchmarks and scripts use
   owner                     print the PID and command line of the owner lock's holder, if any
@@ -104,7 +119,7 @@ check_prereqs() {
     missing=1
   fi
   for c in ip bridge unshare nsenter setpriv sshd ssh ssh-keygen mksquashfs unsquashfs mpirun mpicc \
-    findmnt mountpoint useradd userdel flock perl; do
+    findmnt mountpoint useradd userdel flock perl docker-registry skopeo umoci htpasswd curl jq; do
     if ! command -v "$c" >/dev/null 2>&1 && [[ ! -x /usr/sbin/$c ]]; then
       echo "missing command: $c (run examples/local-cluster/install-deps.sh)"
       missing=1
@@ -316,6 +331,7 @@ do_down() {
   local kind arg node ns pid owner batch=""
   local -a nodes=() pids=()
   owner=$(recorded_owner || true)
+  stop_registries
   if [[ -d $STATE_DIR/nodes ]]; then
     nodes=($(ls "$STATE_DIR/nodes"))
     for node in "${nodes[@]}"; do
@@ -673,6 +689,285 @@ make_registry() {
   printf 'clusterrun local-cluster tiny image\n' >"$img/opt/tiny/README"
 }
 
+# ---------------------------------------------------------------------------------------------
+# The image registries: Debian's docker-registry (distribution 2.8) on HOST_ADDR over plain HTTP,
+# an open one and a private one (htpasswd basic auth), started by `up` and stopped by `down` (their
+# PIDs are recorded and checked to be ours). Storage, configuration, logs (with the access log), the
+# private registry's password and the OCI layout images are built in live under REG_STATE.
+readonly REG_STATE=$STATE_DIR/registry
+
+registry_addr() { if [[ $1 == private ]]; then echo "$HOST_ADDR:$PRIVATE_REGISTRY_PORT"; else echo "$HOST_ADDR:$REGISTRY_PORT"; fi; }
+
+# True when PID is a docker-registry serving configuration file CONFIG.
+serves_config() {
+  local arg
+  [[ /proc/$1/exe -ef $(command -v docker-registry || echo /usr/bin/docker-registry) ]] || return 1
+  while IFS= read -r -d '' arg; do
+    [[ $arg != "$2" ]] || return 0
+  done <"/proc/$1/cmdline" 2>/dev/null
+  return 1
+}
+
+# The recorded PID of registry NAME (open|private) when it still is that registry.
+registry_pid() {
+  local name=$1 pid
+  { read -r pid <"$REG_STATE/$name.pid"; } 2>/dev/null || return 1
+  [[ -n $pid ]] && serves_config "$pid" "$REG_STATE/$name.yml" || return 1
+  echo "$pid"
+}
+
+# Stops the registries: the recorded PIDs, and any docker-registry still serving one of our
+# configuration files (e.g. left by a `down` whose script did not know about registries).
+stop_registries() {
+  local name pid exe bin pids=()
+  bin=$(command -v docker-registry || echo /usr/bin/docker-registry)
+  for exe in /proc/[0-9]*/exe; do
+    [[ $exe -ef $bin ]] || continue
+    pid=${exe#/proc/}
+    pid=${pid%/exe}
+    for name in open private; do
+      if serves_config "$pid" "$REG_STATE/$name.yml"; then pids+=("$pid"); fi
+    done
+  done
+  kill_and_wait "${pids[@]}"
+}
+
+# skopeo, curl on the host: straight to the bridge, never through a proxy.
+no_proxy_env() { env -u http_proxy -u https_proxy -u HTTP_PROXY -u HTTPS_PROXY -u ALL_PROXY -u all_proxy "$@"; }
+
+write_registry_config() {
+  local name=$1 addr
+  addr=$(registry_addr "$name")
+  mkdir -p "$REG_STATE/storage/$name"
+  {
+    cat <<YML
+# $name registry of the clusterrun local cluster (cluster.sh)
+version: 0.1
+log:
+  level: warn
+storage:
+  filesystem:
+    rootdirectory: $REG_STATE/storage/$name
+  delete:
+    enabled: true
+  maintenance:
+    uploadpurging:
+      enabled: false
+http:
+  addr: $addr
+  secret: $(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+YML
+    if [[ $name == private ]]; then
+      cat <<YML
+auth:
+  htpasswd:
+    realm: clusterrun-lc
+    path: $REG_STATE/htpasswd
+YML
+    fi
+  } >"$REG_STATE/$name.yml"
+}
+
+# Starts both registries (they bind at once: HOST_ADDR must be up) and waits until they answer.
+start_registries() {
+  local name addr i password
+  stop_registries
+  mkdir -p "$REG_STATE"
+  chmod 0700 "$REG_STATE"
+  password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+  (umask 077 && printf '%s\n' "$password" >"$REG_STATE/private.password")
+  printf '%s\n' "$password" | htpasswd -iB -C 5 -c "$REG_STATE/htpasswd" "$REGISTRY_USER" 2>/dev/null
+  (umask 077 && printf '{"auths":{"%s":{"auth":"%s"}}}\n' "$(registry_addr private)" \
+    "$(printf '%s:%s' "$REGISTRY_USER" "$password" | base64 -w0)" >"$REG_STATE/auth.json")
+  for name in open private; do
+    addr=$(registry_addr "$name")
+    if (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null; then
+      die "up: $addr is taken by another process (a docker-registry service of the machine? stop it: the cluster runs its own)"
+    fi
+    write_registry_config "$name"
+    setsid docker-registry serve "$REG_STATE/$name.yml" </dev/null >>"$REG_STATE/$name.log" 2>&1 9>&- &
+    echo $! >"$REG_STATE/$name.pid"
+  done
+  # A registry serves as soon as it listens.
+  for name in open private; do
+    addr=$(registry_addr "$name")
+    for ((i = 0; ; i++)); do
+      if (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null; then break; fi
+      if ((i >= 250)) || ! registry_pid "$name" >/dev/null; then
+        die "up: the $name registry on $addr did not answer (see $REG_STATE/$name.log)"
+      fi
+      sleep 0.02
+    done
+  done
+}
+
+# The OCI layout pushes are built in, and its base image, tag "base": the tiny tree (see
+# make_registry) as one layer, this machine's architecture, CLUSTERRUN_IMAGE=clusterrun/tiny:latest.
+make_base_image() {
+  local layout=$REG_STATE/oci
+  umoci init --layout "$layout"
+  umoci new --image "$layout:base"
+  add_layer "$layout:base" "$REGISTRY_DIR/clusterrun/tiny/latest"
+  umoci config --history.created_by "cluster.sh up" --image "$layout:base" --architecture "$(host_arch)" \
+    --os linux --config.env CLUSTERRUN_IMAGE=clusterrun/tiny:latest
+}
+
+# add_layer LAYOUT:TAG DIR: DIR's tree (owned by root) as the image's new top layer. GNU tar makes
+# it: umoci's own `insert` writes layer tars without the end-of-archive blocks, which GNU tar (and
+# so enroot) refuses with "Unexpected EOF in archive".
+add_layer() {
+  local tar
+  tar=$(mktemp "$REG_STATE/layer.XXXXXX")
+  tar -C "$2" --owner=0 --group=0 --numeric-owner --sort=name -cf "$tar" .
+  umoci raw add-layer --history.created_by "cluster.sh" --image "$1" "$tar"
+  rm -f "$tar"
+}
+
+# push_image REGISTRY(open|private) REPO:TAG ARCHES OCI(0|1) ADD_DIR REMOVES ENVS: builds the image
+# from the base and pushes it; prints the manifest's (or the manifest list's) digest.
+push_image() {
+  local registry=$1 ref=$2 arches=$3 oci=$4 adds=$5 removes=$6 envs=$7
+  local layout=$REG_STATE/oci tag arch t list="" entry path e
+  local -a tags=() cfg=() copy=(--dest-tls-verify=false -q)
+  tag=push-$$-$RANDOM
+  for e in $envs; do cfg+=(--config.env "$e"); done
+  for arch in ${arches//,/ }; do
+    t=$tag-$arch
+    tags+=("$t")
+    umoci tag --image "$layout:base" "$t"
+    if [[ $arches == *,* ]]; then
+      mkdir -p "$adds/etc"
+      echo "$arch" >"$adds/etc/clusterrun-arch"
+    fi
+    if [[ -n $(ls -A "$adds") ]]; then add_layer "$layout:$t" "$adds"; fi
+    if [[ -n $removes ]]; then
+      # One layer of whiteouts: an empty .wh.NAME removes NAME of the layers below.
+      local wh
+      wh=$(mktemp -d "$REG_STATE/wh.XXXXXX")
+      for path in $removes; do
+        mkdir -p "$wh$(dirname "$path")"
+        : >"$wh$(dirname "$path")/.wh.$(basename "$path")"
+      done
+      add_layer "$layout:$t" "$wh"
+      rm -rf "$wh"
+    fi
+    umoci config --history.created_by "cluster.sh push" --image "$layout:$t" --architecture "$arch" --os linux \
+      --config.env "CLUSTERRUN_IMAGE=$ref" ${cfg[@]+"${cfg[@]}"}
+    entry=$(jq -c --arg t "$t" --arg a "$arch" '.manifests[]
+      | select(.annotations["org.opencontainers.image.ref.name"] == $t)
+      | {mediaType, digest, size, platform: {architecture: $a, os: "linux"}}' "$layout/index.json")
+    list+=${list:+,}$entry
+  done
+  if [[ $arches == *,* ]]; then
+    # A multi-platform image: an OCI index naming every platform's manifest, tagged $tag.
+    local blob digest
+    blob=$(printf '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[%s]}' "$list")
+    digest=$(printf '%s' "$blob" | sha256sum | cut -d' ' -f1)
+    printf '%s' "$blob" >"$layout/blobs/sha256/$digest"
+    jq --arg d "sha256:$digest" --argjson s "${#blob}" --arg t "$tag" '.manifests += [{
+      mediaType: "application/vnd.oci.image.index.v1+json", digest: $d, size: $s,
+      annotations: {"org.opencontainers.image.ref.name": $t}}]' "$layout/index.json" >"$layout/index.json.new"
+    mv -f "$layout/index.json.new" "$layout/index.json"
+    tags+=("$tag")
+    copy+=(--all)
+  else
+    tag=${tags[0]}
+  fi
+  ((oci)) || copy+=(--format v2s2)
+  [[ $registry != private ]] || copy+=(--authfile "$REG_STATE/auth.json")
+  no_proxy_env skopeo copy "${copy[@]}" --digestfile "$REG_STATE/digest.$$" \
+    "oci:$layout:$tag" "docker://$(registry_addr "$registry")/$ref" >&2
+  cat "$REG_STATE/digest.$$"
+  echo
+  rm -f "$REG_STATE/digest.$$"
+  for t in "${tags[@]}"; do umoci rm --image "$layout:$t"; done
+}
+
+# The images the ITs use, in both registries: clusterrun/tiny:latest (what the directory registry
+# has; Docker v2 schema 2 as `docker push` makes it). Pushed once; the private registry gets a copy
+# of the open one's storage (a registry reads its storage on every request).
+seed_registries() {
+  make_base_image
+  no_proxy_env skopeo copy -q --dest-tls-verify=false --format v2s2 "oci:$REG_STATE/oci:base" \
+    "docker://$(registry_addr open)/clusterrun/tiny:latest"
+  cp -a "$REG_STATE/storage/open/." "$REG_STATE/storage/private/"
+}
+
+# This machine's architecture as registries name it.
+host_arch() {
+  case $(uname -m) in
+    x86_64) echo amd64 ;;
+    aarch64) echo arm64 ;;
+    *) uname -m ;;
+  esac
+}
+
+do_push() {
+  local registry=open oci=0 ref="" arches removes="" envs="" spec path content adds
+  arches=$(host_arch)
+  require_up
+  [[ -r $REG_STATE/open.pid ]] || die "push: the cluster has no registries (bring it up again)"
+  adds=$(mktemp -d "$REG_STATE/add.XXXXXX")
+  # shellcheck disable=SC2064
+  trap "rm -rf '$adds'" EXIT
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      --private) registry=private ;;
+      --oci) oci=1 ;;
+      --arch | --add | --remove | --env)
+        [[ $# -ge 2 ]] || die "push: $1 needs a value"
+        spec=$2
+        case $1 in
+          --arch)
+            [[ $spec =~ ^[a-z0-9]+(,[a-z0-9]+)*$ ]] || die "push: --arch $spec: expected ARCH[,ARCH...] (amd64, arm64...)"
+            arches=$spec ;;
+          --add)
+            [[ $spec == /?*=* ]] || die "push: --add $spec: expected /PATH=CONTENT"
+            path=${spec%%=*} content=${spec#*=}
+            [[ $path != */../* && $path != */.. ]] || die "push: --add $spec: no '..' in PATH"
+            mkdir -p "$adds$(dirname "$path")"
+            printf '%s\n' "$content" >"$adds$path" ;;
+          --remove)
+            [[ $spec == /?* && $spec != *[[:space:]]* ]] || die "push: --remove $spec: expected /PATH"
+            removes+=" $spec" ;;
+          --env)
+            [[ $spec =~ ^[A-Za-z_][A-Za-z0-9_]*= && $spec != *[[:space:]]* ]] || die "push: --env $spec: expected KEY=VALUE without blanks"
+            envs+=" $spec" ;;
+        esac
+        shift ;;
+      -*) die "push: unknown option '$1'" ;;
+      *)
+        [[ -z $ref ]] || die "push: one REPO:TAG only"
+        [[ $1 =~ ^[a-z0-9]+([._/-][a-z0-9]+)*:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$ ]] ||
+          die "push: $1: expected REPO:TAG (e.g. clusterrun/tiny:v2)"
+        ref=$1 ;;
+    esac
+    shift
+  done
+  [[ -n $ref ]] || die "usage: cluster.sh push [--private] [--oci] [--arch ARCH[,ARCH...]] REPO:TAG [--add /PATH=CONTENT]... [--remove /PATH]... [--env KEY=VALUE]..."
+  chmod -R a+rX "$adds"
+  exec 8>"$REG_STATE/oci.lock"
+  flock 8
+  push_image "$registry" "$ref" "$arches" "$oci" "$adds" "$removes" "$envs"
+}
+
+# In do_up: waits for the next background job; a node's ends the wait (RUNNING counts one less),
+# the registries' seeding is only noted (its status is checked after the nodes).
+wait_node() {
+  local rc=0
+  while true; do
+    rc=0
+    wait -n -p done_pid || rc=$?
+    if [[ -n $seed_pid && $done_pid == "$seed_pid" ]]; then
+      ((rc == 0)) || die "up: pushing the registries' images failed: $(tail -n 5 "$REG_STATE/seed.log")"
+      seed_pid=
+      continue
+    fi
+    running=$((running - 1))
+    return "$rc"
+  done
+}
+
 # Parses `up`'s arguments into UP_NODES and UP_DOCKER_BRIDGE.
 parse_up_args() {
   UP_NODES=""
@@ -754,6 +1049,10 @@ do_up() {
   ip link add "$BRIDGE" type bridge
   ip addr add "$HOST_ADDR/24" dev "$BRIDGE"
   ip link set "$BRIDGE" up
+  start_registries
+  # The registries' images are pushed while the nodes are made (joined below).
+  seed_registries >"$REG_STATE/seed.log" 2>&1 &
+  local seed_pid=$! done_pid
 
   record hosts
   write_hosts_block "$n"
@@ -783,16 +1082,17 @@ do_up() {
     mkdir -p "$STATE_DIR/nodes/node$k"
     make_node "$k" &
     if ((++running >= parallel)); then
-      wait -n || failed=1
-      running=$((running - 1))
+      wait_node || failed=1
     fi
     ((failed == 0)) || break
   done
   while ((running > 0)); do
-    wait -n || failed=1
-    running=$((running - 1))
+    wait_node || failed=1
   done
   ((failed == 0)) || die "up: a node could not be made (see the messages above)"
+  if [[ -n $seed_pid ]]; then
+    wait "$seed_pid" || die "up: pushing the registries' images failed: $(tail -n 5 "$REG_STATE/seed.log")"
+  fi
 
   write_known_hosts "$JOB_UID" "$JOB_HOME" "$n"
   write_known_hosts "$JOB2_UID" "$JOB2_HOME" "$n"
@@ -965,6 +1265,12 @@ KEY_FILE=$JOB_HOME/.ssh/id_ed25519
 KNOWN_HOSTS=$JOB_HOME/.ssh/known_hosts
 SHARED_DIR=$SHARED_DIR
 REGISTRY_DIR=$REGISTRY_DIR
+REGISTRY=$(registry_addr open)
+PRIVATE_REGISTRY=$(registry_addr private)
+PRIVATE_REGISTRY_USER=$REGISTRY_USER
+PRIVATE_REGISTRY_PASSWORD_FILE=$REG_STATE/private.password
+REGISTRY_LOG=$REG_STATE/open.log
+PRIVATE_REGISTRY_LOG=$REG_STATE/private.log
 STATE_DIR=$STATE_DIR
 SUBNET=$SUBNET
 HOST_ADDR=$HOST_ADDR
@@ -1008,6 +1314,11 @@ do_status() {
     fi
     if [[ -e $STATE_DIR/nodes/$node/cut ]]; then state+=", CUT ($(cat "$STATE_DIR/nodes/$node/cut"))"; fi
     printf '%-8s %-14s %-8s %-8s %s\n' "$node" "$(node_addr "$k")" "$hp" "$sp" "$state"
+  done
+  local name
+  for name in open private; do
+    printf 'registry %-8s %s %s\n' "$name" "$(registry_addr "$name")" \
+      "$(registry_pid "$name" || echo "gone (see $REG_STATE/$name.log)")"
   done
 }
 
@@ -1086,6 +1397,11 @@ main() {
       require_root
       require_owner uncut
       do_uncut "$1"
+      ;;
+    push)
+      require_root
+      require_owner push
+      do_push "$@"
       ;;
     check) check_prereqs ;;
     -h | --help | help) usage ;;

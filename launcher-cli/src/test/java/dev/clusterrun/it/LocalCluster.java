@@ -404,6 +404,54 @@ public final class LocalCluster implements AutoCloseable {
     return Paths.get(fact("STATE_DIR"));
   }
 
+  /**
+   * The cluster's open image registry, {@code HOST:PORT} (plain HTTP, Docker's distribution 2.8):
+   * {@code docker://HOST:PORT#clusterrun/tiny} is there from the start.
+   */
+  public String registry() {
+    return fact("REGISTRY");
+  }
+
+  /**
+   * The cluster's private image registry, {@code HOST:PORT} (plain HTTP, basic auth for {@link
+   * #privateRegistryUser()} with {@link #privateRegistryPassword()}); {@code clusterrun/tiny} is
+   * there from the start.
+   */
+  public String privateRegistry() {
+    return fact("PRIVATE_REGISTRY");
+  }
+
+  public String privateRegistryUser() {
+    return fact("PRIVATE_REGISTRY_USER");
+  }
+
+  /** The private registry's password (made by {@code up}; a test secret, never print it). */
+  public String privateRegistryPassword() {
+    try {
+      return Files.readString(Paths.get(fact("PRIVATE_REGISTRY_PASSWORD_FILE"))).strip();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Pushes a new version of the tiny image under {@code repoTag} (moving the tag) and returns its
+   * manifest digest ({@code sha256:...}): {@code cluster.sh push ARGS... REPO:TAG}, e.g. {@code
+   * push("clusterrun/tiny:v", "--add", "/opt/tiny/VERSION=2")}; {@code "--private"} pushes to the
+   * private registry, {@code "--remove", "/PATH"} adds a whiteout, {@code "--env", "K=V"} sets the
+   * config's Env, {@code "--arch", "amd64,arm64"} makes a manifest list, {@code "--oci"} an OCI
+   * manifest.
+   */
+  public String push(String repoTag, String... args) {
+    List<String> w = new ArrayList<>(List.of("push", repoTag));
+    w.addAll(Arrays.asList(args));
+    Result r = run(script, w, Map.of(), null, DEFAULT_TIMEOUT);
+    if (!r.ok() || !r.out().startsWith("sha256:")) {
+      throw new IllegalStateException("cluster.sh " + String.join(" ", w) + " failed: " + r);
+    }
+    return r.out();
+  }
+
   /** The cluster's /24, e.g. {@code 10.213.77.0/24}. */
   public String subnet() {
     return fact("SUBNET");
