@@ -21,6 +21,10 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin JobOptions job;
   @Mixin RunOptions run;
+
+  @picocli.CommandLine.Option(names = "--detach")
+  boolean detach;
+
   @Mixin LauncherOptions launcher;
   @Mixin SshOptions ssh;
 
@@ -40,7 +44,11 @@ final class RunCommand implements Callable<Integer> {
                 nodes.path, CommandWords.split(spec, words), ssh, root.env, launcher.launcher),
             launcher.options(run.options(job)),
             VersionProvider.version());
-    LaunchOutcome outcome = LaunchFlow.run(rq, root.console());
+    if (detach) {
+      return Detach.foreground(spec.root().commandLine().getParseResult().originalArgs(), root);
+    }
+    LaunchOutcome outcome =
+        LaunchFlow.run(rq, Detach.isChild(root.env) ? Detach.console(root) : root.console());
     render(outcome, root.err);
     return outcome.exitCode();
   }
