@@ -22,9 +22,6 @@ final class RunCommand implements Callable<Integer> {
   @Mixin JobOptions job;
   @Mixin RunOptions run;
 
-  @picocli.CommandLine.Option(names = "--detach")
-  boolean detach;
-
   @Mixin LauncherOptions launcher;
   @Mixin SshOptions ssh;
 
@@ -44,11 +41,11 @@ final class RunCommand implements Callable<Integer> {
                 nodes.path, CommandWords.split(spec, words), ssh, root.env, launcher.launcher),
             launcher.options(run.options(job)),
             VersionProvider.version());
-    if (detach) {
-      return Detach.foreground(spec.root().commandLine().getParseResult().originalArgs(), root);
+    Integer detached = run.detachFrom(root);
+    if (detached != null) {
+      return detached;
     }
-    LaunchOutcome outcome =
-        LaunchFlow.run(rq, Detach.isChild(root.env) ? Detach.console(root) : root.console());
+    LaunchOutcome outcome = LaunchFlow.run(rq, RunOptions.console(root));
     render(outcome, root.err);
     return outcome.exitCode();
   }

@@ -133,7 +133,7 @@ class JobControlIT {
         Thread.sleep(300);
       }
       assertThat(Files.readString(said))
-          .contains("checks passed")
+          .contains("running: enroot start")
           .containsPattern("run " + id + " \\S+ \\(exit -?\\d+\\) in .* run directory");
       Result after = as("node1", List.of("ps", "--nodes", hosts));
       ok(after);

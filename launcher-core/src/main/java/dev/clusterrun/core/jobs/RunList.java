@@ -134,11 +134,6 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
         .orElse("");
   }
 
-  /** The run of this id, or null. */
-  public Run find(String runId) {
-    return runs.stream().filter(r -> r.runId().equals(runId)).findFirst().orElse(null);
-  }
-
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
 

@@ -42,11 +42,15 @@ class RunListTest {
             "proc\t701\t700\t1120\t" + A + "\tpython3\tpython3 train.py"));
   }
 
+  static RunList.Run find(RunList l, String id) {
+    return l.runs().stream().filter(r -> r.runId().equals(id)).findFirst().orElseThrow();
+  }
+
   @Test
   void aRunIsEveryNodeItHasProcessesOnWithItsHeadStartAndCommand() {
     RunList l = RunList.of(List.of(head(), other("node2"), other("node3")), Map.of());
     assertThat(l.runs()).extracting(RunList.Run::runId).containsExactly(A, B);
-    RunList.Run a = l.find(A);
+    RunList.Run a = find(l, A);
     assertThat(a.nodes()).containsExactly("node1", "node2", "node3");
     assertThat(a.head()).isEqualTo("node1");
     assertThat(a.state()).isEqualTo("running");
@@ -55,7 +59,7 @@ class RunListTest {
     assertThat(a.headPids()).containsExactly(500L);
     // boot 1764200000 s + 1000 ticks / 100 per s
     assertThat(a.started().getEpochSecond()).isEqualTo(1764200010L);
-    RunList.Run b = l.find(B);
+    RunList.Run b = find(l, B);
     assertThat(b.nodes()).containsExactly("node1");
     assertThat(b.state()).isEqualTo("headless");
     assertThat(l.renderTable())
@@ -72,7 +76,7 @@ class RunListTest {
         RunScan.parse("node3", ExecResult.failed("connection timed out", Duration.ZERO));
     RunList l =
         RunList.of(List.of(head(), other("node2"), cut), Map.of("node4", "No route to host"));
-    assertThat(l.find(A).nodes()).containsExactly("node1", "node2");
+    assertThat(find(l, A).nodes()).containsExactly("node1", "node2");
     assertThat(l.unreachable()).containsOnlyKeys("node4", "node3");
     assertThat(l.renderJson())
         .contains("\"node3\" : \"connection timed out\"")
@@ -82,7 +86,7 @@ class RunListTest {
   @Test
   void withoutTheHeadAnsweringTheStateIsUnknownAndTheCommandIsTheTopProcesss() {
     RunList l = RunList.of(List.of(other("node2")), Map.of());
-    RunList.Run a = l.find(A);
+    RunList.Run a = find(l, A);
     assertThat(a.head()).isNull();
     assertThat(a.state()).isEqualTo("unknown");
     assertThat(a.command()).isEqualTo("orted -mca ess env");
