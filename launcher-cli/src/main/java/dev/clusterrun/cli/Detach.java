@@ -24,7 +24,7 @@ import java.util.Map;
  * foreground then prints the run id and exits 0; the background one sends nothing more to the pipe:
  * what it says goes to {@code clusterrun.log} in the run directory, the job's output to the run
  * directory's logs as always. When the background one ends before (failed checks, bad input), the
- * foreground exits with its code.
+ * foreground exits with its code; Ctrl-C in the foreground before the run started ends both.
  */
 final class Detach {
   /** Set in the background clusterrun's environment: the foreground's PID. */
@@ -68,8 +68,11 @@ final class Detach {
         new ProcessBuilder(cmd).redirectInput(new File("/dev/null")).redirectErrorStream(true);
     pb.environment().put(PARENT_VAR, Long.toString(ProcessHandle.current().pid()));
     Process p = pb.start();
-    try (BufferedReader r =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    // Ctrl-C before the run started ends the background clusterrun too (it has a session of its
+    // own, so the terminal's signal does not reach it).
+    try (Console.Handle stop = new InterruptSignals().onInterrupt(p::destroy);
+        BufferedReader r =
+            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         if (line.startsWith(STARTED)) {
