@@ -64,6 +64,10 @@ final class BenchCommand implements Callable<Integer> {
             bench.toSettings(),
             args == null ? null : args.command,
             VersionProvider.version());
-    return HplCommand.render(BenchFlow.run(rq, root.console()), root);
+    Integer detached = run.detachFrom(root);
+    if (detached != null) {
+      return detached;
+    }
+    return HplCommand.render(BenchFlow.run(rq, RunOptions.console(root)), root);
   }
 }

@@ -65,7 +65,11 @@ final class HplCommand implements Callable<Integer> {
             bench.toSettings(),
             args == null ? null : args.command,
             VersionProvider.version());
-    return render(BenchFlow.run(rq, root.console()), root);
+    Integer detached = run.detachFrom(root);
+    if (detached != null) {
+      return detached;
+    }
+    return render(BenchFlow.run(rq, RunOptions.console(root)), root);
   }
 
   /** What {@code hpl} and {@code bench} print: why the job did not run, else the summary. */

@@ -35,6 +35,9 @@ final class RootCommand implements Callable<Integer> {
     m.put("bench", BenchCommand.class);
     m.put("results", ResultsCommand.class);
     m.put("images", ImagesCommand.class);
+    m.put("ps", PsCommand.class);
+    m.put("stop", StopCommand.class);
+    m.put("logs", LogsCommand.class);
     m.put("completion", CompletionCommand.class);
     m.put("help", CommandLine.HelpCommand.class);
     return java.util.Collections.unmodifiableMap(m);

@@ -21,6 +21,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin JobOptions job;
   @Mixin RunOptions run;
+
   @Mixin LauncherOptions launcher;
   @Mixin SshOptions ssh;
 
@@ -40,7 +41,11 @@ final class RunCommand implements Callable<Integer> {
                 nodes.path, CommandWords.split(spec, words), ssh, root.env, launcher.launcher),
             launcher.options(run.options(job)),
             VersionProvider.version());
-    LaunchOutcome outcome = LaunchFlow.run(rq, root.console());
+    Integer detached = run.detachFrom(root);
+    if (detached != null) {
+      return detached;
+    }
+    LaunchOutcome outcome = LaunchFlow.run(rq, RunOptions.console(root));
     render(outcome, root.err);
     return outcome.exitCode();
   }

@@ -20,6 +20,25 @@ final class RunOptions {
       completionCandidates = Candidates.MpiDaemons.class)
   String daemon = "auto";
 
+  @Option(names = "--detach")
+  boolean detach;
+
+  /**
+   * With {@code --detach}: starts the background clusterrun and returns the foreground's exit code
+   * once the run started (or the background one ended); else null.
+   */
+  Integer detachFrom(RootCommand root) throws java.io.IOException, InterruptedException {
+    if (!detach) {
+      return null;
+    }
+    return Detach.foreground(root.spec.commandLine().getParseResult().originalArgs(), root);
+  }
+
+  /** Where the job's command speaks: the background clusterrun's console, or the terminal's. */
+  static dev.clusterrun.core.session.Console console(RootCommand root) {
+    return Detach.isChild(root.env) ? Detach.console(root) : root.console();
+  }
+
   /** These options (and {@code --no-hook}) as the core takes them. */
   LaunchOptions options(JobOptions job) {
     return LaunchOptions.of(skipChecks, canaryOnly, noCanary, daemon, job.noHook);

@@ -29,4 +29,12 @@ final class SshOptions {
   SshFlags flags() {
     return new SshFlags(user, port, identity, acceptNew, connectTimeout, fanout);
   }
+
+  /** The flags as SSH settings, for a command without a job file. */
+  dev.clusterrun.core.spec.SshSpec explicit() {
+    return new dev.clusterrun.core.launch.JobResolver()
+        .layer(flags().layer(), dev.clusterrun.core.launch.Source.FLAG, "flags")
+        .resolveSsh()
+        .explicit();
+  }
 }

@@ -46,9 +46,10 @@ class CliTest {
     assertThat(r.code()).isZero();
     assertThat(r.err()).isEmpty();
     assertThat(r.out())
-        .contains(
-            "\nenroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16"
-                + " --hostfile /app/hosts.txt hostname\n")
+        .containsPattern(
+            "\nenroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=\\S+ --env"
+                + " CLUSTERRUN_HEAD hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt"
+                + " hostname\n")
         .contains(
             "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n enroot start --rw --mount"
                 + " /shared/ws:/app --env CLUSTERRUN_RUN_ID=")
@@ -57,9 +58,10 @@ class CliTest {
     Run j = run("plan", path("examples/seed.yaml"), "--nodes", path("hostfiles/2x8.txt"), "--json");
     JsonNode n = new ObjectMapper().readTree(j.out());
     assertThat(n.path("launch").path("command").asText())
-        .isEqualTo(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16"
-                + " --hostfile /app/hosts.txt hostname");
+        .matches(
+            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=\\S+ --env"
+                + " CLUSTERRUN_HEAD hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt"
+                + " hostname");
     assertThat(n.path("np").asInt()).isEqualTo(16);
     assertThat(n.path("hostfile").path("path").asText()).isEqualTo("/app/hosts.txt");
     assertThat(n.path("hostfile").path("hostPath").asText()).isEqualTo("/shared/ws/hosts.txt");
@@ -96,7 +98,8 @@ class CliTest {
         .startsWith(
             "enroot start --root --mount /home/tester/clusterrun:/workspace --mount"
                 + " /data:/data:none:x-create=auto,rbind,ro,rprivate --mount /scratch:/scratch"
-                + " /images/flag.sqsh mpirun")
+                + " --env CLUSTERRUN_RUN_ID=")
+        .contains(" --env CLUSTERRUN_HEAD /images/flag.sqsh mpirun")
         .containsPattern(
             " mpirun -np 128 --hostfile /workspace/runs/[^ /]+/hosts.txt --allow-run-as-root"
                 + " --wdir /env-wd python3 train\\.py --lr 0\\.1$");

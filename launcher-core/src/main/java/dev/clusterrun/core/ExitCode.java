@@ -24,7 +24,9 @@ public enum ExitCode {
       "bad input: a flag, an environment variable, the hostfile or the job file (the message names"
           + " it, with file:line:column where there is one)"),
   CHECK_FAILED(
-      3, "a check failed on a node, or a daemon or rank was found outside this run's container"),
+      3,
+      "a check failed on a node, or a daemon or rank was found outside this run's container;"
+          + " ps and stop: a node could not be asked, or kept the run"),
   SETUP_FAILED(4, "node setup failed, or the container could not be made ready"),
   NODE_LOST(
       5,
@@ -73,6 +75,8 @@ public enum ExitCode {
           "check", EnumSet.of(CHECK_FAILED),
           "setup", EnumSet.of(SETUP_FAILED),
           "run", EnumSet.of(JOB, CHECK_FAILED, SETUP_FAILED, NODE_LOST),
+          "ps", EnumSet.of(CHECK_FAILED),
+          "stop", EnumSet.of(CHECK_FAILED),
           "hpl", EnumSet.allOf(ExitCode.class),
           "bench", EnumSet.allOf(ExitCode.class));
 

@@ -101,6 +101,8 @@ public final class HeadProcess {
         };
     ex.setStreamHandler(pump);
     Map<String, String> full = new HashMap<>(System.getenv());
+    // Which clusterrun started it (HeadMark), for the head's enroot start to pass into the job.
+    full.put(HeadMark.VAR, HeadMark.current());
     full.putAll(env);
     DefaultExecuteResultHandler handler = new DefaultExecuteResultHandler();
     try {

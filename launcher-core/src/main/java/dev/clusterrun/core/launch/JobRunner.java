@@ -100,6 +100,7 @@ public final class JobRunner {
       run.tookChecks(rq.checksSeconds());
     }
     Files.createDirectories(run.runDir());
+    console.progress().runStarted(rq.plan().runId(), run.runDir());
     Launcher.Ending end;
     boolean threadInterrupted = false;
     try {

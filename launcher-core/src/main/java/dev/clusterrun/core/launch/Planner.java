@@ -335,6 +335,13 @@ public final class Planner {
     mca.putAll(tuning.mca());
     forward.addAll(tuning.forward());
     headEnvFlags.addAll(tuning.env());
+    if (!perNode) {
+      // mpirun and the head's ranks carry the run id as every remote daemon does, and mpirun the
+      // clusterrun it belongs to (HeadMark, from enroot start's environment): ps and stop find
+      // them.
+      headEnvFlags.add(LaunchAgent.RUN_ID_VAR + "=" + options.runId());
+      headEnvFlags.add(HeadMark.VAR);
+    }
     MpirunArgs mpirun =
         MpirunArgs.of(job.np().value(), paths.hostfile())
             .withPerNode(job.perNode().value())

@@ -1,9 +1,7 @@
 package dev.clusterrun.core.launch;
 
-import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
-import dev.clusterrun.core.remote.ShellQuote;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,25 +22,11 @@ public final class RemoteReaper {
 
   /** The script run on a node; exposed for tests. */
   public static String script(String runId) {
-    // One grep over every process's environment and command line (not a few processes per PID:
-    // on a node with hundreds of processes that took seconds). The marker reaches grep on its
-    // standard input, so grep's own command line never matches it; -z reads NUL-separated words.
+    // The processes as every command finds them (RunProcesses: one grep over every environment
+    // and one over every command line), here on the whole node: PIDs only, never patterns.
     return String.join(
         "\n",
-        "id=" + ShellQuote.quote(runId),
-        "var=" + LaunchAgent.RUN_ID_VAR,
-        "marker=\"$var=$id\"",
-        "me=$$",
-        "found=''",
-        "for f in $( { printf '%s\\n' \"$marker\" | grep -lzxF -f - /proc/[0-9]*/environ;",
-        "            printf '%s\\n' \"$marker\" | grep -lzF -f - /proc/[0-9]*/cmdline; } 2>/dev/null); do",
-        "  d=${f%/*}",
-        "  p=${d#/proc/}",
-        "  [ \"$p\" = \"$me\" ] && continue",
-        "  [ -O \"$d\" ] || continue",
-        "  case \" $found \" in *\" $p \"*) continue ;; esac",
-        "  found=\"$found $p\"",
-        "done",
+        RunProcesses.find(runId, false) + RunProcesses.pids() + "found=$pids",
         "for p in $found; do",
         "  c=$( { tr '\\000' ' ' < /proc/$p/cmdline; } 2>/dev/null | cut -c1-300)",
         "  printf 'leftover %s %s\\n' \"$p\" \"$c\"",

@@ -28,4 +28,10 @@ public interface Progress {
 
   /** One line for people, e.g. {@code container pytorch: reused container pytorch}. */
   default void note(String line) {}
+
+  /**
+   * A run has begun, its checks passed: its id is final and its run directory made ({@code run
+   * --detach} lets its foreground go here).
+   */
+  default void runStarted(String runId, java.nio.file.Path runDir) {}
 }

@@ -114,7 +114,8 @@ class PlannerTest {
     Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "examples/seed.yaml"), true);
     assertThat(ShellQuote.join(p.launch()))
         .isEqualTo(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
+            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
+                + " hpc-benchmarks"
                 + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname");
     // The hostfile lives in the run's own directory: two runs at once never share it.
     assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/runs/RUN/hosts.txt");
@@ -133,7 +134,8 @@ class PlannerTest {
     assertThat(p.launchEnv()).containsEntry(LaunchAgent.ENV_VAR, p.agentString());
     assertThat(PlanRenderer.text(p))
         .contains(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
+            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
+                + " hpc-benchmarks"
                 + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname\n")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
         .contains("mpi.np ")
@@ -237,7 +239,10 @@ class PlannerTest {
     Plan p = plan(new JobResolver().layer(f, Source.FILE, "j.yaml"), true);
     List<String> launch = p.launch();
     int mpirun = launch.indexOf("mpirun");
-    List<String> headFlags = launch.subList(2, mpirun - 1);
+    // The head's own container also carries the run id and its clusterrun (HeadMark).
+    assertThat(launch.subList(mpirun - 5, mpirun - 1))
+        .containsExactly("--env", "CLUSTERRUN_RUN_ID=RUN", "--env", "CLUSTERRUN_HEAD");
+    List<String> headFlags = launch.subList(2, mpirun - 5);
     List<String> agentFlags = p.agent().subList(6, p.agent().size() - 6);
     assertThat(agentFlags).isEqualTo(headFlags);
     assertThat(p.agent().subList(p.agent().size() - 6, p.agent().size()))
@@ -382,7 +387,8 @@ class PlannerTest {
     Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml"), true);
     assertThat(ShellQuote.join(p.canaryLaunch()))
         .startsWith(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
+            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
+                + " hpc-benchmarks"
                 + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt sh -c ")
         .contains("/app/runs/RUN/canary.token");
     assertThat(p.placement().placement("gpu01"))

@@ -1,0 +1,75 @@
+package dev.clusterrun.core.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.remote.ExecResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The scan script with the real sh and /proc of this machine. */
+class RunScanTest {
+  static ExecResult sh(String script) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("sh", "-c", script).start();
+    byte[] out = p.getInputStream().readAllBytes();
+    byte[] err = p.getErrorStream().readAllBytes();
+    p.waitFor(20, TimeUnit.SECONDS);
+    return new ExecResult(
+        p.exitValue(),
+        new String(out, StandardCharsets.UTF_8),
+        new String(err, StandardCharsets.UTF_8),
+        Duration.ZERO,
+        null);
+  }
+
+  @Test
+  void findsTheProcessesOfRunsWithTheirHeadAndWhetherItsClusterrunLives() throws Exception {
+    String tail = UUID.randomUUID().toString().substring(0, 8);
+    String alive = "20261127-040000-a" + tail + "-0001";
+    String gone = "20261127-040000-g" + tail + "-0002";
+    long me = ProcessHandle.current().pid();
+    String myStart =
+        dev.clusterrun.core.launch.HeadMarkAccess.startTicks(
+            java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat")));
+    ProcessBuilder a = new ProcessBuilder("sleep", "60");
+    a.environment().put("CLUSTERRUN_RUN_ID", alive);
+    a.environment().put("CLUSTERRUN_HEAD", me + " " + myStart);
+    ProcessBuilder g = new ProcessBuilder("sleep", "61");
+    g.environment().put("CLUSTERRUN_RUN_ID", gone);
+    g.environment().put("CLUSTERRUN_HEAD", me + " 1");
+    Process pa = a.start();
+    Process pg = g.start();
+    try {
+      Thread.sleep(200);
+      RunScan.Node n = RunScan.parse("here", sh(RunScan.script(null)));
+      assertThat(n.error()).isNull();
+      assertThat(n.procs())
+          .filteredOn(p -> p.pid() == pa.pid())
+          .singleElement()
+          .satisfies(
+              p -> {
+                assertThat(p.runId()).isEqualTo(alive);
+                assertThat(p.cmd()).isEqualTo("sleep 60");
+                assertThat(p.ppid()).isEqualTo(me);
+              });
+      assertThat(n.heads()).anySatisfy(h -> assertThat(h.runId()).isEqualTo(alive));
+      assertThat(n.heads())
+          .filteredOn(h -> h.runId().equals(alive))
+          .singleElement()
+          .satisfies(h -> assertThat(h.alive()).isTrue());
+      assertThat(n.heads())
+          .filteredOn(h -> h.runId().equals(gone))
+          .singleElement()
+          .satisfies(h -> assertThat(h.alive()).isFalse());
+      // One run only, when asked for it; the scan's own shell never counts.
+      RunScan.Node one = RunScan.parse("here", sh(RunScan.script(gone)));
+      assertThat(one.procs()).extracting(RunScan.Proc::pid).containsExactly(pg.pid());
+    } finally {
+      pa.destroyForcibly();
+      pg.destroyForcibly();
+    }
+  }
+}
