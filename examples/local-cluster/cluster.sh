@@ -600,6 +600,13 @@ make_enroot_template() {
     cp -a "$STATE_DIR/packaged-enroot/." "$t/"
   fi
   mkdir -p "$t"/{enroot.conf.d,hooks.d,environ.d,mounts.d}
+  # The site's own setting for its registries, which speak plain HTTP (as a site that runs its own
+  # registry sets it; real enroot reads it the same way).
+  {
+    echo "# Set by cluster.sh: this cluster's image registries ($(registry_addr open), $(registry_addr private))"
+    echo "# speak plain HTTP, which enroot refuses unless allowed."
+    echo "ENROOT_ALLOW_HTTP yes"
+  } >"$t/enroot.conf.d/10-site-registry.conf"
   chmod -R go-w "$t"
 }
 

@@ -106,8 +106,8 @@ class BenchIT {
     workspace = shared + "/bench-ws-" + UUID.randomUUID().toString().substring(0, 8);
     hosts = shared + "/bench-hosts.txt";
     Files.writeString(Paths.get(hosts), c.hostfile(1), StandardCharsets.UTF_8);
-    // The stand-in's local registry holds it; its containers see the host's /usr (hpcc, mpirun).
-    image = "clusterrun/tiny";
+    // The cluster's registry holds it; its containers see the host's /usr (hpcc, mpirun).
+    image = c.tinyImage();
     long t0 = System.nanoTime();
     Result setup = clusterrun("setup", "--nodes", hosts, "--data-path", shared + "/enroot-data");
     assertThat(setup.exitCode()).as("%s", setup).isZero();
@@ -354,9 +354,8 @@ class BenchIT {
             "--dry-run");
     assertThat(plan.exitCode()).as("%s", plan).isZero();
     assertThat(plan.stdout())
-        .contains(
-            "# container clusterrun-hpcc holds: docker://clusterrun/tiny (clusterrun's record of"
-                + " what made it)");
+        .contains("# container clusterrun-hpcc holds: " + c().tinyImage() + ":latest@sha256:")
+        .contains("(clusterrun's record of what made it)");
     Result r =
         clusterrun(
             "hpl",
@@ -371,7 +370,9 @@ class BenchIT {
     assertThat(r.stderr())
         .as("%s", r)
         .contains(
-            "used existing container clusterrun-hpcc as it is (made from docker://clusterrun/tiny)")
+            "used existing container clusterrun-hpcc as it is (made from "
+                + c().tinyImage()
+                + ":latest@sha256:")
         .doesNotContain("enroot import")
         .doesNotContain("could not import");
     // It got as far as looking inside: this test image has no hpl.sh (exit 2, not 4).

@@ -43,7 +43,7 @@ class DataPathPerUserIT {
   static String hosts;
   static String root;
   static String template;
-  static List<String> imageFlags = List.of("--container-image", "docker://clusterrun/tiny");
+  static List<String> imageFlags;
 
   static LocalCluster c() {
     return CLUSTER.cluster();
@@ -66,6 +66,7 @@ class DataPathPerUserIT {
             List.of("sh", "-c", "cat > " + ShellQuote.quote(hosts))));
     // The site's part: a root every user may make their own directory in (sticky, like /tmp).
     ok(c.exec("node1", true, "install", "-d", "-m", "1777", root));
+    imageFlags = List.of("--container-image", c.tinyImage());
     String image = System.getenv("CLUSTERRUN_IT_IMAGE");
     if (image != null && !image.isBlank()) {
       Path copy = Paths.get(shared, "it-image.sqsh");

@@ -71,7 +71,9 @@ class FaultsIT {
         shared + "/faults-ring.yaml",
         "name: faults-ring\n"
             + "container:\n"
-            + "  image: docker://clusterrun/tiny\n"
+            + "  image: "
+            + c.tinyImage()
+            + "\n"
             + "workspace:\n"
             + "  mount: /workspace\n"
             + "command: [/workspace/ring]\n");

@@ -413,6 +413,14 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
+   * The tiny image in the cluster's open registry, {@code docker://HOST:PORT#clusterrun/tiny}: what
+   * a job names to run in it (the nodes' site drop-in allows the registry's plain HTTP).
+   */
+  public String tinyImage() {
+    return "docker://" + registry() + "#clusterrun/tiny";
+  }
+
+  /**
    * The cluster's private image registry, {@code HOST:PORT} (plain HTTP, basic auth for {@link
    * #privateRegistryUser()} with {@link #privateRegistryPassword()}); {@code clusterrun/tiny} is
    * there from the start.

@@ -164,7 +164,9 @@ class RegistryImportIT {
   @Test
   void theOpenRegistryWithoutAllowHttpIsRefusedAsEnrootRefusesIt() {
     String out = output();
-    Result r = importImage(out, "docker://" + c().registry() + "#clusterrun/tiny");
+    // The cluster's site drop-in allows HTTP; the environment's "no" unsets it, as enroot reads it.
+    Result r =
+        importImage(out, "docker://" + c().registry() + "#clusterrun/tiny", "ENROOT_ALLOW_HTTP=no");
     // Only https is allowed: curl's TLS handshake with a plain HTTP server fails.
     assertThat(r.exitCode()).as("%s", r).isNotZero();
     assertThat(r.stderr())

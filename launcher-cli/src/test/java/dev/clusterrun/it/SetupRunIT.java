@@ -374,6 +374,16 @@ class SetupRunIT {
     assertThat(spans.get("B")[0]).isLessThan(spans.get("A")[1]);
   }
 
+  /** The one image the workspace's cache holds (imported by digest by the first run). */
+  static Path importedImage(String workspace) throws IOException {
+    try (java.util.stream.Stream<Path> s = Files.list(Paths.get(workspace, "images"))) {
+      List<Path> images =
+          s.filter(p -> p.getFileName().toString().matches("sha256-[0-9a-f]{64}\\.sqsh")).toList();
+      assertThat(images).as("images in %s", workspace).hasSize(1);
+      return images.get(0);
+    }
+  }
+
   @Test
   @Order(7)
   void theSeedsManualRecipeAndClusterrunRunGiveTheSameResult() throws IOException {
@@ -383,13 +393,7 @@ class SetupRunIT {
     ok(c.exec("node1", "cp", ws + "/ring", seedWs + "/ring"));
     writeAsJobUser(seedWs + "/hosts.txt", c.hostfile(1));
     // The seed: a named container made by hand in the shared data path (setup's drop-in), ...
-    String image =
-        imageFlags.isEmpty()
-            ? ws
-                + "/images/"
-                + dev.clusterrun.core.enroot.EnrootArgs.squashfsName(
-                    dev.clusterrun.core.spec.ImageRef.parse("clusterrun/tiny"))
-            : imageFlags.get(1);
+    String image = imageFlags.isEmpty() ? importedImage(ws).toString() : imageFlags.get(1);
     assertThat(Paths.get(image)).exists();
     ok(c.exec("node1", "enroot", "create", "-n", "seed", image));
     // ... a hook on every node with the flags typed again by hand, ...
@@ -491,10 +495,7 @@ class SetupRunIT {
         List.of("run", "--nodes", hosts, "--workspace", ws, "--container-name=" + box, "--np", "3");
     // Made by a first run from the image (which also remembers the container's Open MPI)...
     List<String> first = new ArrayList<>(base);
-    first.addAll(
-        imageFlags.isEmpty()
-            ? List.of("--container-image", "docker://clusterrun/tiny")
-            : imageFlags);
+    first.addAll(imageFlags.isEmpty() ? List.of("--container-image", c().tinyImage()) : imageFlags);
     first.addAll(List.of("--", "/workspace/ring"));
     ringRanks(ok(inShared(List.of(), first)).stdout());
     Path marker = Paths.get(ws, "early-marker");
