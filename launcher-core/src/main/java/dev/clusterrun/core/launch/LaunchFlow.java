@@ -355,7 +355,8 @@ public final class LaunchFlow {
         if (!o.ok()) {
           return new LaunchOutcome.ImageUnavailable(o.problem(), o.fix());
         }
-        if (report == null && o.pinned().warning() != null) {
+        if (o.pinned().warning() != null) {
+          // Said by the image check's WARN too, which a run that passed does not show.
           console.progress().note("warning: " + o.pinned().warning());
         }
         job = pinned(job, o.pinned());

@@ -113,6 +113,23 @@ class ImagePinTest {
   }
 
   @Test
+  void aProxyNobodyListensOnMakesTheRegistryUnreachable() throws Exception {
+    registry.on("/v2/lab/mpi/manifests/1", r -> Reply.json(MANIFEST, V2, A));
+    RegistrySettings viaProxy =
+        new RegistrySettings(
+            true,
+            tmp.resolve(".credentials"),
+            "amd64",
+            Map.of("http_proxy", "http://127.0.0.1:" + closedPort()),
+            null,
+            null,
+            Duration.ofSeconds(5));
+    ImagePin.Outcome o = pin(registry.registry() + "#lab/mpi:1").resolve(viaProxy);
+    assertThat(o.ok()).as("%s", o).isFalse();
+    assertThat(registry.requests).isEmpty();
+  }
+
+  @Test
   void anUnreachableRegistryWithNothingCachedIsAProblemNamingRegistryRepositoryAndError()
       throws Exception {
     String host = "127.0.0.1:" + closedPort();
