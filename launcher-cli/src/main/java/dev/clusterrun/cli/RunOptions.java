@@ -20,8 +20,15 @@ final class RunOptions {
       completionCandidates = Candidates.MpiDaemons.class)
   String daemon = "auto";
 
+  @Option(
+      names = "--stdin",
+      paramLabel = "none|0|all|RANK",
+      completionCandidates = Candidates.StdinTargets.class)
+  String stdin = "0";
+
   /** These options (and {@code --no-hook}) as the core takes them. */
   LaunchOptions options(JobOptions job) {
-    return LaunchOptions.of(skipChecks, canaryOnly, noCanary, daemon, job.noHook);
+    return LaunchOptions.of(skipChecks, canaryOnly, noCanary, daemon, job.noHook)
+        .withIo(stdin, false);
   }
 }

@@ -127,7 +127,7 @@ class EarlyStartTest {
 
     ByteArrayOutputStream so = new ByteArrayOutputStream();
     ByteArrayOutputStream se = new ByteArrayOutputStream();
-    HeadProcess p = slot.go(plan, so, se);
+    HeadProcess p = slot.go(plan, so, se, null);
     assertThat(p).isNotNull();
     assertThat(p.waitFor()).isZero();
 
@@ -138,7 +138,7 @@ class EarlyStartTest {
     assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 0\n");
     assertThat(Path.of("/tmp/clusterrun-pwned")).doesNotExist();
     // Taken: a second go has nothing to run.
-    assertThat(slot.go(plan, so, se)).isNull();
+    assertThat(slot.go(plan, so, se, null)).isNull();
   }
 
   @Test
@@ -150,7 +150,7 @@ class EarlyStartTest {
     awaitFile(tmp.resolve("started"));
     ByteArrayOutputStream se = new ByteArrayOutputStream();
 
-    assertThat(slot.go(plan("other", Map.of()), new ByteArrayOutputStream(), se)).isNull();
+    assertThat(slot.go(plan("other", Map.of()), new ByteArrayOutputStream(), se, null)).isNull();
 
     // Down before go returns: its shell read the end of its input and ran nothing.
     assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 125\n");
@@ -184,7 +184,8 @@ class EarlyStartTest {
 
     assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 125\n");
     assertThat(out()).doesNotExist();
-    assertThat(slot.go(plan, new ByteArrayOutputStream(), new ByteArrayOutputStream())).isNull();
+    assertThat(slot.go(plan, new ByteArrayOutputStream(), new ByteArrayOutputStream(), null))
+        .isNull();
     slot.begin(plan);
     Thread.sleep(300);
     assertThat(Files.readAllLines(tmp.resolve("started"))).hasSize(1);
@@ -198,7 +199,7 @@ class EarlyStartTest {
     Thread.sleep(500);
     ByteArrayOutputStream se = new ByteArrayOutputStream();
 
-    assertThat(slot.go(plan, new ByteArrayOutputStream(), se)).isNull();
+    assertThat(slot.go(plan, new ByteArrayOutputStream(), se, null)).isNull();
 
     assertThat(se.size()).isZero();
     assertThat(out()).doesNotExist();
