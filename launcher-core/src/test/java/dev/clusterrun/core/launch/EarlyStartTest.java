@@ -159,6 +159,35 @@ class EarlyStartTest {
   }
 
   @Test
+  void theInputFollowsTheGoLineWholeAndItsEndIsTheCommandsEndOfInput() throws Exception {
+    List<String> launch = new ArrayList<>(List.of(enroot().toString(), "start", "box"));
+    launch.addAll(List.of("sh", "-c", "cat; echo end", "sh"));
+    Plan plan =
+        Plan.builder()
+            .runDir(tmp.resolve("runs/RUN").toString())
+            .launch(launch)
+            .launchCommandAt(3)
+            .launchEnv(Map.of())
+            .prepare(List.of())
+            .build();
+    EarlyStart.Slot slot = new EarlyStart.Slot();
+    slot.begin(plan);
+    awaitFile(tmp.resolve("started"));
+    // A megabyte of every byte value, lines and none: the held shell takes its line and no more.
+    byte[] input = new byte[1 << 20];
+    new java.util.Random(7).nextBytes(input);
+    ByteArrayOutputStream so = new ByteArrayOutputStream();
+    HeadProcess p =
+        slot.go(plan, so, new ByteArrayOutputStream(), new java.io.ByteArrayInputStream(input));
+    assertThat(p).isNotNull();
+    assertThat(p.waitFor(Duration.ofSeconds(30))).as("ended at the input's end").isTrue();
+    byte[] got = so.toByteArray();
+    assertThat(java.util.Arrays.copyOf(got, input.length)).isEqualTo(input);
+    assertThat(new String(got, input.length, got.length - input.length, StandardCharsets.UTF_8))
+        .isEqualTo("end\n");
+  }
+
+  @Test
   void anotherEnvironmentDoesNotFitAndTheSameWordsDo() throws Exception {
     Plan held = plan("box", Map.of("A", "1"));
     EarlyStart e = EarlyStart.begin(held);
