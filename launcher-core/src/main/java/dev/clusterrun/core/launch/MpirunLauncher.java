@@ -174,6 +174,48 @@ public final class MpirunLauncher implements Launcher {
     }
   }
 
+  /**
+   * The job's mpirun, its output through {@code gate} to the person and to stdout.log and
+   * stderr.log; with {@code --label} the ranks' lines from their own files ({@link RankOutput}).
+   */
+  private Started runJob(RunContext run, Plan plan, ProofGate gate)
+      throws IOException, InterruptedException {
+    Started job;
+    try (OutputStream so = Files.newOutputStream(run.runDir().resolve("stdout.log"));
+        OutputStream se = Files.newOutputStream(run.runDir().resolve("stderr.log"))) {
+      OutputStream out = gate.out(run.console().out(), so);
+      OutputStream err = gate.err(run.console().err(), se);
+      // With --label, the ranks' lines come from their own files, labelled, through the same gate.
+      RankOutput ranks =
+          io.label()
+              ? new RankOutput(
+                  run.runDir().resolve(io.filesDir()),
+                  labels(plan, run.session().head()),
+                  gate.out(run.console().out(), so),
+                  gate.err(run.console().err(), se))
+              : null;
+      try {
+        job = start(plan, out, err, gate, ranks);
+        if (ranks != null) {
+          ranks.finish();
+        }
+      } finally {
+        if (ranks != null) {
+          ranks.close();
+        }
+      }
+      out.close();
+      err.close();
+      if (!gate.opened()) {
+        gate.close(run.console().err());
+      }
+    }
+    if (io.label() && !io.perRank()) {
+      removeTree(run.runDir().resolve(io.filesDir()));
+    }
+    return job;
+  }
+
   /** Each rank's label, {@code NODE:RANK} (the rank alone when Open MPI's mapping is unknown). */
   static java.util.function.IntFunction<String> labels(Plan plan, String head) {
     List<String> nodes = plan.placement() == null ? List.of() : plan.placement().rankNodes(head);
@@ -256,41 +298,8 @@ public final class MpirunLauncher implements Launcher {
                           + String.join(", ", proved)
                           + " run inside this run's container");
             });
-    int exit;
-    Started job;
-    try (OutputStream so = Files.newOutputStream(run.runDir().resolve("stdout.log"));
-        OutputStream se = Files.newOutputStream(run.runDir().resolve("stderr.log"))) {
-      OutputStream out = gate.out(run.console().out(), so);
-      OutputStream err = gate.err(run.console().err(), se);
-      // With --label, the ranks' lines come from their own files, labelled, through the same gate.
-      RankOutput ranks =
-          io.label()
-              ? new RankOutput(
-                  run.runDir().resolve(io.filesDir()),
-                  labels(plan, run.session().head()),
-                  gate.out(run.console().out(), so),
-                  gate.err(run.console().err(), se))
-              : null;
-      try {
-        job = start(plan, out, err, gate, ranks);
-        if (ranks != null) {
-          ranks.finish();
-        }
-      } finally {
-        if (ranks != null) {
-          ranks.close();
-        }
-      }
-      out.close();
-      err.close();
-      exit = job.exit();
-      if (!gate.opened()) {
-        gate.close(run.console().err());
-      }
-    }
-    if (io.label() && !io.perRank()) {
-      removeTree(run.runDir().resolve(io.filesDir()));
-    }
+    Started job = runJob(run, plan, gate);
+    int exit = job.exit();
     run.took("job", t);
     if (job.early()) {
       run.prepared(List.of(EARLY_NOTE));

@@ -11,14 +11,10 @@ import java.io.OutputStream;
  * @param out the job's stdout, passed through unchanged
  * @param err the job's stderr, and enroot's while the container is made
  * @param in clusterrun's own standard input, for the job ({@code --stdin}); read only once the
- *     job's command runs
+ *     job's command runs; null: an empty one
  */
 public record Console(
     Progress progress, OutputStream out, OutputStream err, Interrupts interrupts, InputStream in) {
-  /** A console whose job gets no input (an empty one). */
-  public Console(Progress progress, OutputStream out, OutputStream err, Interrupts interrupts) {
-    this(progress, out, err, interrupts, null);
-  }
 
   /** Turns an interrupt from the person into {@code stop} for as long as the handle is open. */
   @FunctionalInterface

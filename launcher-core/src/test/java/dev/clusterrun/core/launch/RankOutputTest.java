@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -148,7 +147,7 @@ class RankOutputTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> JobIo.checkAgainst(new JobIo("3", false, false), List.of(), 2))
         .hasMessageContaining("2 ranks");
+    // The job's own --stdin stands when clusterrun's is the default.
     JobIo.checkAgainst(JobIo.DEFAULT, List.of("--stdin", "none"), 1);
-    assertThat(Map.of()).isEmpty();
   }
 }
