@@ -19,8 +19,8 @@ import java.util.List;
  * hold the end of one rank's line and the start of another's. Its own remedy, {@code --tag-output},
  * tags each chunk (not each line) and, in Open MPI 4, cuts a tagged chunk at 8 KiB: ranks printing
  * short lines lose output. clusterrun instead has Open MPI write each rank's output into its own
- * files ({@code --output-filename DIR:nojobid} in Open MPI 4, {@code --output dir=DIR} in Open MPI
- * 5, in the run directory on the shared filesystem, {@link #RANKS_DIR}): one writer per file,
+ * files ({@code --output-filename DIR:nojobid} in Open MPI 4, {@code --output dir=DIR,:raw} in Open
+ * MPI 5, in the run directory on the shared filesystem, {@link #RANKS_DIR}): one writer per file,
  * nothing mixed. With {@code --label} mpirun does not copy them to its own output ({@code nocopy});
  * clusterrun follows the files ({@link RankOutput}) and prints whole lines, each prefixed with its
  * node and rank.
@@ -127,9 +127,11 @@ public record JobIo(String stdin, boolean label, boolean perRank) {
     if (rankFiles()) {
       String dir = runDirInContainer + "/" + filesDir();
       if (daemon == LaunchAgent.Daemon.PRTED) {
-        // PRRTE: DIR/NSPACE/rank.N/std{out,err}; qualifiers after a colon.
+        // PRRTE: DIR/NSPACE/rank.N/std{out,err}; qualifiers after a colon. Raw: OpenPMIx as
+        // released keeps a process's unfinished line and prepends it to the next chunk of any
+        // process on the same stream, another rank's file included; raw keeps none.
         w.add("--output");
-        w.add("dir=" + dir + (label ? ":nocopy" : ""));
+        w.add("dir=" + dir + (label ? ":nocopy" : "") + ",:raw");
       } else {
         // ORTE: DIR/rank.N/std{out,err} without the job id level.
         w.add("--output-filename");

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * order they are found.
  *
  * <p>The layouts: Open MPI 4 ({@code --output-filename DIR:nojobid}) writes {@code
- * DIR/rank.N/stdout} and {@code stderr}; Open MPI 5 ({@code --output dir=DIR}) writes {@code
+ * DIR/rank.N/stdout} and {@code stderr}; Open MPI 5 ({@code --output dir=DIR,:raw}) writes {@code
  * DIR/NSPACE/rank.N/stdout} and {@code stderr}, the rank zero-padded in both. Called from one
  * thread (the launcher's wait loop): {@link #poll} while mpirun runs, {@link #finish} once it
  * ended.

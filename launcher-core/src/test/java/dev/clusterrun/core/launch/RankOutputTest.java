@@ -107,12 +107,12 @@ class RankOutputTest {
     assertThat(labelled.mpirunWords(LaunchAgent.Daemon.ORTED, "/workspace/runs/R"))
         .containsExactly("--output-filename", "/workspace/runs/R/.ranks:nojobid,nocopy");
     assertThat(labelled.mpirunWords(LaunchAgent.Daemon.PRTED, "/workspace/runs/R"))
-        .containsExactly("--output", "dir=/workspace/runs/R/.ranks:nocopy");
+        .containsExactly("--output", "dir=/workspace/runs/R/.ranks:nocopy,:raw");
     JobIo kept = new JobIo("none", false, true);
     assertThat(kept.mpirunWords(LaunchAgent.Daemon.ORTED, "/w"))
         .containsExactly("--stdin", "none", "--output-filename", "/w/ranks:nojobid");
     assertThat(kept.mpirunWords(LaunchAgent.Daemon.PRTED, "/w"))
-        .containsExactly("--stdin", "none", "--output", "dir=/w/ranks");
+        .containsExactly("--stdin", "none", "--output", "dir=/w/ranks,:raw");
     assertThat(JobIo.DEFAULT.mpirunWords(LaunchAgent.Daemon.ORTED, "/w")).isEmpty();
   }
 
