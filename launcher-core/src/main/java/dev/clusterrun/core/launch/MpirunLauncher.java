@@ -197,7 +197,15 @@ public final class MpirunLauncher implements Launcher {
       try {
         job = start(plan, out, err, gate, ranks);
         if (ranks != null) {
-          ranks.finish();
+          try {
+            ranks.finish();
+          } catch (IOException e) {
+            run.say(
+                "could not read every rank's output file in "
+                    + run.runDir().resolve(io.filesDir())
+                    + ": "
+                    + e.getMessage());
+          }
         }
       } finally {
         if (ranks != null) {
@@ -555,7 +563,11 @@ public final class MpirunLauncher implements Launcher {
     try {
       while (!p.waitFor(Duration.ofMillis(100))) {
         if (ranks != null) {
-          ranks.poll();
+          try {
+            ranks.poll();
+          } catch (IOException e) {
+            // a file not readable this time (a network filesystem's hiccup): read again next time
+          }
         }
         if (!interrupted && !proofStopped && gate != null && unproven(gate, t0)) {
           // A daemon without proof: the job must not go on, nor its output reach anyone.
