@@ -26,6 +26,14 @@ final class Candidates {
     }
   }
 
+  /** {@code --stdin}: the words it takes besides a rank. */
+  static final class StdinTargets implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return java.util.List.of("none", "0", "all").iterator();
+    }
+  }
+
   /** {@code bench PRESET}: every preset, as its command-line name. */
   static final class Presets implements Iterable<String> {
     @Override

@@ -5,8 +5,9 @@ import dev.clusterrun.core.spec.JobFlags.Choice;
 import picocli.CommandLine.Option;
 
 /**
- * How {@code run} (and {@code plan}) start the job's processes: {@code --launcher} and the options
- * of the per-node launcher. Not on {@code hpl} and {@code bench}, whose presets are mpirun jobs.
+ * How {@code run} (and {@code plan}) start the job's processes and show their output: {@code
+ * --launcher}, {@code --label}, {@code --output-per-rank} and the options of the per-node launcher.
+ * Not on {@code hpl} and {@code bench}, whose presets are mpirun jobs.
  */
 final class LauncherOptions {
   @Option(
@@ -24,8 +25,12 @@ final class LauncherOptions {
   @Option(names = "--keep-going")
   boolean keepGoing;
 
-  /** The launch options with per-node's labels and {@code --keep-going}. */
+  @Option(names = "--output-per-rank")
+  boolean outputPerRank;
+
+  /** The launch options with the output labels, {@code --keep-going} and per-rank files. */
   LaunchOptions options(LaunchOptions o) {
-    return o.perNode(new Choice("--label", label, "--no-label", noLabel).value(), keepGoing);
+    return o.perNode(new Choice("--label", label, "--no-label", noLabel).value(), keepGoing)
+        .withIo(o.stdin(), outputPerRank);
   }
 }

@@ -71,7 +71,12 @@ final class RootCommand implements Callable<Integer> {
 
   /** Where a command speaks: progress and notes on stderr, the job's output passed through. */
   Console console() {
-    return new Console(TerminalProgress.forTerminal(err), rawOut, rawErr, new InterruptSignals());
+    return new Console(
+        TerminalProgress.forTerminal(err),
+        rawOut,
+        rawErr,
+        new InterruptSignals(),
+        new ForegroundInput(System.in));
   }
 
   @Override

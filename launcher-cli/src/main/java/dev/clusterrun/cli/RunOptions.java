@@ -39,8 +39,15 @@ final class RunOptions {
     return Detach.isChild(root.env) ? Detach.console(root) : root.console();
   }
 
+  @Option(
+      names = "--stdin",
+      paramLabel = "none|0|all|RANK",
+      completionCandidates = Candidates.StdinTargets.class)
+  String stdin = "0";
+
   /** These options (and {@code --no-hook}) as the core takes them. */
   LaunchOptions options(JobOptions job) {
-    return LaunchOptions.of(skipChecks, canaryOnly, noCanary, daemon, job.noHook);
+    return LaunchOptions.of(skipChecks, canaryOnly, noCanary, daemon, job.noHook)
+        .withIo(stdin, false);
   }
 }

@@ -116,6 +116,15 @@ class DocsTest {
           "-H",
           "--rankfile",
           "--add-host",
+          "--stdin",
+          "--output-filename",
+          "--output",
+          "--tag-output",
+          "--timestamp-output",
+          "--xml",
+          // srun
+          "--input",
+          "-l",
           // what mpirun hands to the other nodes' daemons
           "-mca",
           // enroot start

@@ -113,6 +113,36 @@ public final class Canary {
     }
 
     /**
+     * The node of each rank, rank by rank (Open MPI's mapping as {@link #placement} counts it: each
+     * node's ranks in a row), or empty when unpredictable.
+     *
+     * @param head the node mpirun runs on (may be outside the hostfile)
+     */
+    public List<String> rankNodes(String head) {
+      List<String> out = new ArrayList<>();
+      if (unpredictable != null) {
+        return out;
+      }
+      int h = nodes.indexOf(head);
+      List<Integer> order = new ArrayList<>();
+      if (h >= 0) {
+        order.add(h);
+      }
+      for (int i = 0; i < nodes.size(); i++) {
+        if (i != h) {
+          order.add(i);
+        }
+      }
+      for (int i : order) {
+        int n = Math.min(perNode != null ? perNode : slots.get(i), np - out.size());
+        for (int k = 0; k < n; k++) {
+          out.add(nodes.get(i));
+        }
+      }
+      return out;
+    }
+
+    /**
      * mpirun options in the job's own arguments that change where ranks go: these, and the ones
      * that choose the hosts ({@link DaemonProof#HOST_LIST_OPTIONS}, {@link
      * DaemonProof#HOST_FILE_OPTIONS}).

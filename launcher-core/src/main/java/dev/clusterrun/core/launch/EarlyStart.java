@@ -1,8 +1,10 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.core.session.InputPump;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
@@ -132,9 +134,11 @@ public final class EarlyStart {
   /**
    * Runs {@code plan}'s command in the held container, its output (and what the start printed
    * before) to {@code out} and {@code err}; null, with the start stopped, when it does not fit or
-   * has ended already.
+   * has ended already. After the line, {@code input} (the job's standard input, null for none) is
+   * copied into the same standard input: the held shell reads its line byte by byte (as {@code
+   * read} does on a pipe), so none of the input is taken before mpirun runs.
    */
-  synchronized HeadProcess go(Plan plan, OutputStream out, OutputStream err)
+  synchronized HeadProcess go(Plan plan, OutputStream out, OutputStream err, InputStream input)
       throws InterruptedException {
     if (settled) {
       return null;
@@ -147,7 +151,12 @@ public final class EarlyStart {
     try {
       OutputStream in = process.stdin();
       in.write(line.getBytes(charset()));
-      in.close();
+      in.flush();
+      if (input == null) {
+        in.close();
+      } else {
+        InputPump.start(input, in);
+      }
     } catch (IOException e) {
       // Ended meanwhile: the job starts as it always did.
       stop();
@@ -210,12 +219,13 @@ public final class EarlyStart {
     }
 
     /**
-     * The held start running {@code plan}'s command ({@link EarlyStart#go}), or null: none held, or
-     * it did not fit (stopped then).
+     * The held start running {@code plan}'s command ({@link EarlyStart#go}) with {@code input}, or
+     * null: none held, or it did not fit (stopped then).
      */
-    HeadProcess go(Plan plan, OutputStream out, OutputStream err) throws InterruptedException {
+    HeadProcess go(Plan plan, OutputStream out, OutputStream err, InputStream input)
+        throws InterruptedException {
       EarlyStart e = held.getAndSet(null);
-      return e == null ? null : e.go(plan, out, err);
+      return e == null ? null : e.go(plan, out, err, input);
     }
 
     /** Stops a start still held; no start begins afterwards. */

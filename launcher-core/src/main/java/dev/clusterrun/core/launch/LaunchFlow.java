@@ -111,7 +111,8 @@ public final class LaunchFlow {
                 job,
                 hostfile,
                 new Planner.Options(
-                    runId, auto ? LaunchAgent.Daemon.ORTED : fixed, rq.options().hook(), auto)),
+                        runId, auto ? LaunchAgent.Daemon.ORTED : fixed, rq.options().hook(), auto)
+                    .withIo(rq.options().io())),
             job.workspacePath().value())
         .withImageNote(imageNote);
   }
@@ -141,10 +142,33 @@ public final class LaunchFlow {
 
   /**
    * The launcher's own settings: per-node refuses what applies to mpirun only, and {@code
-   * --label}/{@code --keep-going} apply to per-node only.
+   * --keep-going} applies to per-node only; the job's input and output flags must not contradict
+   * the job's own mpirun arguments.
    */
   static void checkLauncher(ResolvedJob job, Hostfile hostfile, LaunchOptions options) {
     if (job.launcher().value() == LauncherKind.PER_NODE) {
+      if (options.perRank()) {
+        throw new dev.clusterrun.core.BadInputException(
+            "--output-per-rank",
+            "applies to the mpirun launcher only (per-node keeps each node's output in"
+                + " NODE.stdout.log and NODE.stderr.log of the run directory)");
+      }
+      if (options.stdin().equals("all")) {
+        throw new dev.clusterrun.core.BadInputException(
+            "--stdin=all",
+            "the per-node launcher gives the input to one node (--stdin=0, the first node, or"
+                + " --stdin=N, the node of rank N in the hostfile) or none");
+      }
+      if (!options.stdin().equals("none")
+          && Integer.parseInt(options.stdin()) >= hostfile.hosts().size()) {
+        throw new dev.clusterrun.core.BadInputException(
+            "--stdin=" + options.stdin(),
+            "the hostfile has "
+                + hostfile.hosts().size()
+                + " nodes (0 to "
+                + (hostfile.hosts().size() - 1)
+                + ")");
+      }
       Integer fanout = job.ssh().fanout().value();
       PerNodePlan.refuseMpiSettings(
           job,
@@ -153,10 +177,8 @@ public final class LaunchFlow {
           fanout == null ? JobResolver.DEFAULT_FANOUT : fanout);
       return;
     }
+    JobIo.checkAgainst(options.io(), job.mpiArgs().value(), job.np().value());
     List<String> given = new ArrayList<>();
-    if (options.label() != null) {
-      given.add(options.label() ? "--label" : "--no-label");
-    }
     if (options.keepGoing()) {
       given.add("--keep-going");
     }
@@ -265,7 +287,8 @@ public final class LaunchFlow {
                   launch.options().hook(),
                   fixed == null)
               .withNetwork(NetworkPick.settle(job, java.util.Map.of(head, f), head))
-              .withSshMasters(others ? usableMasters(masters, f) : null);
+              .withSshMasters(others ? usableMasters(masters, f) : null)
+              .withIo(launch.options().io());
       Plan plan = Planner.plan(job, launch.hostfile(), o);
       LaunchAgent.Daemon d =
           fixed != null ? fixed : MpirunLauncher.rememberedDaemon(plan, f.dataPath());
@@ -282,7 +305,8 @@ public final class LaunchFlow {
                 launch.hostfile(),
                 new Planner.Options(launch.runId(), d, launch.options().hook(), true)
                     .withNetwork(o.network())
-                    .withSshMasters(o.sshMasters()));
+                    .withSshMasters(o.sshMasters())
+                    .withIo(o.io()));
       }
       if (EarlyStart.startsAsIs(plan, f.dataPath())) {
         slot.begin(plan);
@@ -474,6 +498,7 @@ public final class LaunchFlow {
               port -> Planner.plan(job, launch.hostfile(), o, port),
               launch.options().label(),
               launch.options().keepGoing());
+      perNode.input(launch.options().stdin());
       return run(
           launch,
           job,
@@ -492,13 +517,15 @@ public final class LaunchFlow {
                     launch.hostfile(),
                     new Planner.Options(launch.runId(), d, hook, fixed == null)
                         .withNetwork(network)
-                        .withSshMasters(sshMasters)),
+                        .withSshMasters(sshMasters)
+                        .withIo(launch.options().io())),
             fixed,
             launch.options().canary(),
             report == null ? null : knownNodes(report));
     if (early != null) {
       mpirun.early(early);
     }
+    mpirun.io(launch.options().io());
     java.util.Set<String> chosen = DaemonProof.chosenHosts(job.mpiArgs().value());
     if (chosen != null) {
       mpirun.chosenHosts(chosen, String.join(" ", job.mpiArgs().value()));

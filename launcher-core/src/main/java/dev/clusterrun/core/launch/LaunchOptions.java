@@ -16,6 +16,9 @@ import java.util.List;
  *     --label}/{@code --no-label}); null: when there is more than one node
  * @param keepGoing with {@code --launcher=per-node}: when a node fails, let the others finish
  *     ({@code --keep-going}) instead of stopping them
+ * @param stdin who gets clusterrun's standard input ({@code --stdin}, {@link JobIo#parseStdin})
+ * @param perRank keep each rank's output in its own files of the run directory ({@code
+ *     --output-per-rank})
  */
 public record LaunchOptions(
     boolean skipChecks,
@@ -23,14 +26,31 @@ public record LaunchOptions(
     Daemon daemon,
     boolean hook,
     Boolean label,
-    boolean keepGoing) {
-  public LaunchOptions(boolean skipChecks, CanaryMode canary, Daemon daemon, boolean hook) {
-    this(skipChecks, canary, daemon, hook, null, false);
+    boolean keepGoing,
+    String stdin,
+    boolean perRank) {
+  public LaunchOptions {
+    stdin = JobIo.parseStdin(stdin);
   }
 
-  /** The same options, with per-node's output labels and {@code --keep-going}. */
+  public LaunchOptions(boolean skipChecks, CanaryMode canary, Daemon daemon, boolean hook) {
+    this(skipChecks, canary, daemon, hook, null, false, null, false);
+  }
+
+  /** The same options, with the output labels ({@code --label}) and {@code --keep-going}. */
   public LaunchOptions perNode(Boolean label, boolean keepGoing) {
-    return new LaunchOptions(skipChecks, canary, daemon, hook, label, keepGoing);
+    return new LaunchOptions(skipChecks, canary, daemon, hook, label, keepGoing, stdin, perRank);
+  }
+
+  /** The same options, with {@code --stdin} and {@code --output-per-rank}. */
+  public LaunchOptions withIo(String stdinTarget, boolean outputPerRank) {
+    return new LaunchOptions(
+        skipChecks, canary, daemon, hook, label, keepGoing, stdinTarget, outputPerRank);
+  }
+
+  /** The job's input and output with mpirun: labels only when asked ({@code --label}). */
+  public JobIo io() {
+    return new JobIo(stdin, Boolean.TRUE.equals(label), perRank);
   }
 
   /** Whether the per-node output is labelled, for {@code nodes} nodes. */

@@ -46,9 +46,13 @@ final class LineLabels extends OutputStream {
   }
 
   private void emit() throws IOException {
+    // One write for the prefix and the line: whoever else writes to the target cannot come between.
+    byte[] whole = new byte[prefix.length + line.size()];
+    System.arraycopy(prefix, 0, whole, 0, prefix.length);
+    byte[] l = line.toByteArray();
+    System.arraycopy(l, 0, whole, prefix.length, l.length);
     synchronized (target) {
-      target.write(prefix);
-      line.writeTo(target);
+      target.write(whole);
       target.flush();
     }
     line.reset();

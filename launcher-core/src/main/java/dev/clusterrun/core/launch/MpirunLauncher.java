@@ -38,6 +38,8 @@ public final class MpirunLauncher implements Launcher {
   private java.util.Set<String> chosenHosts;
   private String chosenBy;
   private EarlyStart.Slot early;
+  private JobIo io = JobIo.DEFAULT;
+  private java.io.InputStream consoleIn;
   private volatile HeadProcess current;
   private volatile boolean interrupted;
   private volatile Duration grace = Duration.ofSeconds(10);
@@ -108,6 +110,12 @@ public final class MpirunLauncher implements Launcher {
     return this;
   }
 
+  /** The job's input and its ranks' output ({@code --stdin}, {@code --label}, …). */
+  MpirunLauncher io(JobIo v) {
+    this.io = v;
+    return this;
+  }
+
   /** What {@code mpirun --version} printed in the container (version null when none). */
   record Asked(String version, int exitCode, String stderr) {}
 
@@ -166,7 +174,78 @@ public final class MpirunLauncher implements Launcher {
     }
   }
 
+  /**
+   * The job's mpirun, its output through {@code gate} to the person and to stdout.log and
+   * stderr.log; with {@code --label} the ranks' lines from their own files ({@link RankOutput}).
+   */
+  private Started runJob(RunContext run, Plan plan, ProofGate gate)
+      throws IOException, InterruptedException {
+    Started job;
+    try (OutputStream so = Files.newOutputStream(run.runDir().resolve("stdout.log"));
+        OutputStream se = Files.newOutputStream(run.runDir().resolve("stderr.log"))) {
+      OutputStream out = gate.out(run.console().out(), so);
+      OutputStream err = gate.err(run.console().err(), se);
+      // With --label, the ranks' lines come from their own files, labelled, through the same gate.
+      RankOutput ranks =
+          io.label()
+              ? new RankOutput(
+                  run.runDir().resolve(io.filesDir()),
+                  labels(plan, run.session().head()),
+                  gate.out(run.console().out(), so),
+                  gate.err(run.console().err(), se))
+              : null;
+      try {
+        job = start(plan, out, err, gate, ranks);
+        if (ranks != null) {
+          try {
+            ranks.finish();
+          } catch (IOException e) {
+            run.say(
+                "could not read every rank's output file in "
+                    + run.runDir().resolve(io.filesDir())
+                    + ": "
+                    + e.getMessage());
+          }
+        }
+      } finally {
+        if (ranks != null) {
+          ranks.close();
+        }
+      }
+      out.close();
+      err.close();
+      if (!gate.opened()) {
+        gate.close(run.console().err());
+      }
+    }
+    if (io.label() && !io.perRank()) {
+      removeTree(run.runDir().resolve(io.filesDir()));
+    }
+    return job;
+  }
+
+  /** Each rank's label, {@code NODE:RANK} (the rank alone when Open MPI's mapping is unknown). */
+  static java.util.function.IntFunction<String> labels(Plan plan, String head) {
+    List<String> nodes = plan.placement() == null ? List.of() : plan.placement().rankNodes(head);
+    return rank -> rank < nodes.size() ? nodes.get(rank) + ":" + rank : Integer.toString(rank);
+  }
+
+  /** Removes {@code dir} and what it holds (the ranks' files once stdout.log holds them). */
+  private static void removeTree(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // left behind in the run directory: harmless
+    }
+  }
+
   private Ending launchJob(RunContext run) throws IOException, InterruptedException {
+    consoleIn = run.console().in();
     // The daemon matching the container's Open MPI.
     LaunchAgent.Daemon d = daemon;
     if (d == null) {
@@ -227,20 +306,8 @@ public final class MpirunLauncher implements Launcher {
                           + String.join(", ", proved)
                           + " run inside this run's container");
             });
-    int exit;
-    Started job;
-    try (OutputStream so = Files.newOutputStream(run.runDir().resolve("stdout.log"));
-        OutputStream se = Files.newOutputStream(run.runDir().resolve("stderr.log"))) {
-      OutputStream out = gate.out(run.console().out(), so);
-      OutputStream err = gate.err(run.console().err(), se);
-      job = start(plan, out, err, gate);
-      out.close();
-      err.close();
-      exit = job.exit();
-      if (!gate.opened()) {
-        gate.close(run.console().err());
-      }
-    }
+    Started job = runJob(run, plan, gate);
+    int exit = job.exit();
     run.took("job", t);
     if (job.early()) {
       run.prepared(List.of(EARLY_NOTE));
@@ -452,14 +519,22 @@ public final class MpirunLauncher implements Launcher {
   /** How the job's mpirun ended, and whether clusterrun stopped it for want of proof. */
   record Started(int exit, boolean proofStopped, boolean early) {}
 
-  /** The job: in the container begun during the checks when it fits, else started now. */
-  private Started start(Plan plan, OutputStream out, OutputStream err, ProofGate gate)
+  /**
+   * The job: in the container begun during the checks when it fits, else started now; clusterrun's
+   * standard input copied into it as {@code --stdin} says.
+   *
+   * @param ranks the ranks' own output files to follow while it runs ({@code --label}), or null
+   */
+  private Started start(
+      Plan plan, OutputStream out, OutputStream err, ProofGate gate, RankOutput ranks)
       throws IOException, InterruptedException {
-    return start(plan.launch(), plan.launchEnv(), plan, out, err, gate);
+    java.io.InputStream input = io.forwardsInput() ? consoleIn : null;
+    return start(plan.launch(), plan.launchEnv(), plan, out, err, gate, input, ranks);
   }
 
   /**
    * @param held the plan whose command may run in the container begun early (null: start anew)
+   * @param input what is copied into the process's standard input (null: closed at once)
    */
   private Started start(
       List<String> argv,
@@ -467,12 +542,17 @@ public final class MpirunLauncher implements Launcher {
       Plan held,
       OutputStream out,
       OutputStream err,
-      ProofGate gate)
+      ProofGate gate,
+      java.io.InputStream input,
+      RankOutput ranks)
       throws IOException, InterruptedException {
     long t0 = System.nanoTime();
-    HeadProcess p = held == null || early == null ? null : early.go(held, out, err);
+    HeadProcess p = held == null || early == null ? null : early.go(held, out, err, input);
     boolean begunEarly = p != null;
-    if (p == null) {
+    if (p == null && input != null) {
+      p = HeadProcess.startWithInput(argv, env, out, err);
+      dev.clusterrun.core.session.InputPump.start(input, p.stdin());
+    } else if (p == null) {
       p = HeadProcess.start(argv, env, null, out, err);
     }
     current = p;
@@ -482,6 +562,13 @@ public final class MpirunLauncher implements Launcher {
     boolean proofStopped = false;
     try {
       while (!p.waitFor(Duration.ofMillis(100))) {
+        if (ranks != null) {
+          try {
+            ranks.poll();
+          } catch (IOException e) {
+            // a file not readable this time (a network filesystem's hiccup): read again next time
+          }
+        }
         if (!interrupted && !proofStopped && gate != null && unproven(gate, t0)) {
           // A daemon without proof: the job must not go on, nor its output reach anyone.
           proofStopped = true;
@@ -548,7 +635,7 @@ public final class MpirunLauncher implements Launcher {
     try (OutputStream log = Files.newOutputStream(run.runDir().resolve("canary.log"))) {
       OutputStream out = gate.out(buf, log);
       OutputStream err = gate.err(run.console().err(), log);
-      Started c = start(plan.canaryLaunch(), plan.launchEnv(), null, out, err, gate);
+      Started c = start(plan.canaryLaunch(), plan.launchEnv(), null, out, err, gate, null, null);
       out.close();
       err.close();
       if (!gate.opened()) {

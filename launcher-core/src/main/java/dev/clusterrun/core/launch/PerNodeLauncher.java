@@ -3,6 +3,7 @@ package dev.clusterrun.core.launch;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.core.session.InputPump;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -39,6 +40,7 @@ public final class PerNodeLauncher implements Launcher {
   private volatile boolean interrupted;
   private final AtomicReference<NodeEnd> firstFailure = new AtomicReference<>();
   private volatile boolean stopping;
+  private String stdin = "0";
 
   /**
    * @param planFor the plan for a rendezvous port picked on the first node
@@ -49,6 +51,14 @@ public final class PerNodeLauncher implements Launcher {
     this.planFor = planFor;
     this.label = label;
     this.keepGoing = keepGoing;
+  }
+
+  /**
+   * Which node gets clusterrun's standard input over its session ({@code --stdin}): {@code 0} (the
+   * first node), another node's index in the hostfile, or {@code none}.
+   */
+  public void input(String target) {
+    this.stdin = target;
   }
 
   @Override
@@ -144,7 +154,14 @@ public final class PerNodeLauncher implements Launcher {
         OutputStream se = Files.newOutputStream(Path.of(start.stderrLog()));
         OutputStream out = new LineLabels(run.console().out(), labelled ? node : null);
         OutputStream err = new LineLabels(run.console().err(), labelled ? node : null)) {
-      r = shell.stream(script(start, System.getenv()), new Tee(out, so), new Tee(err, se));
+      r =
+          takesInput(plan, node)
+              ? shell.stream(
+                  script(start, System.getenv()),
+                  new Tee(out, so),
+                  new Tee(err, se),
+                  in -> InputPump.start(run.console().in(), in))
+              : shell.stream(script(start, System.getenv()), new Tee(out, so), new Tee(err, se));
     } catch (IOException | RuntimeException e) {
       // Failures are data: the node's end says why, the other nodes are stopped as for any.
       r = ExecResult.failed(node + ": " + e.getMessage(), Duration.ZERO);
@@ -169,6 +186,15 @@ public final class PerNodeLauncher implements Launcher {
       }
     }
     return end;
+  }
+
+  /** Whether {@code node} is the one {@code --stdin} names. */
+  private boolean takesInput(Plan plan, String node) {
+    if (stdin.equals("none") || stdin.equals("all")) {
+      return false;
+    }
+    int i = Integer.parseInt(stdin);
+    return i < plan.perNode().size() && plan.perNode().get(i).node().equals(node);
   }
 
   /** Stops the run's processes on every node but {@code except}, by run id. */

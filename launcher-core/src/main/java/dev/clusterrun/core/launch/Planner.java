@@ -32,6 +32,8 @@ public final class Planner {
    *     it with {@code enroot start --env} instead
    * @param sshMasters the directory of the head's SSH master connections mpirun's ssh rides on
    *     ({@link dev.clusterrun.core.check.NodeToNodeSsh}), null for none
+   * @param io the job's input and its ranks' output ({@code --stdin}, {@code --label}, {@code
+   *     --output-per-rank}): mpirun's words for them
    */
   public record Options(
       String runId,
@@ -39,7 +41,12 @@ public final class Planner {
       boolean hook,
       boolean daemonDetected,
       NetworkPick network,
-      String sshMasters) {
+      String sshMasters,
+      JobIo io) {
+    public Options {
+      io = io == null ? JobIo.DEFAULT : io;
+    }
+
     /** A daemon given explicitly ({@code --mpi-daemon orted|prted}, or detected by {@code run}). */
     public Options(String runId, LaunchAgent.Daemon daemon, boolean hook) {
       this(runId, daemon, hook, false);
@@ -47,17 +54,22 @@ public final class Planner {
 
     /** The network not settled yet (as {@code plan} shows it: no node asked). */
     public Options(String runId, LaunchAgent.Daemon daemon, boolean hook, boolean daemonDetected) {
-      this(runId, daemon, hook, daemonDetected, null, null);
+      this(runId, daemon, hook, daemonDetected, null, null, null);
     }
 
     /** These options with the network settled. */
     public Options withNetwork(NetworkPick pick) {
-      return new Options(runId, daemon, hook, daemonDetected, pick, sshMasters);
+      return new Options(runId, daemon, hook, daemonDetected, pick, sshMasters, io);
     }
 
     /** These options with mpirun's ssh riding on the head's master connections in {@code dir}. */
     public Options withSshMasters(String dir) {
-      return new Options(runId, daemon, hook, daemonDetected, network, dir);
+      return new Options(runId, daemon, hook, daemonDetected, network, dir, io);
+    }
+
+    /** These options with the job's input and output as {@code io} says. */
+    public Options withIo(JobIo v) {
+      return new Options(runId, daemon, hook, daemonDetected, network, sshMasters, v);
     }
   }
 
@@ -347,6 +359,14 @@ public final class Planner {
             .withPerNode(job.perNode().value())
             .withRanksIn(job.workdir().value(), job.remapRoot().value())
             .withSettings(mca, forward, job.mpiArgs().value());
+    // The job's input and its ranks' output (never the canary's, whose output clusterrun reads).
+    List<String> io =
+        new ArrayList<>(
+            options
+                .io()
+                .mpirunWords(options.daemon(), paths.wsMount() + "/runs/" + options.runId()));
+    io.addAll(job.mpiArgs().value());
+    MpirunArgs jobMpirun = mpirun.withSettings(mca, forward, io);
     List<String> canary =
         Canary.command(paths.wsMount() + "/runs/" + options.runId() + "/" + Canary.TOKEN_FILE);
     Map<String, String> launchEnv =
@@ -354,7 +374,7 @@ public final class Planner {
     if (options.hook()) {
       launchEnv.put(LaunchAgent.ENV_VAR, agentString);
     }
-    List<String> command = mpirun.words(job.command().value());
+    List<String> command = jobMpirun.words(job.command().value());
     List<String> launch = EnrootArgs.start(flags, headEnvFlags, name, command);
     plan.launch(launch)
         .launchCommandAt(launch.size() - command.size())

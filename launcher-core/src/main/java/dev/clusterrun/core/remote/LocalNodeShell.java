@@ -101,9 +101,29 @@ public final class LocalNodeShell implements NodeShell {
 
   @Override
   public ExecResult stream(String script, java.io.OutputStream out, java.io.OutputStream err) {
+    return stream(script, out, err, null);
+  }
+
+  @Override
+  public ExecResult stream(
+      String script,
+      java.io.OutputStream out,
+      java.io.OutputStream err,
+      java.util.function.Consumer<java.io.OutputStream> input) {
     long start = System.nanoTime();
     CommandLine cl = command(script);
-    PumpStreamHandler streams = new PumpStreamHandler(out, err, null);
+    PumpStreamHandler streams =
+        new PumpStreamHandler(out, err, null) {
+          @Override
+          public void setProcessInputStream(java.io.OutputStream os) {
+            // Handed over to be written and closed by the caller, else closed at once.
+            if (input == null) {
+              super.setProcessInputStream(os);
+            } else {
+              input.accept(os);
+            }
+          }
+        };
     streams.setStopTimeout(DRAIN_AFTER_EXIT);
     TreeKillingWatchdog watchdog = new TreeKillingWatchdog(null);
     DefaultExecutor ex = DefaultExecutor.builder().setExecuteStreamHandler(streams).get();

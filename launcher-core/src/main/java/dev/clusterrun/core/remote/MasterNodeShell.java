@@ -64,6 +64,15 @@ public final class MasterNodeShell implements NodeShell {
     return ssh.stream(script, out, err);
   }
 
+  @Override
+  public ExecResult stream(
+      String script,
+      OutputStream out,
+      OutputStream err,
+      java.util.function.Consumer<OutputStream> input) {
+    return ssh.stream(script, out, err, input);
+  }
+
   private ExecResult sshTrouble(ExecResult r) {
     if (r.error() != null || r.exitCode() != 255) {
       return r;

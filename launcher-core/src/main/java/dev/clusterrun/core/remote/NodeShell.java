@@ -41,6 +41,18 @@ public interface NodeShell extends AutoCloseable {
     return new ExecResult(r.exitCode(), "", "", r.elapsed(), r.error());
   }
 
+  /**
+   * {@link #stream}, the command's standard input handed to {@code input} once it started (to write
+   * into and close) instead of closed at once; a shell that cannot give it closes it.
+   */
+  default ExecResult stream(
+      String script,
+      OutputStream out,
+      OutputStream err,
+      java.util.function.Consumer<OutputStream> input) {
+    return stream(script, out, err);
+  }
+
   /** Runs one argv, quoted with {@link ShellQuote}. */
   default ExecResult exec(List<String> argv, Duration timeout) {
     return run(ShellQuote.join(argv), timeout);

@@ -442,6 +442,15 @@ public final class SshNodeShell implements NodeShell {
 
   @Override
   public ExecResult stream(String script, java.io.OutputStream out, java.io.OutputStream err) {
+    return stream(script, out, err, null);
+  }
+
+  @Override
+  public ExecResult stream(
+      String script,
+      java.io.OutputStream out,
+      java.io.OutputStream err,
+      java.util.function.Consumer<java.io.OutputStream> input) {
     long start = System.nanoTime();
     Session session;
     try {
@@ -453,7 +462,11 @@ public final class SshNodeShell implements NodeShell {
       Session.Command cmd = session.exec("sh -c " + ShellQuote.quote(script));
       Output o = new Output(cmd.getInputStream(), out);
       Output e = new Output(cmd.getErrorStream(), err);
-      cmd.getOutputStream().close(); // no stdin: EOF right away
+      if (input == null) {
+        cmd.getOutputStream().close(); // no stdin: EOF right away
+      } else {
+        input.accept(cmd.getOutputStream());
+      }
       waitClosed(cmd, Duration.ofDays(3650), o, e);
       o.drain();
       e.drain();

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.session;
 
+import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
@@ -9,9 +10,12 @@ import java.io.OutputStream;
  *
  * @param out the job's stdout, passed through unchanged
  * @param err the job's stderr, and enroot's while the container is made
+ * @param in clusterrun's own standard input, for the job ({@code --stdin}); read only once the
+ *     job's command runs; null: an empty one
  */
 public record Console(
-    Progress progress, OutputStream out, OutputStream err, Interrupts interrupts) {
+    Progress progress, OutputStream out, OutputStream err, Interrupts interrupts, InputStream in) {
+
   /** Turns an interrupt from the person into {@code stop} for as long as the handle is open. */
   @FunctionalInterface
   public interface Interrupts {
@@ -32,5 +36,6 @@ public record Console(
     out = out == null ? OutputStream.nullOutputStream() : out;
     err = err == null ? OutputStream.nullOutputStream() : err;
     interrupts = interrupts == null ? Interrupts.NONE : interrupts;
+    in = in == null ? InputStream.nullInputStream() : in;
   }
 }

@@ -148,6 +148,7 @@ class BenchFlowTest {
         },
         null,
         null,
+        null,
         null);
   }
 

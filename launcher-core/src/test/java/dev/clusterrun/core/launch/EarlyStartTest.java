@@ -127,7 +127,7 @@ class EarlyStartTest {
 
     ByteArrayOutputStream so = new ByteArrayOutputStream();
     ByteArrayOutputStream se = new ByteArrayOutputStream();
-    HeadProcess p = slot.go(plan, so, se);
+    HeadProcess p = slot.go(plan, so, se, null);
     assertThat(p).isNotNull();
     assertThat(p.waitFor()).isZero();
 
@@ -138,7 +138,7 @@ class EarlyStartTest {
     assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 0\n");
     assertThat(Path.of("/tmp/clusterrun-pwned")).doesNotExist();
     // Taken: a second go has nothing to run.
-    assertThat(slot.go(plan, so, se)).isNull();
+    assertThat(slot.go(plan, so, se, null)).isNull();
   }
 
   @Test
@@ -150,12 +150,41 @@ class EarlyStartTest {
     awaitFile(tmp.resolve("started"));
     ByteArrayOutputStream se = new ByteArrayOutputStream();
 
-    assertThat(slot.go(plan("other", Map.of()), new ByteArrayOutputStream(), se)).isNull();
+    assertThat(slot.go(plan("other", Map.of()), new ByteArrayOutputStream(), se, null)).isNull();
 
     // Down before go returns: its shell read the end of its input and ran nothing.
     assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 125\n");
     assertThat(out()).doesNotExist();
     assertThat(se.size()).as("the stopped start's output is not the job's").isZero();
+  }
+
+  @Test
+  void theInputFollowsTheGoLineWholeAndItsEndIsTheCommandsEndOfInput() throws Exception {
+    List<String> launch = new ArrayList<>(List.of(enroot().toString(), "start", "box"));
+    launch.addAll(List.of("sh", "-c", "cat; echo end", "sh"));
+    Plan plan =
+        Plan.builder()
+            .runDir(tmp.resolve("runs/RUN").toString())
+            .launch(launch)
+            .launchCommandAt(3)
+            .launchEnv(Map.of())
+            .prepare(List.of())
+            .build();
+    EarlyStart.Slot slot = new EarlyStart.Slot();
+    slot.begin(plan);
+    awaitFile(tmp.resolve("started"));
+    // A megabyte of every byte value, lines and none: the held shell takes its line and no more.
+    byte[] input = new byte[1 << 20];
+    new java.util.Random(7).nextBytes(input);
+    ByteArrayOutputStream so = new ByteArrayOutputStream();
+    HeadProcess p =
+        slot.go(plan, so, new ByteArrayOutputStream(), new java.io.ByteArrayInputStream(input));
+    assertThat(p).isNotNull();
+    assertThat(p.waitFor(Duration.ofSeconds(30))).as("ended at the input's end").isTrue();
+    byte[] got = so.toByteArray();
+    assertThat(java.util.Arrays.copyOf(got, input.length)).isEqualTo(input);
+    assertThat(new String(got, input.length, got.length - input.length, StandardCharsets.UTF_8))
+        .isEqualTo("end\n");
   }
 
   @Test
@@ -184,7 +213,8 @@ class EarlyStartTest {
 
     assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 125\n");
     assertThat(out()).doesNotExist();
-    assertThat(slot.go(plan, new ByteArrayOutputStream(), new ByteArrayOutputStream())).isNull();
+    assertThat(slot.go(plan, new ByteArrayOutputStream(), new ByteArrayOutputStream(), null))
+        .isNull();
     slot.begin(plan);
     Thread.sleep(300);
     assertThat(Files.readAllLines(tmp.resolve("started"))).hasSize(1);
@@ -198,7 +228,7 @@ class EarlyStartTest {
     Thread.sleep(500);
     ByteArrayOutputStream se = new ByteArrayOutputStream();
 
-    assertThat(slot.go(plan, new ByteArrayOutputStream(), se)).isNull();
+    assertThat(slot.go(plan, new ByteArrayOutputStream(), se, null)).isNull();
 
     assertThat(se.size()).isZero();
     assertThat(out()).doesNotExist();

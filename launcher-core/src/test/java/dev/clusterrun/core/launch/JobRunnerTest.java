@@ -83,7 +83,11 @@ class JobRunnerTest {
                     new FanOut(2),
                     Progress.NONE),
                 new Console(
-                    Progress.NONE, new ByteArrayOutputStream(), new ByteArrayOutputStream(), null))
+                    Progress.NONE,
+                    new ByteArrayOutputStream(),
+                    new ByteArrayOutputStream(),
+                    null,
+                    null))
             .run(new JobRunner.Request(mpirun.firstPlan(), ws.toString(), null, "test", mpirun));
     assertThat(Thread.interrupted()).as("the interruption is passed on to the caller").isTrue();
     assertThat(r.exitCode()).isEqualTo(130);
@@ -128,7 +132,8 @@ class JobRunnerTest {
             head,
             Session.over(
                 PlannerTest.TWO_BY_EIGHT, "gpu01", Map.of(), Map.of(), new FanOut(2), saying),
-            new Console(saying, new ByteArrayOutputStream(), new ByteArrayOutputStream(), null))
+            new Console(
+                saying, new ByteArrayOutputStream(), new ByteArrayOutputStream(), null, null))
         .run(new JobRunner.Request(mpirun.firstPlan(), ws.toString(), null, "test", mpirun));
     Thread.interrupted();
     assertThat(said)

@@ -108,7 +108,12 @@ class PerNodeLauncherTest {
   RunContext context(Session s, Plan first) throws Exception {
     Files.createDirectories(Path.of(first.runDir()));
     return new RunContext(
-        s, new Console(s.progress(), out, err, null), HeadCommands.LOCAL, first, null, "test");
+        s,
+        new Console(s.progress(), out, err, null, null),
+        HeadCommands.LOCAL,
+        first,
+        null,
+        "test");
   }
 
   @Test
