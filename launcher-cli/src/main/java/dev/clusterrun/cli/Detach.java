@@ -171,7 +171,7 @@ final class Detach {
             pipe.flush();
           }
         };
-    return new Console(progress, out, err, new InterruptSignals());
+    return new Console(progress, out, err, new InterruptSignals(), null);
   }
 
   /** An output stream whose destination changes once. */
