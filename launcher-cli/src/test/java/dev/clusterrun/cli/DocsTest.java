@@ -148,6 +148,12 @@ class DocsTest {
           "--with-64",
           "--docker-bridge",
           "--arp",
+          "--private",
+          "--oci",
+          "--add",
+          "--remove",
+          // cluster.sh push and enroot import
+          "--arch",
           // java (the launcher's JVM options)
           "-XX:TieredStopAtLevel",
           "-XX:CICompilerCount",
