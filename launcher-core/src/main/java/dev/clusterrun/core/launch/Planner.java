@@ -305,7 +305,9 @@ public final class Planner {
     }
 
     List<String> forward = new ArrayList<>(job.mpiEnv().value());
+    // The run id in the head container too (mpirun, the head's ranks): found by it, as elsewhere.
     List<String> headEnvFlags = new ArrayList<>();
+    headEnvFlags.add(LaunchAgent.RUN_ID_VAR + "=" + options.runId());
     for (String n : job.envFromHost().value()) {
       headEnvFlags.add(n);
       if (!forward.contains(n)) {
@@ -331,6 +333,7 @@ public final class Planner {
         Canary.command(paths.wsMount() + "/runs/" + options.runId() + "/" + Canary.TOKEN_FILE);
     Map<String, String> launchEnv =
         new LinkedHashMap<>(LaunchAgent.enrootEnvironment(flags, mountHome));
+    launchEnv.put(LaunchAgent.RUN_ID_VAR, options.runId());
     if (options.hook()) {
       launchEnv.put(LaunchAgent.ENV_VAR, agentString);
     }

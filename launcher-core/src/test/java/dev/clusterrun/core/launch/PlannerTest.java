@@ -97,7 +97,7 @@ class PlannerTest {
     Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "examples/seed.yaml"), true);
     assertThat(ShellQuote.join(p.launch()))
         .isEqualTo(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
+            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks"
                 + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname");
     // The hostfile lives in the run's own directory: two runs at once never share it.
     assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/runs/RUN/hosts.txt");
@@ -105,8 +105,8 @@ class PlannerTest {
     assertThat(p.hostfileContent()).isEqualTo("gpu01 slots=8\ngpu02 slots=8\n");
     assertThat(p.agentString())
         .isEqualTo(
-            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n enroot start --rw --mount"
-                + " /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks"
+            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n CLUSTERRUN_RUN_ID=RUN enroot start"
+                + " --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks"
                 + " /bin/sh /app/runs/RUN/agent-proof.sh orted");
     // The proof script is the run's own, written beside the hostfile, and checks the job's mounts.
     assertThat(p.runFiles().get("/shared/ws/runs/RUN/agent-proof.sh"))
@@ -116,7 +116,7 @@ class PlannerTest {
     assertThat(p.launchEnv()).containsEntry(LaunchAgent.ENV_VAR, p.agentString());
     assertThat(PlanRenderer.text(p))
         .contains(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
+            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks"
                 + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname\n")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
         .contains("mpi.np ")
@@ -220,8 +220,11 @@ class PlannerTest {
     Plan p = plan(new JobResolver().layer(f, Source.FILE, "j.yaml"), true);
     List<String> launch = p.launch();
     int mpirun = launch.indexOf("mpirun");
-    List<String> headFlags = launch.subList(2, mpirun - 1);
-    List<String> agentFlags = p.agent().subList(6, p.agent().size() - 6);
+    // The run id comes last, before the name, on the head as in the agent.
+    assertThat(launch.subList(mpirun - 3, mpirun - 1))
+        .containsExactly("--env", "CLUSTERRUN_RUN_ID=RUN");
+    List<String> headFlags = launch.subList(2, mpirun - 3);
+    List<String> agentFlags = p.agent().subList(7, p.agent().size() - 6);
     assertThat(agentFlags).isEqualTo(headFlags);
     assertThat(p.agent().subList(p.agent().size() - 6, p.agent().size()))
         .containsExactly(
@@ -246,6 +249,7 @@ class PlannerTest {
             "ENROOT_ROOTFS_WRITABLE=n",
             "ENROOT_REMAP_ROOT=y",
             "ENROOT_MOUNT_HOME=n",
+            "CLUSTERRUN_RUN_ID=RUN",
             "enroot",
             "start")
         .endsWith("x", "/bin/sh", "/app/runs/RUN/agent-proof.sh", "orted");
@@ -305,7 +309,13 @@ class PlannerTest {
         .containsEntry("ENROOT_REMAP_ROOT", "n")
         .doesNotContainKey("ENROOT_MOUNT_HOME");
     assertThat(p.agent())
-        .startsWith("env", "ENROOT_ROOTFS_WRITABLE=n", "ENROOT_REMAP_ROOT=n", "enroot", "start");
+        .startsWith(
+            "env",
+            "ENROOT_ROOTFS_WRITABLE=n",
+            "ENROOT_REMAP_ROOT=n",
+            "CLUSTERRUN_RUN_ID=RUN",
+            "enroot",
+            "start");
     assertThat(p.launch()).doesNotContain("--rw", "--root");
     assertThat(PlanRenderer.text(p))
         .contains("# environment of enroot start: ENROOT_ROOTFS_WRITABLE=n ENROOT_REMAP_ROOT=n ")
@@ -337,6 +347,7 @@ class PlannerTest {
             "ENROOT_ROOTFS_WRITABLE=y",
             "ENROOT_REMAP_ROOT=y",
             "ENROOT_MOUNT_HOME=y",
+            "CLUSTERRUN_RUN_ID=RUN",
             "enroot",
             "start",
             "--rw",
@@ -365,7 +376,7 @@ class PlannerTest {
     Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml"), true);
     assertThat(ShellQuote.join(p.canaryLaunch()))
         .startsWith(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks"
+            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks"
                 + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt sh -c ")
         .contains("/app/runs/RUN/canary.token");
     assertThat(p.placement().placement("gpu01"))
