@@ -130,12 +130,16 @@ final class JobSignals {
             + " -f '[C]ontrolPath=/dev/shm/clusterrun-ssh'; rm -rf /dev/shm/clusterrun-ssh.*");
   }
 
-  /** Processes whose command line is exactly {@code job}, as {@code PID ...}. */
+  /**
+   * The job user's processes whose command line is exactly {@code job}, as {@code PID}: the nodes
+   * share this machine's process table, where other users may run the same command.
+   */
   private static List<String> jobProcesses(LocalCluster c, String job) {
     String script =
-        "for d in /proc/[0-9]*; do [ \"$(tr '\\000' ' ' < $d/cmdline 2>/dev/null)\" = \"$1 \" ]"
+        "for d in /proc/[0-9]*; do [ -O \"$d\" ] || continue;"
+            + " [ \"$(tr '\\000' ' ' < $d/cmdline 2>/dev/null)\" = \"$1 \" ]"
             + " && echo ${d#/proc/}; done; exit 0";
-    return lines(c.exec("node1", true, "sh", "-c", script, "jobs", job));
+    return lines(c.exec("node1", false, "sh", "-c", script, "jobs", job));
   }
 
   private static String runIdOf(LocalCluster c, String pid) {
