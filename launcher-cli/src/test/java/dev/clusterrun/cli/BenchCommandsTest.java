@@ -58,7 +58,9 @@ class BenchCommandsTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out())
         .contains(
-            "\nenroot start --mount /home/tester/clusterrun:/app hpc-benchmarks "
+            "\nenroot start --mount /home/tester/clusterrun:/app --env CLUSTERRUN_RUN_ID="
+                + runId(r.out())
+                + " hpc-benchmarks "
                 + seedHpl(runId(r.out()))
                 + "\n")
         .contains("gpu01 slots=8\ngpu02 slots=8\n")
@@ -89,7 +91,9 @@ class BenchCommandsTest {
     assertThat(p.code()).as(p.err()).isZero();
     assertThat(p.out())
         .contains(
-            "\nenroot start --mount /shared/ws:/app hpc-benchmarks "
+            "\nenroot start --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID="
+                + runId(p.out())
+                + " hpc-benchmarks "
                 + seedHpl("RUN").replace(hostfile("RUN"), "/app/hosts.txt")
                 + "\n");
   }
@@ -538,7 +542,8 @@ class BenchCommandsTest {
             "--wdir",
             "--oversubscribe",
             "--bind-to",
-            "--mount"));
+            "--mount",
+            "--env"));
     Matcher m = Pattern.compile("(?<![\\w-])--[a-z][a-z0-9-]*").matcher(doc);
     java.util.Set<String> unknown = new java.util.TreeSet<>();
     while (m.find()) {

@@ -45,21 +45,22 @@ class CliTest {
     Run r = run("plan", path("examples/seed.yaml"), "--nodes", path("hostfiles/2x8.txt"));
     assertThat(r.code()).isZero();
     assertThat(r.err()).isEmpty();
+    // The seed's command, with the run id in the container (every process of the run carries it).
     assertThat(r.out())
-        .contains(
-            "\nenroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16"
-                + " --hostfile /app/hosts.txt hostname\n")
-        .contains(
-            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n enroot start --rw --mount"
-                + " /shared/ws:/app --env CLUSTERRUN_RUN_ID=")
+        .containsPattern(
+            "\nenroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=\\S+"
+                + " hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt hostname\n")
+        .containsPattern(
+            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n CLUSTERRUN_RUN_ID=\\S+ enroot start"
+                + " --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=")
         .contains("gpu01 slots=8\ngpu02 slots=8\n");
 
     Run j = run("plan", path("examples/seed.yaml"), "--nodes", path("hostfiles/2x8.txt"), "--json");
     JsonNode n = new ObjectMapper().readTree(j.out());
     assertThat(n.path("launch").path("command").asText())
-        .isEqualTo(
-            "enroot start --rw --mount /shared/ws:/app hpc-benchmarks mpirun -np 16"
-                + " --hostfile /app/hosts.txt hostname");
+        .matches(
+            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=\\S+ hpc-benchmarks"
+                + " mpirun -np 16 --hostfile /app/hosts.txt hostname");
     assertThat(n.path("np").asInt()).isEqualTo(16);
     assertThat(n.path("hostfile").path("path").asText()).isEqualTo("/app/hosts.txt");
     assertThat(n.path("hostfile").path("hostPath").asText()).isEqualTo("/shared/ws/hosts.txt");
@@ -96,7 +97,8 @@ class CliTest {
         .startsWith(
             "enroot start --root --mount /home/tester/clusterrun:/workspace --mount"
                 + " /data:/data:none:x-create=auto,rbind,ro,rprivate --mount /scratch:/scratch"
-                + " /images/flag.sqsh mpirun")
+                + " --env CLUSTERRUN_RUN_ID=")
+        .containsPattern(" --env CLUSTERRUN_RUN_ID=\\S+ /images/flag.sqsh mpirun ")
         .containsPattern(
             " mpirun -np 128 --hostfile /workspace/runs/[^ /]+/hosts.txt --allow-run-as-root"
                 + " --wdir /env-wd python3 train\\.py --lr 0\\.1$");

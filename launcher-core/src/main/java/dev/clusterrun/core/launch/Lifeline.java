@@ -72,11 +72,6 @@ public final class Lifeline implements AutoCloseable {
     return new Lifeline(List.copyOf(in));
   }
 
-  /** How many watchers run. */
-  int size() {
-    return inputs.size();
-  }
-
   /** The run ended in order: each watcher exits without stopping anything. */
   @Override
   public void close() {
