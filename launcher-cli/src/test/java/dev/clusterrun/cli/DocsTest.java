@@ -70,6 +70,10 @@ class DocsTest {
           Map.entry(
               "clusterrun run --nodes hosts.txt --container-image=IMAGE hostname -f",
               "runs a job on the nodes"),
+          Map.entry(
+              "clusterrun run --nodes hosts.txt"
+                  + " --container-image=registry.example:5000#team/app:main ./ci-tests.sh",
+              "runs a job on the nodes"),
           Map.entry("clusterrun check --nodes hosts.txt", "checks the nodes over SSH"),
           Map.entry("clusterrun check --nodes hosts.txt job.yaml", "checks the nodes over SSH"),
           Map.entry(

@@ -282,7 +282,14 @@ public final class ContainerPreparer {
               + sqsh
               + String.format(java.util.Locale.ROOT, " in %.1f s", importSeconds));
     } else {
-      actions.add("image already imported: " + sqsh + " (" + digest + ", " + reference + ")");
+      actions.add(
+          "image already imported: "
+              + cache.pathFor(digest)
+              + " ("
+              + digest
+              + ", "
+              + reference
+              + ")");
     }
     if (cacheLimit >= 0) {
       cache.evict(cacheLimit, listener);
