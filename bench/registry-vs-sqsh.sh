@@ -102,12 +102,15 @@ for n in $sizes; do
   launcher=$shared/opt/clusterrun/clusterrun
   bash "$cluster" push clusterrun/bench:1 --add /opt/bench/VERSION=1 >/dev/null
   image="docker://$registry#clusterrun/bench:1"
-  sqsh=$shared/reg-bench.sqsh
-  rm -f "$sqsh"
-  bash "$cluster" exec node1 -- enroot import -o "$sqsh" "$image" >/dev/null 2>&1 ||
-    die "enroot import of $image failed"
   bash "$cluster" exec node1 -- "$launcher" setup --nodes "$shared/bench-hosts" \
     --data-path "$shared/enroot-data" >/dev/null || die "clusterrun setup failed on $n nodes"
+  # After setup (enroot needs its per-user runtime path over SSH), the job user imports it into
+  # a directory of theirs (the shared root is root's).
+  sqsh=$shared/reg-bench-img/bench.sqsh
+  install -d -o "$user" "$shared/reg-bench-img"
+  rm -f "$sqsh"
+  bash "$cluster" exec node1 -- enroot import -o "$sqsh" "$image" >"$work/import.log" 2>&1 ||
+    die "enroot import of $image failed: $(tail -5 "$work/import.log")"
   names=$(for ((k = 1; k <= n; k++)); do echo "node$k"; done | sort | tr '\n' ' ')
   out=$(bash "$cluster" exec node1 -- bash "$shared/bench-node.sh" "$launcher" \
     "$shared/bench-hosts" "$shared/reg-bench-ws" "$sqsh" "$image" "$names" "$runs") ||
