@@ -70,7 +70,7 @@ final class Detach {
     Process p = pb.start();
     // Ctrl-C before the run started ends the background clusterrun too (it has a session of its
     // own, so the terminal's signal does not reach it).
-    try (Console.Handle stop = new InterruptSignals().onInterrupt(p::destroy);
+    try (Console.Handle stop = new InterruptSignals().onInterrupt(sig -> p.destroy());
         BufferedReader r =
             new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;

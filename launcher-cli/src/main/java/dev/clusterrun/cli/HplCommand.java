@@ -35,7 +35,8 @@ import picocli.CommandLine.ParentCommand;
       "2:Bad input (flags, hostfile, dat file, baseline file; no dat file fits).",
       "3:A check or the canary failed; the benchmark did not run.",
       "4:The container could not be made ready.",
-      "130:Interrupted; the job was stopped on every node."
+      "128+N:Ended by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM); the job was stopped on"
+          + " every node."
     })
 final class HplCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;

@@ -70,6 +70,10 @@ class DocsTest {
           Map.entry(
               "clusterrun run --nodes hosts.txt --container-image=IMAGE hostname -f",
               "runs a job on the nodes"),
+          Map.entry(
+              "clusterrun run --nodes hosts.txt"
+                  + " --container-image=registry.example:5000#team/app:main ./ci-tests.sh",
+              "runs a job on the nodes"),
           Map.entry("clusterrun check --nodes hosts.txt", "checks the nodes over SSH"),
           Map.entry("clusterrun check --nodes hosts.txt job.yaml", "checks the nodes over SSH"),
           Map.entry(
@@ -148,6 +152,12 @@ class DocsTest {
           "--with-64",
           "--docker-bridge",
           "--arp",
+          "--private",
+          "--oci",
+          "--add",
+          "--remove",
+          // cluster.sh push and enroot import
+          "--arch",
           // java (the launcher's JVM options)
           "-XX:TieredStopAtLevel",
           "-XX:CICompilerCount",

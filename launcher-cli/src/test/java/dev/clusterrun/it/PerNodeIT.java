@@ -216,6 +216,24 @@ class PerNodeIT {
   }
 
   @Test
+  @Order(4)
+  void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(launcher));
+    cmd.addAll(args(List.of("--", "sleep", "120")));
+    try {
+      JobSignals.Running j = JobSignals.start(c(), shared, cmd, "sleep 120", 3);
+      JobSignals.send(c(), j, "KILL");
+      Result r = j.result().get(60, TimeUnit.SECONDS);
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
+      assertThat(JobSignals.leftAfter(c(), j.runId(), Duration.ofSeconds(10)))
+          .as("processes of run %s 10 s after clusterrun was killed", j.runId())
+          .isEmpty();
+    } finally {
+      JobSignals.endMasters(c());
+    }
+  }
+
+  @Test
   @Order(5)
   void aNamedWritableRemappedContainerOnEveryNodeIsSavedWithWhatEveryNodeWrote()
       throws IOException {

@@ -286,6 +286,58 @@ class SetupRunIT {
     assertThat(summary(r).path("outcome").asText()).isEqualTo("interrupted");
   }
 
+  /** `clusterrun run … -- sleep 120` on the three nodes (mpirun launcher), checks skipped. */
+  static List<String> longJob() {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                launcher,
+                "run",
+                "examples/hello-mpi.yaml",
+                "--nodes",
+                hosts,
+                "--workspace",
+                ws,
+                "--skip-checks"));
+    cmd.addAll(imageFlags);
+    cmd.addAll(List.of("--", "sleep", "120"));
+    return cmd;
+  }
+
+  @Test
+  @Order(4)
+  void sigtermAndSighupStopALongJobOnEveryNodeAsCtrlCDoesAndExit143And129() throws Exception {
+    for (String[] s : new String[][] {{"TERM", "143"}, {"HUP", "129"}}) {
+      JobSignals.Running j = JobSignals.start(c(), shared, longJob(), "sleep 120", 3);
+      JobSignals.send(c(), j, s[0]);
+      Result r = j.result().get(90, TimeUnit.SECONDS);
+      System.err.println("--- clusterrun run ... -- sleep 120, SIG" + s[0] + "\n" + r);
+      assertThat(r.exitCode()).as("SIG%s: %s", s[0], r).isEqualTo(Integer.parseInt(s[1]));
+      assertThat(runLine(r).group(1)).isEqualTo(j.runId());
+      assertThat(runLine(r).group(2)).isEqualTo("interrupted");
+      assertThat(summary(r).path("exitCode").asInt()).isEqualTo(Integer.parseInt(s[1]));
+      assertThat(JobSignals.leftAfter(c(), j.runId(), Duration.ZERO))
+          .as("processes of run %s after SIG%s", j.runId(), s[0])
+          .isEmpty();
+    }
+  }
+
+  @Test
+  @Order(4)
+  void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
+    try {
+      JobSignals.Running j = JobSignals.start(c(), shared, longJob(), "sleep 120", 3);
+      JobSignals.send(c(), j, "KILL");
+      Result r = j.result().get(60, TimeUnit.SECONDS);
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
+      assertThat(JobSignals.leftAfter(c(), j.runId(), Duration.ofSeconds(10)))
+          .as("processes of run %s 10 s after clusterrun was killed", j.runId())
+          .isEmpty();
+    } finally {
+      JobSignals.endMasters(c());
+    }
+  }
+
   @Test
   @Order(5)
   void aHookMadeNonExecutableOnOneNodeIsCaughtBeforeRunAndNoHookStillWorks() throws IOException {
@@ -546,16 +598,7 @@ class SetupRunIT {
       assertThat(marker).doesNotExist();
     } finally {
       c().uncut("node3");
-      // What the killed run left on the head is out of its reach (its SSH masters, which would end
-      // by themselves after 120 idle seconds): the test ends them.
-      c().exec(
-              "node1",
-              true,
-              "sh",
-              "-c",
-              "pkill -KILL -u "
-                  + c().jobUser()
-                  + " -f '[C]ontrolPath=/dev/shm/clusterrun-ssh'; rm -rf /dev/shm/clusterrun-ssh.*");
+      JobSignals.endMasters(c());
       ok(c().exec("node2", true, "chmod", "0755", hook));
       Files.deleteIfExists(marker);
       c().exec("node1", "enroot", "remove", "--force", box);

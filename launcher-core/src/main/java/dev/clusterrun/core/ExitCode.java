@@ -33,7 +33,18 @@ public enum ExitCode {
       "a node stopped answering while the job ran (--node-timeout): the job was stopped on the"
           + " other nodes; summary.json names the node"),
   INTERNAL(70, "internal error in clusterrun (--verbose prints its stack trace)"),
-  INTERRUPTED(130, "interrupted (Ctrl-C or SIGTERM); a running job was stopped on every node");
+  INTERRUPTED(
+      -2,
+      "ended by signal N: 129 SIGHUP (the terminal or SSH session hung up), 130 SIGINT (Ctrl-C),"
+          + " 143 SIGTERM; a running job was stopped and cleaned up on every node");
+
+  /** The exit code of a process that ends on signal {@code signal}, as shells give it: 128+N. */
+  public static int bySignal(int signal) {
+    if (signal <= 0 || signal > 64) {
+      throw new IllegalArgumentException("no such signal: " + signal);
+    }
+    return 128 + signal;
+  }
 
   private final int code;
   private final String meaning;
@@ -43,22 +54,25 @@ public enum ExitCode {
     this.meaning = meaning;
   }
 
-  /** The process exit code; empty for {@link #JOB}, which stands for the job's own code. */
+  /**
+   * The process exit code; empty for {@link #JOB} (the job's own code) and {@link #INTERRUPTED}
+   * (128 + the signal's number, {@link #bySignal}).
+   */
   public OptionalInt code() {
     return code < 0 ? OptionalInt.empty() : OptionalInt.of(code);
   }
 
-  /** The process exit code of every row but {@link #JOB} (which has none of its own). */
+  /** The process exit code of every row but {@link #JOB} and {@link #INTERRUPTED}. */
   public int value() {
     if (code < 0) {
-      throw new IllegalStateException(name() + " stands for the job's own exit code");
+      throw new IllegalStateException(name() + " has no code of its own: " + label());
     }
     return code;
   }
 
-  /** The code as a table shows it: {@code 0}, {@code N}, … */
+  /** The code as a table shows it: {@code 0}, {@code N}, {@code 128+N}, … */
   public String label() {
-    return code < 0 ? "N" : Integer.toString(code);
+    return code == -1 ? "N" : code == -2 ? "128+N" : Integer.toString(code);
   }
 
   /** One line, lower case, no final period: the same words in {@code --help} and README.md. */

@@ -26,19 +26,6 @@ public record CheckInput(
     CheckJob job,
     ExpectedSetup expected,
     dev.clusterrun.core.image.ImagePin.Outcome image) {
-  /** Input without a registry image. */
-  public CheckInput(
-      List<String> nodes,
-      String head,
-      Map<String, Facts> facts,
-      Map<String, Host> hosts,
-      SharedPathProof.Verdict proof,
-      Map<String, NodeToNodeSsh.Answer> ssh,
-      CheckJob job,
-      ExpectedSetup expected) {
-    this(nodes, head, facts, hosts, proof, ssh, job, expected, null);
-  }
-
   public CheckInput {
     nodes = List.copyOf(nodes);
     facts = Map.copyOf(facts);

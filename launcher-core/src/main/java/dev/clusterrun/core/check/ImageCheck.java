@@ -14,8 +14,7 @@ final class ImageCheck extends Check {
   ImageCheck() {
     super(
         "image",
-        "the job's registry image resolves on the head to the digest the run imports (registry"
-            + " reachable, credentials present, tag found)",
+        "a registry image's tag resolves to a digest from the head",
         "enroot.ENROOT_CONFIG_PATH",
         "enroot.ENROOT_ALLOW_HTTP");
   }

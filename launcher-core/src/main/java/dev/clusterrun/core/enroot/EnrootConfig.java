@@ -55,14 +55,6 @@ public record EnrootConfig(
     return mountHome.isSet();
   }
 
-  /**
-   * Whether enroot may talk plain HTTP to a registry ({@code ENROOT_ALLOW_HTTP}, any value not
-   * meaning "no"): the head's registry requests follow it.
-   */
-  public boolean allowHttpOn() {
-    return allowHttp.isSet();
-  }
-
   public List<EnrootConfigValue> all() {
     return List.of(runtimePath, configPath, cachePath, dataPath, tempPath, mountHome, allowHttp);
   }

@@ -70,12 +70,13 @@ public final class LaunchAgent {
 
   /**
    * The agent's words: {@code env ENROOT_ROOTFS_WRITABLE=y|n ENROOT_REMAP_ROOT=y|n
-   * [ENROOT_MOUNT_HOME=y|n] enroot start FLAGS --env CLUSTERRUN_RUN_ID=ID NAME [/bin/sh PROOF]
-   * DAEMON}. The enroot settings ride along explicitly ({@link #enrootEnvironment}) because enroot
-   * reads them from the environment, and a remote node's configuration may say otherwise. With a
-   * proof script (a path inside the container, on the workspace mount), the container runs it
-   * first: it leaves the daemon's proof on its standard error and execs the daemon (Open MPI finds
-   * the daemon by its word, {@code orted} or {@code prted}, and appends its own arguments).
+   * [ENROOT_MOUNT_HOME=y|n] CLUSTERRUN_RUN_ID=ID enroot start FLAGS --env CLUSTERRUN_RUN_ID=ID NAME
+   * [/bin/sh PROOF] DAEMON}. The enroot settings ride along explicitly ({@link #enrootEnvironment})
+   * because enroot reads them from the environment, and a remote node's configuration may say
+   * otherwise. With a proof script (a path inside the container, on the workspace mount), the
+   * container runs it first: it leaves the daemon's proof on its standard error and execs the
+   * daemon (Open MPI finds the daemon by its word, {@code orted} or {@code prted}, and appends its
+   * own arguments).
    *
    * @param proofScript the run's proof script inside the container, or null for none
    */
@@ -88,6 +89,8 @@ public final class LaunchAgent {
       String proofScript) {
     List<String> w = new ArrayList<>(List.of("env"));
     enrootEnvironment(flags, mountHome).forEach((k, v) -> w.add(k + "=" + v));
+    // In the environment of the node's enroot start too (and its hooks), not only the container's.
+    w.add(RUN_ID_VAR + "=" + runId);
     List<String> cmd = new ArrayList<>();
     if (proofScript != null) {
       cmd.add("/bin/sh");

@@ -85,14 +85,6 @@ public final class ImagePin {
     return ImageCache.withoutDigest(image.pinnedUri("sha256:" + "0".repeat(64)));
   }
 
-  public String reference() {
-    return reference;
-  }
-
-  public RegistryImage image() {
-    return image;
-  }
-
   /** The outcome, asking the registry the first time. */
   public synchronized Outcome resolve(RegistrySettings settings) {
     if (outcome == null) {

@@ -275,9 +275,21 @@ public final class ContainerPreparer {
     }
     if (imported[0]) {
       importSeconds = (System.nanoTime() - t) / 1e9;
-      actions.add("imported " + uri + " into " + sqsh);
+      actions.add(
+          "imported "
+              + uri
+              + " into "
+              + sqsh
+              + String.format(java.util.Locale.ROOT, " in %.1f s", importSeconds));
     } else {
-      actions.add("image already imported: " + sqsh + " (" + digest + ", " + reference + ")");
+      actions.add(
+          "image already imported: "
+              + cache.pathFor(digest)
+              + " ("
+              + digest
+              + ", "
+              + reference
+              + ")");
     }
     if (cacheLimit >= 0) {
       cache.evict(cacheLimit, listener);

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.NodeWatch;
 import dev.clusterrun.core.session.Session;
@@ -42,6 +43,7 @@ public final class JobRunner {
   private final Console console;
   private volatile Launcher launcher;
   private volatile boolean interrupted;
+  private volatile int signal = Signals.SIGINT;
   private Duration nodeTimeout;
   private String headDataPath;
   private volatile NodeWatch watch;
@@ -80,7 +82,18 @@ public final class JobRunner {
     return this;
   }
 
-  /** Stops the run: the launcher stops the job; {@link #run} then cleans up and returns 130. */
+  /**
+   * Stops the run on signal {@code signal} (SIGINT, SIGTERM, SIGHUP: each the same orderly stop):
+   * the launcher stops the job; {@link #run} then cleans up and returns 128 + {@code signal}.
+   */
+  public void interrupt(int signal) {
+    if (!interrupted) {
+      this.signal = signal;
+    }
+    interrupt();
+  }
+
+  /** {@link #interrupt(int)} for an interrupt without a signal (as Ctrl-C: 130). */
   public void interrupt() {
     interrupted = true;
     Launcher l = launcher;
@@ -100,6 +113,14 @@ public final class JobRunner {
       run.tookChecks(rq.checksSeconds());
     }
     Files.createDirectories(run.runDir());
+    // Whatever ends clusterrun from here on, even SIGKILL, ends the run's processes with it. Left
+    // tied when this throws: the watchers then act at clusterrun's exit.
+    Lifeline lifeline =
+        Lifeline.tie(
+            launcher.tiesEveryNode()
+                ? session.shells().values()
+                : java.util.stream.Stream.ofNullable(session.headShell()).toList(),
+            rq.plan().runId());
     console.progress().runStarted(rq.plan().runId(), run.runDir());
     Launcher.Ending end;
     boolean threadInterrupted = false;
@@ -111,9 +132,13 @@ public final class JobRunner {
       interrupt();
       end = Launcher.Ending.of(RunEnd.INTERRUPTED);
     }
+    if (end.end() == RunEnd.INTERRUPTED) {
+      end = new Launcher.Ending(RunEnd.INTERRUPTED, ExitCode.bySignal(signal));
+    }
     if (end.end() != RunEnd.PREPARE_FAILED) {
       cleanUp(run);
     }
+    lifeline.close();
     if (preparer != null) {
       // The job no longer uses its image: eviction may take it from now on.
       preparer.release();

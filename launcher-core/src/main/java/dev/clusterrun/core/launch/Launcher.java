@@ -12,8 +12,16 @@ import java.io.IOException;
 public interface Launcher {
   /** How the job ended and the code to exit with. */
   record Ending(RunEnd end, int exitCode) {
+    /**
+     * The end with its row's code; {@link RunEnd#INTERRUPTED} as by SIGINT (130), which {@link
+     * JobRunner} makes the code of the signal that stopped the run.
+     */
     public static Ending of(RunEnd end) {
-      return new Ending(end, end.exitCode().value());
+      return new Ending(
+          end,
+          end == RunEnd.INTERRUPTED
+              ? dev.clusterrun.core.ExitCode.bySignal(Signals.SIGINT)
+              : end.exitCode().value());
     }
   }
 
@@ -24,8 +32,19 @@ public interface Launcher {
    */
   Ending launch(RunContext run) throws IOException, InterruptedException;
 
-  /** Ctrl-C or SIGTERM: stop what runs; {@link #launch} then returns {@link RunEnd#INTERRUPTED}. */
+  /**
+   * Ctrl-C, SIGTERM or SIGHUP: stop what runs; {@link #launch} then returns {@link
+   * RunEnd#INTERRUPTED}.
+   */
   void interrupt();
+
+  /**
+   * Whether every node needs a {@link Lifeline} of its own (each node's process started over its
+   * own SSH session), or the head's alone is enough (mpirun's daemons end with mpirun).
+   */
+  default boolean tiesEveryNode() {
+    return false;
+  }
 
   /**
    * A node stopped answering ({@code --node-timeout}): stop what runs without waiting long for an

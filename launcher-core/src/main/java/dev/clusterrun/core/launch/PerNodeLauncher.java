@@ -61,6 +61,12 @@ public final class PerNodeLauncher implements Launcher {
     this.stdin = target;
   }
 
+  /** Each node's start is a command over its own SSH session, which sshd never signals. */
+  @Override
+  public boolean tiesEveryNode() {
+    return true;
+  }
+
   @Override
   public void interrupt() {
     interrupted = true;

@@ -371,6 +371,7 @@ public final class Planner {
         Canary.command(paths.wsMount() + "/runs/" + options.runId() + "/" + Canary.TOKEN_FILE);
     Map<String, String> launchEnv =
         new LinkedHashMap<>(LaunchAgent.enrootEnvironment(flags, mountHome));
+    launchEnv.put(LaunchAgent.RUN_ID_VAR, options.runId());
     if (options.hook()) {
       launchEnv.put(LaunchAgent.ENV_VAR, agentString);
     }

@@ -11,7 +11,7 @@ public enum RunEnd {
   SUCCEEDED("succeeded", ExitCode.OK),
   /** The job ran and exited non-zero: its own code is passed on. */
   FAILED("failed", ExitCode.JOB),
-  /** Ctrl-C or SIGTERM: the job was stopped on every node. */
+  /** Ctrl-C, SIGTERM or SIGHUP: the job was stopped on every node; 128 + the signal's number. */
   INTERRUPTED("interrupted", ExitCode.INTERRUPTED),
   /**
    * A remote daemon started without this run's proof (another launch agent, outside the container,
@@ -42,9 +42,12 @@ public enum RunEnd {
     return exitCode;
   }
 
-  /** The process exit code: the table's, or for {@link #FAILED} the job's own. */
-  public int exitCode(int jobExit) {
-    return this == FAILED ? jobExit : exitCode.value();
+  /**
+   * The process exit code: the table's, or for {@link #FAILED} the job's own, for {@link
+   * #INTERRUPTED} 128 + the signal's number ({@code code}).
+   */
+  public int exitCode(int code) {
+    return this == FAILED || this == INTERRUPTED ? code : exitCode.value();
   }
 
   @Override

@@ -151,6 +151,33 @@ public final class LocalNodeShell implements NodeShell {
     return new ExecResult(done.getExitValue(), "", "", elapsed(start), null);
   }
 
+  @Override
+  public java.io.OutputStream hold(String script) {
+    java.util.List<String> argv = new java.util.ArrayList<>();
+    if (via.isEmpty()) {
+      argv.addAll(java.util.List.of("sh", "-c", script));
+    } else {
+      argv.addAll(via);
+      argv.add("sh -c " + ShellQuote.quote(script));
+    }
+    java.util.List<String> own = new java.util.ArrayList<>(java.util.List.of("setsid"));
+    own.addAll(argv);
+    for (java.util.List<String> words : java.util.List.of(own, argv)) {
+      try {
+        // Java closes every other descriptor in the child: the pipe's writing end stays ours only.
+        Process p =
+            new ProcessBuilder(words)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        return p.getOutputStream();
+      } catch (IOException e) {
+        // no setsid (util-linux) on this head: in clusterrun's own session then
+      }
+    }
+    return null;
+  }
+
   private static Duration elapsed(long start) {
     return Duration.ofNanos(System.nanoTime() - start);
   }

@@ -55,6 +55,11 @@ public final class MasterNodeShell implements NodeShell {
   }
 
   @Override
+  public java.io.OutputStream hold(String script) {
+    return ssh.hold(script);
+  }
+
+  @Override
   public ExecResult run(String script, Duration timeout) {
     return sshTrouble(ssh.run(script, timeout));
   }

@@ -53,6 +53,21 @@ public interface NodeShell extends AutoCloseable {
     return stream(script, out, err);
   }
 
+  /**
+   * Starts a POSIX shell script as {@link #run} does and leaves it running, without waiting for it
+   * or reading its output, its standard input a pipe from clusterrun that nothing else holds. The
+   * script reads the end of its input when the returned stream is closed and also when clusterrun
+   * ends, however it ends (even SIGKILL: the kernel closes the pipe) and, on another node, when the
+   * connection to it ends (sshd closes the command's input). On the head it runs in a session of
+   * its own, so a hang-up or Ctrl-C meant for clusterrun does not reach it.
+   *
+   * @return the script's standard input; null when this shell cannot hold a command or could not
+   *     start it
+   */
+  default OutputStream hold(String script) {
+    return null;
+  }
+
   /** Runs one argv, quoted with {@link ShellQuote}. */
   default ExecResult exec(List<String> argv, Duration timeout) {
     return run(ShellQuote.join(argv), timeout);

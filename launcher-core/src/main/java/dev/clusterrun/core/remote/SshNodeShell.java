@@ -489,6 +489,18 @@ public final class SshNodeShell implements NodeShell {
     }
   }
 
+  @Override
+  public java.io.OutputStream hold(String script) {
+    try {
+      Session session = client.startSession();
+      // Closing the input sends EOF only: the command ends and closes its channel itself, so a
+      // node that stopped answering holds no one up. The connection's end closes it as well.
+      return session.exec("sh -c " + ShellQuote.quote(script)).getOutputStream();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   /**
    * Waits for the command to end, reading its output on this thread as it arrives (the channel's
    * window refills only as it is read): no thread per stream. Returns false on timeout.

@@ -5,8 +5,8 @@ import java.io.OutputStream;
 
 /**
  * Where a command speaks: {@link Progress} for people, the job's own output streams, and the hook
- * that turns Ctrl-C or SIGTERM into an orderly stop while a job runs. The CLI makes one; tests make
- * their own.
+ * that turns Ctrl-C, SIGTERM or SIGHUP into an orderly stop while a job runs. The CLI makes one;
+ * tests make their own.
  *
  * @param out the job's stdout, passed through unchanged
  * @param err the job's stderr, and enroot's while the container is made
@@ -16,12 +16,15 @@ import java.io.OutputStream;
 public record Console(
     Progress progress, OutputStream out, OutputStream err, Interrupts interrupts, InputStream in) {
 
-  /** Turns an interrupt from the person into {@code stop} for as long as the handle is open. */
+  /**
+   * Turns a signal that would end clusterrun (SIGINT, SIGTERM, SIGHUP) into {@code stop}, given the
+   * signal's number, for as long as the handle is open.
+   */
   @FunctionalInterface
   public interface Interrupts {
     Interrupts NONE = stop -> () -> {};
 
-    Handle onInterrupt(Runnable stop);
+    Handle onInterrupt(java.util.function.IntConsumer stop);
   }
 
   /** Restores what an interrupt did before, when closed. */

@@ -72,7 +72,8 @@ class CheckReportTest {
             new SharedPathProof.Verdict("node1", "/shared/enroot/data-1000/.p", proof, null, null),
             ssh,
             CheckJob.NONE,
-            ExpectedSetup.standard(1));
+            ExpectedSetup.standard(1),
+            null);
     return new CheckReport(
         in.nodes(),
         "node1",

@@ -60,7 +60,7 @@ class ChecksTest {
       hosts.put(n, new Host(n, slots, true, 0, line++));
     }
     return new CheckInput(
-        new ArrayList<>(facts.keySet()), "node1", facts, hosts, proof, ssh, job, EXPECTED);
+        new ArrayList<>(facts.keySet()), "node1", facts, hosts, proof, ssh, job, EXPECTED, null);
   }
 
   private CheckInput healthy() {

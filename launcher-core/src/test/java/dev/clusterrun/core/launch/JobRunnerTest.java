@@ -29,6 +29,20 @@ class JobRunnerTest {
 
   @Test
   void aRunInterruptedWhilePreparingStillSearchesEveryNodeForLeftovers() throws Exception {
+    interruptedWhilePreparing(0, 130);
+  }
+
+  /** SIGTERM and SIGHUP stop the run as Ctrl-C does; clusterrun exits 128 + the signal. */
+  @Test
+  void aRunStoppedBySigtermOrSighupExits143Or129() throws Exception {
+    interruptedWhilePreparing(Signals.SIGTERM, 143);
+    interruptedWhilePreparing(1, 129);
+  }
+
+  /**
+   * @param signal the signal that stops the run first, 0 for none (the thread is interrupted)
+   */
+  private void interruptedWhilePreparing(int signal, int exit) throws Exception {
     JobSpec f =
         new JobSpec(
             "j",
@@ -72,25 +86,29 @@ class JobRunnerTest {
             d -> Planner.plan(job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
             LaunchAgent.Daemon.ORTED,
             CanaryMode.OFF);
-    RunSummary r =
+    JobRunner runner =
         new JobRunner(
-                head,
-                Session.over(
-                    PlannerTest.TWO_BY_EIGHT,
-                    "gpu01",
-                    Map.of("gpu01", counting),
-                    Map.of(),
-                    new FanOut(2),
-                    Progress.NONE),
-                new Console(
-                    Progress.NONE,
-                    new ByteArrayOutputStream(),
-                    new ByteArrayOutputStream(),
-                    null,
-                    null))
-            .run(new JobRunner.Request(mpirun.firstPlan(), ws.toString(), null, "test", mpirun));
+            head,
+            Session.over(
+                PlannerTest.TWO_BY_EIGHT,
+                "gpu01",
+                Map.of("gpu01", counting),
+                Map.of(),
+                new FanOut(2),
+                Progress.NONE),
+            new Console(
+                Progress.NONE,
+                new ByteArrayOutputStream(),
+                new ByteArrayOutputStream(),
+                null,
+                null));
+    if (signal > 0) {
+      runner.interrupt(signal);
+    }
+    RunSummary r =
+        runner.run(new JobRunner.Request(mpirun.firstPlan(), ws.toString(), null, "test", mpirun));
     assertThat(Thread.interrupted()).as("the interruption is passed on to the caller").isTrue();
-    assertThat(r.exitCode()).isEqualTo(130);
+    assertThat(r.exitCode()).isEqualTo(exit);
     assertThat(r.outcome().label()).isEqualTo("interrupted");
     assertThat(asked.get()).as("the node was searched for leftovers").isEqualTo(1);
     assertThat(r.leftovers()).singleElement().satisfies(o -> assertThat(o.error()).isNull());

@@ -123,8 +123,8 @@ class PlannerTest {
     assertThat(p.hostfileContent()).isEqualTo("gpu01 slots=8\ngpu02 slots=8\n");
     assertThat(p.agentString())
         .isEqualTo(
-            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n enroot start --rw --mount"
-                + " /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks"
+            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n CLUSTERRUN_RUN_ID=RUN enroot start"
+                + " --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks"
                 + " /bin/sh /app/runs/RUN/agent-proof.sh orted");
     // The proof script is the run's own, written beside the hostfile, and checks the job's mounts.
     assertThat(p.runFiles().get("/shared/ws/runs/RUN/agent-proof.sh"))
@@ -243,7 +243,7 @@ class PlannerTest {
     assertThat(launch.subList(mpirun - 5, mpirun - 1))
         .containsExactly("--env", "CLUSTERRUN_RUN_ID=RUN", "--env", "CLUSTERRUN_HEAD");
     List<String> headFlags = launch.subList(2, mpirun - 5);
-    List<String> agentFlags = p.agent().subList(6, p.agent().size() - 6);
+    List<String> agentFlags = p.agent().subList(7, p.agent().size() - 6);
     assertThat(agentFlags).isEqualTo(headFlags);
     assertThat(p.agent().subList(p.agent().size() - 6, p.agent().size()))
         .containsExactly(
@@ -268,6 +268,7 @@ class PlannerTest {
             "ENROOT_ROOTFS_WRITABLE=n",
             "ENROOT_REMAP_ROOT=y",
             "ENROOT_MOUNT_HOME=n",
+            "CLUSTERRUN_RUN_ID=RUN",
             "enroot",
             "start")
         .endsWith("x", "/bin/sh", "/app/runs/RUN/agent-proof.sh", "orted");
@@ -327,7 +328,13 @@ class PlannerTest {
         .containsEntry("ENROOT_REMAP_ROOT", "n")
         .doesNotContainKey("ENROOT_MOUNT_HOME");
     assertThat(p.agent())
-        .startsWith("env", "ENROOT_ROOTFS_WRITABLE=n", "ENROOT_REMAP_ROOT=n", "enroot", "start");
+        .startsWith(
+            "env",
+            "ENROOT_ROOTFS_WRITABLE=n",
+            "ENROOT_REMAP_ROOT=n",
+            "CLUSTERRUN_RUN_ID=RUN",
+            "enroot",
+            "start");
     assertThat(p.launch()).doesNotContain("--rw", "--root");
     assertThat(PlanRenderer.text(p))
         .contains("# environment of enroot start: ENROOT_ROOTFS_WRITABLE=n ENROOT_REMAP_ROOT=n ")
@@ -359,6 +366,7 @@ class PlannerTest {
             "ENROOT_ROOTFS_WRITABLE=y",
             "ENROOT_REMAP_ROOT=y",
             "ENROOT_MOUNT_HOME=y",
+            "CLUSTERRUN_RUN_ID=RUN",
             "enroot",
             "start",
             "--rw",

@@ -1,0 +1,167 @@
+package dev.clusterrun.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.it.LocalCluster.Result;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A clusterrun run on node1 (the head) in the middle of its job, a signal sent to clusterrun's own
+ * process, and what the run leaves on the nodes, found by its run id in every process's
+ * environment: one place for the ITs that stop a run by a signal.
+ */
+final class JobSignals {
+  private JobSignals() {}
+
+  /**
+   * A run in the middle of its job.
+   *
+   * @param pid clusterrun's process (the JVM: the launcher execs java)
+   * @param runId the run id every process of the job carries
+   */
+  record Running(CompletableFuture<Result> result, String pid, String runId) {}
+
+  /**
+   * Starts {@code argv} (clusterrun and its arguments) as the job user on node1 from {@code dir},
+   * and waits until {@code count} processes run exactly {@code job} (e.g. {@code sleep 987}), each
+   * carrying one and the same {@code CLUSTERRUN_RUN_ID} in its environment.
+   */
+  static Running start(LocalCluster c, String dir, List<String> argv, String job, int count)
+      throws Exception {
+    String pidFile = "/tmp/job-signals-it.pid";
+    String script =
+        "cd "
+            + ShellQuote.quote(dir)
+            + " && echo $$ > "
+            + pidFile
+            + " && exec "
+            + ShellQuote.join(argv);
+    CompletableFuture<Result> running =
+        CompletableFuture.supplyAsync(
+            () ->
+                c.exec("node1", false, null, Duration.ofSeconds(150), List.of("sh", "-c", script)));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    List<String> found = List.of();
+    while (System.nanoTime() < deadline && !running.isDone()) {
+      found = jobProcesses(c, job);
+      if (found.size() >= count) {
+        break;
+      }
+      Thread.sleep(300);
+    }
+    assertThat(found)
+        .as("`%s` on every node (%s)", job, running.isDone() ? running.get() : "running")
+        .hasSize(count);
+    TreeSet<String> ids = new TreeSet<>();
+    for (String p : found) {
+      ids.add(runIdOf(c, p.split(" ")[0]));
+    }
+    assertThat(ids).as("the run id in the environment of each `%s`", job).hasSize(1);
+    String runId = ids.first();
+    assertThat(runId).as("CLUSTERRUN_RUN_ID of `%s`", job).isNotEmpty();
+    String pid = c.exec("node1", "cat", pidFile).out();
+    return new Running(running, pid, runId);
+  }
+
+  /** Sends {@code signal} (a name: INT, TERM, HUP, KILL) to clusterrun's own process. */
+  static void send(LocalCluster c, Running r, String signal) {
+    Result k = c.exec("node1", true, "kill", "-" + signal, r.pid());
+    assertThat(k.exitCode()).as("kill -%s %s: %s", signal, r.pid(), k).isZero();
+  }
+
+  /**
+   * Each process on {@code node} whose environment holds {@code CLUSTERRUN_RUN_ID=runId} (the nodes
+   * share one process table; each is asked anyway), as {@code PID COMMAND LINE}.
+   */
+  static List<String> marked(LocalCluster c, String node, String runId) {
+    String script =
+        String.join(
+            "\n",
+            "for d in /proc/[0-9]*; do",
+            "  [ \"${d#/proc/}\" = $$ ] && continue",
+            "  st=$(sed 's/.*) //' \"$d/stat\" 2>/dev/null | cut -d' ' -f1)",
+            "  [ -n \"$st\" ] && [ \"$st\" != Z ] || continue",
+            "  if tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null | grep -qxF \"CLUSTERRUN_RUN_ID=$1\";"
+                + " then echo \"${d#/proc/} $(tr '\\000' ' ' < \"$d/cmdline\" 2>/dev/null)\"; fi",
+            "done",
+            "exit 0");
+    return lines(c.exec(node, true, "sh", "-c", script, "marked", runId));
+  }
+
+  /**
+   * Waits up to {@code within} for no process of the run to be left on any node; returns what is
+   * left then (empty when nothing).
+   */
+  static List<String> leftAfter(LocalCluster c, String runId, Duration within)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (true) {
+      List<String> left = new ArrayList<>();
+      for (String node : c.nodes()) {
+        for (String p : marked(c, node, runId)) {
+          left.add(node + ": " + p);
+        }
+      }
+      if (left.isEmpty() || System.nanoTime() > deadline) {
+        return left;
+      }
+      Thread.sleep(250);
+    }
+  }
+
+  /**
+   * What a killed run leaves on the head out of its reach, and of no run (its SSH masters, which
+   * end by themselves after 120 idle seconds): the tests end them.
+   */
+  static void endMasters(LocalCluster c) {
+    c.exec(
+        "node1",
+        true,
+        "sh",
+        "-c",
+        "pkill -KILL -u "
+            + c.jobUser()
+            + " -f '[C]ontrolPath=/dev/shm/clusterrun-ssh'; rm -rf /dev/shm/clusterrun-ssh.*");
+  }
+
+  /**
+   * The job user's processes whose command line is exactly {@code job}, as {@code PID}: the nodes
+   * share this machine's process table, where other users may run the same command.
+   */
+  private static List<String> jobProcesses(LocalCluster c, String job) {
+    String script =
+        "for d in /proc/[0-9]*; do [ -O \"$d\" ] || continue;"
+            + " [ \"$(tr '\\000' ' ' < $d/cmdline 2>/dev/null)\" = \"$1 \" ]"
+            + " && echo ${d#/proc/}; done; exit 0";
+    return lines(c.exec("node1", false, "sh", "-c", script, "jobs", job));
+  }
+
+  private static String runIdOf(LocalCluster c, String pid) {
+    Result r =
+        c.exec(
+            "node1",
+            true,
+            "sh",
+            "-c",
+            "tr '\\000' '\\n' < /proc/$1/environ | sed -n 's/^CLUSTERRUN_RUN_ID=//p'",
+            "id",
+            pid);
+    return r.out();
+  }
+
+  private static List<String> lines(Result r) {
+    List<String> out = new ArrayList<>();
+    for (String l : r.stdout().split("\n")) {
+      if (!l.isBlank()) {
+        out.add(l.strip());
+      }
+    }
+    return out;
+  }
+}

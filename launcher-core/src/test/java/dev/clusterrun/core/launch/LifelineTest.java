@@ -1,0 +1,75 @@
+package dev.clusterrun.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.remote.LocalNodeShell;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The watcher for real, with sh and the head's own shell: what ends and what does not. */
+class LifelineTest {
+  private final String runId =
+      "lifeline-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+  private final List<Process> started = new ArrayList<>();
+
+  @AfterEach
+  void killWhatIsLeft() {
+    started.forEach(Process::destroyForcibly);
+  }
+
+  private Process sleeper(String id, String... prefix) throws IOException {
+    List<String> argv = new ArrayList<>(List.of(prefix));
+    argv.addAll(List.of("sleep", "300"));
+    ProcessBuilder pb = new ProcessBuilder(argv);
+    if (id != null) {
+      pb.environment().put(LaunchAgent.RUN_ID_VAR, id);
+    }
+    Process p = pb.start();
+    started.add(p);
+    return p;
+  }
+
+  /** clusterrun's end closes the pipe: what the watcher sees is the end of its input. */
+  @Test
+  void theEndOfItsInputStopsEveryProcessOfTheRunAndNothingElse() throws Exception {
+    Process marked = sleeper(runId);
+    // In a session and process group of its own, as mpirun puts its ranks and its ssh.
+    Process ownGroup = sleeper(runId, "setsid");
+    Process otherRun = sleeper(runId + "x");
+    Process plain = sleeper(null);
+    OutputStream in = new LocalNodeShell("head").hold(Lifeline.script(runId));
+    assertThat(in).as("the head's shell holds a command").isNotNull();
+    Thread.sleep(500);
+    assertThat(marked.isAlive()).as("nothing stopped while the input is open").isTrue();
+
+    long t0 = System.nanoTime();
+    in.close();
+    assertThat(marked.waitFor(10, TimeUnit.SECONDS)).as("the run's process").isTrue();
+    assertThat(ownGroup.waitFor(10, TimeUnit.SECONDS)).as("the run's process, own group").isTrue();
+    assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)).isLessThan(10);
+    assertThat(otherRun.isAlive()).as("another run's process").isTrue();
+    assertThat(plain.isAlive()).as("a process of no run").isTrue();
+  }
+
+  /** A run that ended in order says so: the watcher exits and stops nothing. */
+  @Test
+  void aRunThatEndsInOrderStopsNothing() throws Exception {
+    Process marked = sleeper(runId);
+    Lifeline l = Lifeline.tie(List.of(new LocalNodeShell("head")), runId);
+    Thread.sleep(300);
+    l.close();
+    assertThat(marked.waitFor(4, TimeUnit.SECONDS)).as("stopped after `done`").isFalse();
+  }
+
+  /** The script itself carries no marker a search by run id could match. */
+  @Test
+  void theWatcherIsNoProcessOfTheRun() {
+    assertThat(Lifeline.script(runId)).doesNotContain(LaunchAgent.RUN_ID_VAR + "=" + runId);
+  }
+}
