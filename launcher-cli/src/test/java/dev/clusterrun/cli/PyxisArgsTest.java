@@ -409,21 +409,21 @@ class PyxisArgsTest {
             .readTree(plan("--json", "--container-image=localhost/x", "true").out())
             .path("settings");
     assertThat(settings.toString()).contains("read localhost/x as localhost#x");
-    // run says it on stderr first (here --label, an error of the resolved job, stops it).
+    // run says it on stderr first (here --keep-going, an error of the resolved job, stops it).
     Run r =
         run(
             "run",
             "--nodes",
             HF,
             "--container-image=nvcr.io/nvidia/pytorch:25.01-py3",
-            "--label",
+            "--keep-going",
             "true");
     assertThat(r.err().lines().toList())
         .startsWith("clusterrun: --container-image: " + note)
-        .anyMatch(l -> l.startsWith("clusterrun: --label: "));
+        .anyMatch(l -> l.startsWith("clusterrun: --keep-going: "));
     // Docker Hub names are as they were, and nothing is said.
-    Run hub = run("run", "--nodes", HF, "--container-image=nvidia/cuda:12", "--label", "true");
+    Run hub = run("run", "--nodes", HF, "--container-image=nvidia/cuda:12", "--keep-going", "true");
     assertThat(hub.code()).isEqualTo(2);
-    assertThat(hub.err()).startsWith("clusterrun: --label: ").doesNotContain("read ");
+    assertThat(hub.err()).startsWith("clusterrun: --keep-going: ").doesNotContain("read ");
   }
 }

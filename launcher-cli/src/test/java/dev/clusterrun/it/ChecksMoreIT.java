@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -51,15 +52,15 @@ class ChecksMoreIT {
     launcher = c.installClusterrun(Paths.get("target")).toString();
     hosts = shared + "/hosts-3x2";
     ws = shared + "/ws";
-    writeAsJobUser(hosts, c.hostfile(2));
+    c.writeAsJobUser(hosts, c.hostfile(2));
     ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
     Path repo = LocalCluster.script().getParent().getParent().getParent();
-    writeAsJobUser(
+    c.writeAsJobUser(
         shared + "/examples/hello-mpi.yaml",
         Files.readString(repo.resolve("examples/hello-mpi.yaml")));
     // Keep Open MPI on the cluster's network (read from the home directory every container mounts).
     ok(c.exec("node1", "mkdir", "-p", c.jobHome() + "/.openmpi"));
-    writeAsJobUser(
+    c.writeAsJobUser(
         c.jobHome() + "/.openmpi/mca-params.conf",
         "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
     String image = System.getenv("CLUSTERRUN_IT_IMAGE");
@@ -287,7 +288,7 @@ class ChecksMoreIT {
     // `--host node1,node2`: Open MPI starts a daemon on node2 only. Before, the run waited for
     // node3's proof that could never come, held the output and failed with exit 3.
     String job = shared + "/examples/hello-two-hosts.yaml";
-    writeAsJobUser(
+    c.writeAsJobUser(
         job,
         Files.readString(
                 LocalCluster.script()
@@ -343,7 +344,7 @@ class ChecksMoreIT {
     // in once more on every node).
     String mca = c.jobHome() + "/.openmpi/mca-params.conf";
     String kept = c.exec("node1", "cat", mca).stdout();
-    writeAsJobUser(mca, kept + "plm_rsh_args = -o BatchMode=yes\n");
+    c.writeAsJobUser(mca, kept + "plm_rsh_args = -o BatchMode=yes\n");
     try {
       before = new long[] {logins("node2"), logins("node3")};
       Result own = run("--", "hostname");
@@ -353,7 +354,7 @@ class ChecksMoreIT {
       assertThat(logins("node3") - before[1]).as("logins on node3").isEqualTo(2);
       assertNoMastersLeftOnTheHead();
     } finally {
-      writeAsJobUser(mca, kept);
+      c.writeAsJobUser(mca, kept);
     }
   }
 
@@ -392,21 +393,6 @@ class ChecksMoreIT {
   static Result exec(String... cmd) {
     Result r = c.exec("node1", false, null, RUN_TIMEOUT, List.of(cmd));
     System.err.println("--- " + String.join(" ", cmd) + "\n" + r);
-    return r;
-  }
-
-  static void writeAsJobUser(String path, String content) {
-    ok(
-        c.exec(
-            "node1",
-            false,
-            content,
-            Duration.ofSeconds(30),
-            List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
     return r;
   }
 

@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -183,11 +184,6 @@ class DataPathPerUserIT {
     String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
     Result r = c().execAs(u, "node1", null, TIMEOUT, List.of("sh", "-c", script));
     System.err.println("--- as " + u.name() + ": " + String.join(" ", cmd) + "\n" + r);
-    return r;
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
     return r;
   }
 }

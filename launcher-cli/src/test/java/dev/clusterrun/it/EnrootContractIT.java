@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.it.LocalCluster.Result;
@@ -79,11 +80,6 @@ class EnrootContractIT {
 
   // ---------------------------------------------------------------------------------------------
   // helpers
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
-    return r;
-  }
 
   static Result fails(Result r) {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);

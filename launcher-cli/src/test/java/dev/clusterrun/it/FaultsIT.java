@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -65,20 +66,20 @@ class FaultsIT {
     ws = shared + "/faults-ws";
     Path repo = LocalCluster.script().getParent().getParent().getParent();
     ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
-    writeAsJobUser(hosts, c.hostfile(1));
+    c().writeAsJobUser(hosts, c.hostfile(1));
     // The job file without any MCA setting: only clusterrun may choose the interface.
-    writeAsJobUser(
-        shared + "/faults-ring.yaml",
-        "name: faults-ring\n"
-            + "container:\n"
-            + "  image: "
-            + c.tinyImage()
-            + "\n"
-            + "workspace:\n"
-            + "  mount: /workspace\n"
-            + "command: [/workspace/ring]\n");
-    writeAsJobUser(
-        ws + "/ring.c", Files.readString(repo.resolve("examples/local-cluster/mpi/ring.c")));
+    c().writeAsJobUser(
+            shared + "/faults-ring.yaml",
+            "name: faults-ring\n"
+                + "container:\n"
+                + "  image: "
+                + c.tinyImage()
+                + "\n"
+                + "workspace:\n"
+                + "  mount: /workspace\n"
+                + "command: [/workspace/ring]\n");
+    c().writeAsJobUser(
+            ws + "/ring.c", Files.readString(repo.resolve("examples/local-cluster/mpi/ring.c")));
     ok(c.exec("node1", "mpicc", "-O2", "-o", ws + "/ring", ws + "/ring.c"));
     String image = System.getenv("CLUSTERRUN_IT_IMAGE");
     if (image != null && !image.isBlank()) {
@@ -373,21 +374,6 @@ class FaultsIT {
     String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
     Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
     System.err.println("--- " + String.join(" ", cmd) + "\n" + r);
-    return r;
-  }
-
-  static void writeAsJobUser(String path, String content) {
-    ok(
-        c().exec(
-                "node1",
-                false,
-                content,
-                Duration.ofSeconds(30),
-                List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
     return r;
   }
 

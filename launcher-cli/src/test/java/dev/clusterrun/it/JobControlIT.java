@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.remote.ShellQuote;
@@ -54,17 +55,17 @@ class JobControlIT {
     hosts = shared + "/jc-hosts";
     ws = shared + "/jc-ws";
     ok(c.exec("node1", "mkdir", "-p", ws));
-    write(hosts, c.hostfile(1));
+    c().writeAsJobUser(hosts, c.hostfile(1));
     // Every rank prints a numbered line twice a second, for at most five minutes.
-    write(
-        shared + "/jc.yaml",
-        "name: jc\n"
-            + "container:\n"
-            + "  image: docker://clusterrun/tiny\n"
-            + "workspace:\n"
-            + "  mount: /workspace\n"
-            + "command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo \"tick $i $(hostname)\";"
-            + " i=$((i+1)); sleep 0.5; done']\n");
+    c().writeAsJobUser(
+            shared + "/jc.yaml",
+            "name: jc\n"
+                + "container:\n"
+                + "  image: docker://clusterrun/tiny\n"
+                + "workspace:\n"
+                + "  mount: /workspace\n"
+                + "command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo \"tick $i $(hostname)\";"
+                + " i=$((i+1)); sleep 0.5; done']\n");
     String image = System.getenv("CLUSTERRUN_IT_IMAGE");
     if (image != null && !image.isBlank()) {
       Path copy = Paths.get(shared, "it-image.sqsh");
@@ -256,21 +257,6 @@ class JobControlIT {
         "cd " + ShellQuote.quote(shared) + " && exec " + launcher + " " + ShellQuote.join(args);
     Result r = c().exec(node, false, null, TIMEOUT, List.of("sh", "-c", script));
     System.err.println("--- " + node + ": clusterrun " + String.join(" ", args) + "\n" + r);
-    return r;
-  }
-
-  static void write(String path, String content) {
-    ok(
-        c().exec(
-                "node1",
-                false,
-                content,
-                Duration.ofSeconds(30),
-                List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
     return r;
   }
 }

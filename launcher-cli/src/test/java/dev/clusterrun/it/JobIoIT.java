@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -269,11 +270,6 @@ class JobIoIT {
             + shown
             + "\n"
             + (r.stderr().length() > 4000 ? r.stderr().substring(0, 4000) : r.stderr()));
-    return r;
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r.stderr()).isZero();
     return r;
   }
 

@@ -460,6 +460,23 @@ public final class LocalCluster implements AutoCloseable {
     return r.out();
   }
 
+  /** Fails the test unless the command exited 0, showing all it printed; returns it. */
+  public static Result ok(Result r) {
+    org.assertj.core.api.Assertions.assertThat(r.exitCode()).as("%s", r).isZero();
+    return r;
+  }
+
+  /** Writes {@code content} to {@code path} on node1 as the job user (its owner, its umask). */
+  public void writeAsJobUser(String path, String content) {
+    ok(
+        exec(
+            "node1",
+            false,
+            content,
+            Duration.ofSeconds(30),
+            List.of("sh", "-c", "cat > " + dev.clusterrun.core.remote.ShellQuote.quote(path))));
+  }
+
   /** The cluster's /24, e.g. {@code 10.213.77.0/24}. */
   public String subnet() {
     return fact("SUBNET");

@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.it.LocalCluster.JobUser;
@@ -55,11 +56,6 @@ class LocalClusterFaultsIT {
     Files.copy(
         src, Paths.get(shared, "faults-ring.c"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     ok(c.exec("node1", "mpicc", "-O2", "-o", ring, shared + "/faults-ring.c"));
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
-    return r;
   }
 
   /** mpirun of the ring program on all three nodes (one rank each), as {@code user} on node1. */

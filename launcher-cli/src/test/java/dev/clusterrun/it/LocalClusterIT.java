@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.remote.ShellQuote;
@@ -126,11 +127,6 @@ class LocalClusterIT {
       nodeMountNs.put(node, ok(c().exec(node, "readlink", "/proc/self/ns/mnt")).out());
     }
     return nodeMountNs;
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
-    return r;
   }
 
   static List<String> mpirun(String... program) {

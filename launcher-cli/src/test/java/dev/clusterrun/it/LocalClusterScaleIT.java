@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.it.LocalCluster.Result;
@@ -31,11 +32,6 @@ class LocalClusterScaleIT {
 
   static LocalCluster c() {
     return CLUSTER.cluster();
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
-    return r;
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -57,10 +58,11 @@ class PerNodeIT {
     app = shared + "/pn-app";
     hosts = shared + "/hosts";
     ok(c.exec("node1", "mkdir", "-p", ws, app));
-    write(hosts, c.hostfile(2));
+    c().writeAsJobUser(hosts, c.hostfile(2));
     Path repo = LocalCluster.script().getParent().getParent().getParent();
-    write(
-        app + "/rendezvous.py", Files.readString(repo.resolve("examples/per-node/rendezvous.py")));
+    c().writeAsJobUser(
+            app + "/rendezvous.py",
+            Files.readString(repo.resolve("examples/per-node/rendezvous.py")));
     ok(
         c.exec(
             "node1",
@@ -293,21 +295,6 @@ class PerNodeIT {
     String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
     Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
     System.err.println("--- clusterrun " + String.join(" ", args(extra)) + "\n" + r);
-    return r;
-  }
-
-  static void write(String path, String content) {
-    ok(
-        c().exec(
-                "node1",
-                false,
-                content,
-                Duration.ofSeconds(30),
-                List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
     return r;
   }
 

@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.remote.ShellQuote;
@@ -68,15 +69,15 @@ class PyxisCasesIT {
     hosts1 = shared + "/hosts-head";
     hosts3 = shared + "/hosts";
     ok(c.exec("node1", "mkdir", "-p", ws, pyx + "/ro-src", pyx + "/gone-src"));
-    write(hosts1, "node1 slots=1\n");
-    write(hosts3, c.hostfile(1));
-    write(pyx + "/ro-src/marker", "ro-marker\n");
-    write(pyx + "/script.txt", "script-marker\n");
+    c().writeAsJobUser(hosts1, "node1 slots=1\n");
+    c().writeAsJobUser(hosts3, c.hostfile(1));
+    c().writeAsJobUser(pyx + "/ro-src/marker", "ro-marker\n");
+    c().writeAsJobUser(pyx + "/script.txt", "script-marker\n");
     // Keep Open MPI on the cluster's network (read by mpirun and orted from the shared home).
     ok(c.exec("node1", "mkdir", "-p", c.jobHome() + "/.openmpi"));
-    write(
-        c.jobHome() + "/.openmpi/mca-params.conf",
-        "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
+    c().writeAsJobUser(
+            c.jobHome() + "/.openmpi/mca-params.conf",
+            "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
     ok(
         c.exec(
             "node1",
@@ -423,7 +424,7 @@ class PyxisCasesIT {
   @Test
   @Order(8)
   void containerSaveNeverWritesOverAUsersFileOrADirectory() throws IOException {
-    write(pyx + "/mine.sqsh", "the user's own\n");
+    c().writeAsJobUser(pyx + "/mine.sqsh", "the user's own\n");
     Result file =
         clusterrun(
             List.of(),
@@ -648,21 +649,6 @@ class PyxisCasesIT {
     String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
     Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
     System.err.println("--- clusterrun " + command + " " + String.join(" ", args) + "\n" + r);
-    return r;
-  }
-
-  static void write(String path, String content) {
-    ok(
-        c().exec(
-                "node1",
-                false,
-                content,
-                Duration.ofSeconds(30),
-                List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
     return r;
   }
 

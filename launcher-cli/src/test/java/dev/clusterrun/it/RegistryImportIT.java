@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.it.LocalCluster.Result;
@@ -62,11 +63,6 @@ class RegistryImportIT {
   /** An output path in the shared directory that does not exist yet. */
   static String output() {
     return shared + "/" + unique("registry-import") + ".sqsh";
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
-    return r;
   }
 
   /** A file of an imported image, read with unsquashfs (empty when it is not there). */

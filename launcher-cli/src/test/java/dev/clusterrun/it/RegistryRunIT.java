@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -122,11 +123,6 @@ class RegistryRunIT {
           .sorted()
           .toList();
     }
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
-    return r;
   }
 
   @Test

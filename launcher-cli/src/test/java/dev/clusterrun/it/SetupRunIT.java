@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -61,24 +62,24 @@ class SetupRunIT {
     hosts = shared + "/hosts";
     ws = shared + "/ws";
     dataPath = shared + "/enroot-data";
-    writeAsJobUser(hosts, c.hostfile(1));
+    c().writeAsJobUser(hosts, c.hostfile(1));
     ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
     Path repo = LocalCluster.script().getParent().getParent().getParent();
-    writeAsJobUser(
-        shared + "/examples/hello-mpi.yaml",
-        Files.readString(repo.resolve("examples/hello-mpi.yaml")));
-    writeAsJobUser(
-        shared + "/examples/seed.yaml", Files.readString(repo.resolve("examples/seed.yaml")));
-    writeAsJobUser(
-        ws + "/ring.c", Files.readString(repo.resolve("examples/local-cluster/mpi/ring.c")));
+    c().writeAsJobUser(
+            shared + "/examples/hello-mpi.yaml",
+            Files.readString(repo.resolve("examples/hello-mpi.yaml")));
+    c().writeAsJobUser(
+            shared + "/examples/seed.yaml", Files.readString(repo.resolve("examples/seed.yaml")));
+    c().writeAsJobUser(
+            ws + "/ring.c", Files.readString(repo.resolve("examples/local-cluster/mpi/ring.c")));
     // The stand-in's containers see the node's /usr: the node's mpicc is the container's.
     ok(c.exec("node1", "mpicc", "-O2", "-o", ws + "/ring", ws + "/ring.c"));
     // Keep Open MPI on the cluster's network on a multi-homed host (read by mpirun and orted from
     // the home directory, which every container mounts).
     ok(c.exec("node1", "mkdir", "-p", c.jobHome() + "/.openmpi"));
-    writeAsJobUser(
-        c.jobHome() + "/.openmpi/mca-params.conf",
-        "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
+    c().writeAsJobUser(
+            c.jobHome() + "/.openmpi/mca-params.conf",
+            "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
     String image = System.getenv("CLUSTERRUN_IT_IMAGE");
     if (image != null && !image.isBlank()) {
       Path copy = Paths.get(shared, "it-image.sqsh");
@@ -372,13 +373,13 @@ class SetupRunIT {
     // Job A on all three nodes, job B on node2 and node3 only (the head runs mpirun for both),
     // each with its own directory mounted at /data, in the same workspace.
     String hosts23 = shared + "/hosts-23";
-    writeAsJobUser(hosts23, "node2 slots=1\nnode3 slots=1\n");
+    c().writeAsJobUser(hosts23, "node2 slots=1\nnode3 slots=1\n");
     Map<String, String> hostfiles = Map.of("A", hosts, "B", hosts23);
     Map<String, List<String>> expected =
         Map.of("A", List.of("node1", "node2", "node3"), "B", List.of("node2", "node3"));
     for (String m : List.of("A", "B")) {
       ok(c().exec("node1", "mkdir", "-p", shared + "/mount-" + m));
-      writeAsJobUser(shared + "/mount-" + m + "/marker", "marker-" + m + "\n");
+      c().writeAsJobUser(shared + "/mount-" + m + "/marker", "marker-" + m + "\n");
     }
     String probe =
         "s=$(date +%s.%N); m=$(cat /data/marker); sleep 3;"
@@ -443,7 +444,7 @@ class SetupRunIT {
     String seedWs = shared + "/seed-ws";
     ok(c.exec("node1", "mkdir", "-p", seedWs));
     ok(c.exec("node1", "cp", ws + "/ring", seedWs + "/ring"));
-    writeAsJobUser(seedWs + "/hosts.txt", c.hostfile(1));
+    c().writeAsJobUser(seedWs + "/hosts.txt", c.hostfile(1));
     // The seed: a named container made by hand in the shared data path (setup's drop-in), ...
     String image = imageFlags.isEmpty() ? importedImage(ws).toString() : imageFlags.get(1);
     assertThat(Paths.get(image)).exists();
@@ -637,21 +638,6 @@ class SetupRunIT {
     String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
     Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
     System.err.println("--- clusterrun " + String.join(" ", args) + "\n" + r);
-    return r;
-  }
-
-  static void writeAsJobUser(String path, String content) {
-    ok(
-        c().exec(
-                "node1",
-                false,
-                content,
-                Duration.ofSeconds(30),
-                List.of("sh", "-c", "cat > " + ShellQuote.quote(path))));
-  }
-
-  static Result ok(Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
     return r;
   }
 

@@ -25,7 +25,8 @@ public enum ExitCode {
           + " it, with file:line:column where there is one)"),
   CHECK_FAILED(
       3,
-      "a check failed on a node, or a daemon or rank was found outside this run's container;"
+      "a check failed on a node (the registry image's too: refused, not found, or out of reach"
+          + " with no cached import), or a daemon or rank was found outside this run's container;"
           + " ps and stop: a node could not be asked, or kept the run"),
   SETUP_FAILED(4, "node setup failed, or the container could not be made ready"),
   NODE_LOST(
