@@ -33,6 +33,7 @@ final class RootCommand implements Callable<Integer> {
     m.put("setup", SetupCommand.class);
     m.put("hpl", HplCommand.class);
     m.put("bench", BenchCommand.class);
+    m.put("screen", ScreenCommand.class);
     m.put("results", ResultsCommand.class);
     m.put("images", ImagesCommand.class);
     m.put("ps", PsCommand.class);

@@ -18,7 +18,7 @@ public enum ExitCode {
       1,
       "a benchmark ran but its result failed: a FAILED residual or validation, output that could"
           + " not be read, a fall below the baseline by more than --max-regression, or a metric"
-          + " outside its reference (--references)"),
+          + " outside its reference (--references); screen: a node or a link was flagged"),
   BAD_INPUT(
       2,
       "bad input: a flag, an environment variable, the hostfile or the job file (the message names"
@@ -93,7 +93,8 @@ public enum ExitCode {
           "ps", EnumSet.of(CHECK_FAILED),
           "stop", EnumSet.of(CHECK_FAILED),
           "hpl", EnumSet.allOf(ExitCode.class),
-          "bench", EnumSet.allOf(ExitCode.class));
+          "bench", EnumSet.allOf(ExitCode.class),
+          "screen", EnumSet.of(RESULT_FAILED, CHECK_FAILED, SETUP_FAILED, NODE_LOST));
 
   /** Every row, for the root {@code --help}: label → meaning, as README.md shows them. */
   public static Map<String, String> table() {

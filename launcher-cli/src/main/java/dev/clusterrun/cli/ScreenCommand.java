@@ -1,0 +1,68 @@
+package dev.clusterrun.cli;
+
+import dev.clusterrun.core.launch.JobWords;
+import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.screen.ScreenFlow;
+import dev.clusterrun.core.screen.ScreenOutcome;
+import dev.clusterrun.core.screen.ScreenReport;
+import dev.clusterrun.core.screen.ScreenRequest;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "screen",
+    sortOptions = false,
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class)
+final class ScreenCommand implements Callable<Integer> {
+  @ParentCommand RootCommand root;
+
+  @Mixin NodesOption nodes;
+
+  @Option(names = "--tolerance", paramLabel = "PERCENT")
+  String tolerance = "10%";
+
+  @Option(names = "--json", descriptionKey = "screen.json")
+  boolean json;
+
+  @Option(names = "--write-hostfile", paramLabel = "FILE")
+  Path writeHostfile;
+
+  @Mixin JobOptions job;
+  @Mixin SshOptions ssh;
+
+  @Override
+  public Integer call() throws Exception {
+    ScreenRequest rq =
+        new ScreenRequest(
+            job.input(nodes.path, JobWords.NONE, ssh, root.env, null),
+            LaunchOptions.of(false, false, false, "auto", job.noHook),
+            ScreenRequest.parseTolerance(tolerance),
+            writeHostfile,
+            VersionProvider.version());
+    ScreenOutcome out = ScreenFlow.run(rq, RunOptions.console(root));
+    if (out.failed() != null) {
+      RunCommand.render(out.failed(), root.err);
+    }
+    out.notRun().forEach((n, why) -> root.err.println("clusterrun: " + n + ": " + why));
+    if (out.verdict() != null) {
+      root.out.print(json ? ScreenReport.json(out.verdict()) : ScreenReport.table(out.verdict()));
+      if (writeHostfile != null) {
+        root.err.println(
+            "clusterrun: screen: wrote "
+                + writeHostfile
+                + " without "
+                + (out.verdict().flaggedNodes().isEmpty()
+                    ? "any node (none flagged)"
+                    : String.join(", ", out.verdict().flaggedNodes())));
+      }
+    }
+    root.out.flush();
+    root.err.flush();
+    return out.exitCode();
+  }
+}

@@ -1,0 +1,46 @@
+package dev.clusterrun.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** {@code clusterrun screen}'s bad input, refused before any node is touched. */
+class ScreenCommandTest {
+  @Test
+  void aToleranceThatIsNoPercentageIsBadInputNamingTheFlag() {
+    CliTest.Run r =
+        CliTest.run("screen", "--nodes", CliTest.path("hostfiles/2x8.txt"), "--tolerance", "lots");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err())
+        .startsWith("clusterrun: --tolerance: 'lots' is not a percentage above 0 and below 100");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void npIsRefused_theScreenPlacesOneRankOnEachNodeOfAPair() {
+    CliTest.Run r =
+        CliTest.run("screen", "--nodes", CliTest.path("hostfiles/2x8.txt"), "--np", "4");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("clusterrun: --np: screen runs one rank on each node");
+  }
+
+  @Test
+  void oneNodeIsBadInputNamingTheHostfile() throws Exception {
+    java.nio.file.Path one = java.nio.file.Files.createTempFile("one", ".txt");
+    java.nio.file.Files.writeString(one, "n1 slots=1\n");
+    CliTest.Run r = CliTest.run("screen", "--nodes", one.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("a screen needs at least two nodes");
+    java.nio.file.Files.delete(one);
+  }
+
+  @Test
+  void helpListsTheScreensExitCodes() {
+    CliTest.Run r = CliTest.run("screen", "--help");
+    assertThat(r.code()).isZero();
+    assertThat(r.out())
+        .contains("--tolerance=PERCENT")
+        .contains("--write-hostfile=FILE")
+        .contains("screen: a node or a link was flagged");
+  }
+}
