@@ -61,7 +61,9 @@ class JobControlIT {
             shared + "/jc.yaml",
             "name: jc\n"
                 + "container:\n"
-                + "  image: docker://clusterrun/tiny\n"
+                + "  image: "
+                + c.tinyImage()
+                + "\n"
                 + "workspace:\n"
                 + "  mount: /workspace\n"
                 + "command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo \"tick $i $(hostname)\";"

@@ -50,7 +50,7 @@ class JobIoIT {
   static String ws;
   static String input;
   static String inputSum;
-  static List<String> image = List.of("--container-image", "docker://clusterrun/tiny");
+  static List<String> image;
 
   static LocalCluster c() {
     return CLUSTER.cluster();
@@ -81,6 +81,7 @@ class JobIoIT {
             List.of(launcher, "setup", "--nodes", hosts, "--data-path", shared + "/enroot-data")));
     ok(c.exec("node1", "sh", "-c", "head -c 10485760 /dev/urandom > " + input));
     inputSum = ok(c.exec("node1", "sha256sum", input)).out().split("\\s+")[0];
+    image = List.of("--container-image", c.tinyImage());
     String given = System.getenv("CLUSTERRUN_IT_IMAGE");
     if (given != null && !given.isBlank()) {
       Path copy = Paths.get(shared, "io-image.sqsh");
