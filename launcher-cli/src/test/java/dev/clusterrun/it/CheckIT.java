@@ -155,7 +155,7 @@ class CheckIT {
     assertThat(table.stdout())
         .contains("node1 (head)")
         .contains("✓ pass  ✗ fail  ! warning  – skipped")
-        .contains("3 nodes, 19 checks: 47 passed, 0 failed, 0 warnings, 10 skipped")
+        .contains("3 nodes, 20 checks: 47 passed, 0 failed, 0 warnings, 13 skipped")
         .doesNotContain("\n✗ ")
         .doesNotContain("?");
     assertThat(table.stdout().lines().filter(l -> l.matches("node[23] +( +✓| +–)+"))).hasSize(2);
@@ -428,7 +428,7 @@ class CheckIT {
 
     Result skip = check("--skip", "ssh-from-head", "--skip", "data-path-shared,gpu-slots");
     assertThat(skip.exitCode()).as("%s", skip).isZero();
-    assertThat(skip.stdout()).contains("3 nodes, 16 checks:").doesNotContain("ssh-from-head");
+    assertThat(skip.stdout()).contains("3 nodes, 17 checks:").doesNotContain("ssh-from-head");
 
     // A skipped check that would fail does not fail the run.
     c.isolate("node3", dataPath);
