@@ -95,7 +95,7 @@ public final class LaunchFlow {
     LaunchAgent.Daemon fixed = rq.options().daemon().fixed();
     boolean auto = fixed == null;
     String runId = newRunId(job.name().value());
-    ImagePin pin = ImagePin.of(job.image().value(), job.workspacePath().value());
+    ImagePin pin = pinOf(job);
     String imageNote = null;
     if (pin != null) {
       ImagePin.Outcome o = pin.resolve(CheckFlow.headRegistrySettings());
@@ -115,6 +115,20 @@ public final class LaunchFlow {
                     .withIo(rq.options().io())),
             job.workspacePath().value())
         .withImageNote(imageNote);
+  }
+
+  /**
+   * The pin of the job's registry image, or null: none for an image nobody gave (a preset's
+   * default) beside a named container, which is used as it is (Pyxis's habit, the plan's "only if
+   * missing"): the registry is not asked for it.
+   */
+  static ImagePin pinOf(ResolvedJob job) {
+    if (job.containerName().value() != null
+        && job.image().source() == Source.DEFAULT
+        && job.containerName().source() != Source.DEFAULT) {
+      return null;
+    }
+    return ImagePin.of(job.image().value(), job.workspacePath().value());
   }
 
   /** The job with its registry image pinned to the digest the run uses. */
@@ -207,7 +221,7 @@ public final class LaunchFlow {
     HeadMasters masters = HeadMasters.forSettings(job.ssh().explicit(), PROOF_TIMEOUT);
     boolean check = !launch.options().skipChecks();
     // The registry image's tag is asked once, on the head (the image check, or the early start).
-    ImagePin pin = ImagePin.of(job.image().value(), job.workspacePath().value());
+    ImagePin pin = pinOf(job);
     CheckJob checkJob =
         new CheckJob(
             job.containerName().value(),
