@@ -46,6 +46,7 @@ class CheckIT {
           "launch-agent",
           "dropin",
           "container",
+          "image",
           "squashfuse",
           "hostname-unique",
           "network",
