@@ -328,6 +328,7 @@ class ChecksMoreIT {
     // search for leftovers run over them, and mpirun's ssh (inside the container on the head)
     // starts each daemon over them too. One login a node, where there were three.
     long[] before = {logins("node2"), logins("node3")};
+    java.util.Set<String> masters = mastersOnTheHead();
     Result r = run("--", "hostname");
     ok(r);
     assertThat(r.stdout().lines().filter(l -> l.startsWith("node")).sorted())
@@ -338,7 +339,7 @@ class ChecksMoreIT {
                 + " ControlPath=/dev/shm/clusterrun-ssh\\.[A-Za-z0-9]+/%n'");
     assertThat(logins("node2") - before[0]).as("logins on node2").isEqualTo(1);
     assertThat(logins("node3") - before[1]).as("logins on node3").isEqualTo(1);
-    assertNoMastersLeftOnTheHead();
+    assertNoMastersLeftOnTheHead(masters);
 
     // ssh options of the user's own in Open MPI's file win: mpirun's ssh is left alone (and logs
     // in once more on every node).
@@ -347,12 +348,13 @@ class ChecksMoreIT {
     c.writeAsJobUser(mca, kept + "plm_rsh_args = -o BatchMode=yes\n");
     try {
       before = new long[] {logins("node2"), logins("node3")};
+      masters = mastersOnTheHead();
       Result own = run("--", "hostname");
       ok(own);
       assertThat(own.stderr()).doesNotContain("plm_rsh_args");
       assertThat(logins("node2") - before[0]).as("logins on node2").isEqualTo(2);
       assertThat(logins("node3") - before[1]).as("logins on node3").isEqualTo(2);
-      assertNoMastersLeftOnTheHead();
+      assertNoMastersLeftOnTheHead(masters);
     } finally {
       c.writeAsJobUser(mca, kept);
     }
@@ -366,12 +368,31 @@ class ChecksMoreIT {
     }
   }
 
-  /** No master directory in the head's /dev/shm and no master process of the job user. */
-  static void assertNoMastersLeftOnTheHead() {
-    Result shm = ok(c.exec("node1", "sh", "-c", "ls -a /dev/shm"));
-    assertThat(shm.stdout().lines()).noneMatch(l -> l.startsWith("clusterrun-ssh."));
-    Result ps = ok(c.exec("node1", "ps", "-u", c.jobUser(), "-o", "args="));
-    assertThat(ps.stdout().lines()).noneMatch(l -> l.contains("clusterrun-ssh."));
+  /**
+   * The master directories in the head's /dev/shm and the job user's master processes, by name: a
+   * run killed by another test class leaves its master until it exits by itself (120 s idle).
+   */
+  static java.util.Set<String> mastersOnTheHead() {
+    java.util.Set<String> m = new java.util.TreeSet<>();
+    ok(c.exec("node1", "sh", "-c", "ls -a /dev/shm"))
+        .stdout()
+        .lines()
+        .filter(l -> l.startsWith("clusterrun-ssh."))
+        .forEach(m::add);
+    ok(c.exec("node1", "ps", "-u", c.jobUser(), "-o", "args="))
+        .stdout()
+        .lines()
+        .map(l -> l.replaceAll(".*(clusterrun-ssh\\.[A-Za-z0-9]+).*", "$1"))
+        .filter(l -> l.startsWith("clusterrun-ssh."))
+        .forEach(m::add);
+    return m;
+  }
+
+  /** No master directory or master process left on the head that was not there {@code before}. */
+  static void assertNoMastersLeftOnTheHead(java.util.Set<String> before) {
+    java.util.Set<String> now = mastersOnTheHead();
+    now.removeAll(before);
+    assertThat(now).as("masters this run left on the head").isEmpty();
   }
 
   // ----------------------------------------------------------------------------------------------
