@@ -209,7 +209,9 @@ public final class BenchFlow {
       o = o.withHpccInput(in);
       hpccWorkdir = job.runDirInContainer(first);
     }
-    return job.resolve(job.preset().command(o), hpccWorkdir);
+    // The command is finished from the preset's layers again; the image stays the one the run
+    // pinned (its registry tag resolved to a digest).
+    return job.resolve(job.preset().command(o), hpccWorkdir).withImage(first.image());
   }
 
   private PresetOptions finishHpl(
