@@ -176,10 +176,11 @@ class CheckIT {
       s.get(node)
           .forEach(
               (id, status) -> {
-                // No job given (container, squashfuse), no GPUs here (gpu-slots), the head needs
-                // no SSH.
+                // No job given (container, squashfuse, image), no GPUs here (gpu-slots), the head
+                // needs no SSH.
                 boolean skipped =
                     id.equals("container")
+                        || id.equals("image")
                         || id.equals("squashfuse")
                         || id.equals("gpu-slots")
                         || (id.equals("ssh-from-head") && node.equals("node1"));
