@@ -3,11 +3,6 @@ package dev.clusterrun.core.bench;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.InputFiles;
 import dev.clusterrun.core.spec.DidYouMean;
-import dev.clusterrun.core.spec.YamlTree;
-import dev.clusterrun.core.spec.YamlTree.MapNode;
-import dev.clusterrun.core.spec.YamlTree.Node;
-import dev.clusterrun.core.spec.YamlTree.Scalar;
-import dev.clusterrun.core.spec.YamlTree.Seq;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Path;
@@ -17,7 +12,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -41,12 +35,7 @@ public final class References {
   /** Stands for any cluster. */
   public static final String ANY_CLUSTER = "*";
 
-  static final List<String> TOP_KEYS = List.of("clusters");
-  static final List<String> ENTRY_KEYS = List.of("nodes", "ranks", "gpus", "n", "metrics");
-  static final List<String> BOUND_KEYS = List.of("value", "lower", "upper", "unit");
-
-  private static final Pattern PERCENT = Pattern.compile("([+-]?[0-9]+(?:\\.[0-9]+)?)\\s*%");
-  private static final Pattern CLUSTER = Pattern.compile("\\*|[A-Za-z0-9._-]+");
+  static final Pattern CLUSTER = Pattern.compile("\\*|[A-Za-z0-9._-]+");
 
   /**
    * One expected value.
@@ -447,216 +436,8 @@ public final class References {
     return parse(InputFiles.read(file, "a references file"), file.toString());
   }
 
+  /** Reads a references file's text; {@code source} names it in messages. */
   public static References parse(String yaml, String source) {
-    Node root = YamlTree.read(yaml, source);
-    if (root == null) {
-      throw new BadInputException(source, "the references file is empty; expected 'clusters:'");
-    }
-    return new Reader(source).top(root);
-  }
-
-  private static final class Reader {
-    private final String source;
-    private final List<Entry> entries = new ArrayList<>();
-
-    Reader(String source) {
-      this.source = source;
-    }
-
-    References top(Node root) {
-      MapNode m = map(root, "");
-      keys(m, TOP_KEYS, "");
-      YamlTree.Entry clusters = need(m, "clusters", "");
-      MapNode cs = map(clusters.value(), "clusters");
-      if (cs.entries().isEmpty()) {
-        throw bad(cs, "clusters", "no cluster; name one, e.g. 'clusters: {ci: {hpcc: [...]}}'");
-      }
-      for (YamlTree.Entry c : cs.entries().values()) {
-        String path = "clusters." + c.key();
-        if (!CLUSTER.matcher(c.key()).matches()) {
-          throw bad(c, path, clusterNameProblem(c.key()));
-        }
-        MapNode presets = map(c.value(), path);
-        for (YamlTree.Entry p : presets.entries().values()) {
-          String pp = path + "." + p.key();
-          List<String> ids = new ArrayList<>();
-          for (BenchPreset b : BenchPreset.values()) {
-            ids.add(b.id());
-          }
-          if (!ids.contains(p.key())) {
-            throw bad(
-                p,
-                pp,
-                "unknown preset '"
-                    + p.key()
-                    + "'"
-                    + DidYouMean.hint(p.key(), ids)
-                    + " (presets: "
-                    + String.join(", ", ids)
-                    + ")");
-          }
-          List<Node> items =
-              p.value() instanceof Seq s
-                  ? s.items()
-                  : p.value() instanceof MapNode ? List.of(p.value()) : null;
-          if (items == null || items.isEmpty()) {
-            throw bad(p.value(), pp, "expected a list of references (each with 'metrics:')");
-          }
-          for (int i = 0; i < items.size(); i++) {
-            entry(c.key(), p.key(), items.get(i), pp + "[" + i + "]");
-          }
-        }
-      }
-      return new References(source, entries);
-    }
-
-    private void entry(String cluster, String preset, Node node, String path) {
-      MapNode m = map(node, path);
-      keys(m, ENTRY_KEYS, path);
-      Integer nodes = count(m, "nodes", path);
-      Integer ranks = count(m, "ranks", path);
-      Integer gpus = count(m, "gpus", path);
-      Integer nn = count(m, "n", path);
-      YamlTree.Entry ms = need(m, "metrics", path);
-      MapNode metrics = map(ms.value(), path + ".metrics");
-      if (metrics.entries().isEmpty()) {
-        throw bad(metrics, path + ".metrics", "no metric; give one, e.g. 'HPL: {value: 3.5}'");
-      }
-      Map<String, Bound> bounds = new LinkedHashMap<>();
-      for (YamlTree.Entry e : metrics.entries().values()) {
-        bounds.put(e.key(), bound(e, path + ".metrics." + e.key()));
-      }
-      entries.add(
-          new Entry(
-              cluster,
-              preset,
-              nodes,
-              ranks,
-              gpus,
-              nn == null ? null : nn.longValue(),
-              bounds,
-              where(node)));
-    }
-
-    private Bound bound(YamlTree.Entry e, String path) {
-      MapNode m = map(e.value(), path);
-      keys(m, BOUND_KEYS, path);
-      YamlTree.Entry v = need(m, "value", path);
-      Scalar vs = scalar(v.value(), path + ".value");
-      Double value = OutputText.number(vs.text());
-      if (value == null || value.isNaN() || value.isInfinite() || value <= 0) {
-        throw bad(vs, path + ".value", "expected a number above 0, not '" + vs.text() + "'");
-      }
-      BigDecimal lower = percent(m, "lower", path);
-      BigDecimal upper = percent(m, "upper", path);
-      if (lower != null && lower.signum() > 0) {
-        throw bad(m.entries().get("lower"), path + ".lower", "must be 0% or below, e.g. -5%");
-      }
-      if (lower != null && lower.compareTo(BigDecimal.valueOf(-100)) < 0) {
-        throw bad(m.entries().get("lower"), path + ".lower", "cannot be below -100%");
-      }
-      if (upper != null && upper.signum() < 0) {
-        throw bad(m.entries().get("upper"), path + ".upper", "must be 0% or above, e.g. +10%");
-      }
-      String unit = null;
-      YamlTree.Entry u = m.entries().get("unit");
-      if (u != null && !(u.value() instanceof Scalar s && s.isNull())) {
-        unit = scalar(u.value(), path + ".unit").text();
-      }
-      return new Bound(e.key(), value, lower, upper, unit, where(e));
-    }
-
-    private BigDecimal percent(MapNode m, String key, String path) {
-      YamlTree.Entry e = m.entries().get(key);
-      if (e == null || (e.value() instanceof Scalar s && s.isNull())) {
-        return null;
-      }
-      Scalar s = scalar(e.value(), path + "." + key);
-      Matcher pm = PERCENT.matcher(s.text().strip());
-      if (!pm.matches()) {
-        throw bad(
-            s,
-            path + "." + key,
-            "expected a percentage of the value such as "
-                + (key.equals("lower") ? "-5%" : "+10%")
-                + ", not '"
-                + s.text()
-                + "'");
-      }
-      return new BigDecimal(pm.group(1));
-    }
-
-    private Integer count(MapNode m, String key, String path) {
-      YamlTree.Entry e = m.entries().get(key);
-      if (e == null || (e.value() instanceof Scalar s && s.isNull())) {
-        return null;
-      }
-      Scalar s = scalar(e.value(), path + "." + key);
-      try {
-        int v = Integer.parseInt(s.text().strip());
-        if (v >= 1) {
-          return v;
-        }
-      } catch (NumberFormatException x) {
-        // below
-      }
-      throw bad(
-          s, path + "." + key, "expected a whole number of at least 1, not '" + s.text() + "'");
-    }
-
-    private MapNode map(Node n, String path) {
-      if (n instanceof MapNode m) {
-        return m;
-      }
-      throw bad(n, path, "expected a mapping (key: value lines)");
-    }
-
-    private Scalar scalar(Node n, String path) {
-      if (n instanceof Scalar s && !s.isNull()) {
-        return s;
-      }
-      throw bad(n, path, "expected a single value");
-    }
-
-    private YamlTree.Entry need(MapNode m, String key, String path) {
-      YamlTree.Entry e = m.entries().get(key);
-      if (e == null) {
-        throw bad(m, path, "missing '" + key + "'");
-      }
-      return e;
-    }
-
-    private void keys(MapNode m, List<String> known, String path) {
-      for (YamlTree.Entry e : m.entries().values()) {
-        if (!known.contains(e.key())) {
-          throw bad(
-              e,
-              path.isEmpty() ? e.key() : path + "." + e.key(),
-              "unknown key '"
-                  + e.key()
-                  + "'"
-                  + DidYouMean.hint(e.key(), known)
-                  + " (known here: "
-                  + String.join(", ", known)
-                  + ")");
-        }
-      }
-    }
-
-    private String where(Node n) {
-      return source + ":" + n.line() + ":" + n.column();
-    }
-
-    private String where(YamlTree.Entry e) {
-      return source + ":" + e.line() + ":" + e.column();
-    }
-
-    private BadInputException bad(Node n, String path, String problem) {
-      return new BadInputException(where(n) + (path.isEmpty() ? "" : ": " + path), problem);
-    }
-
-    private BadInputException bad(YamlTree.Entry e, String path, String problem) {
-      return new BadInputException(where(e) + ": " + path, problem);
-    }
+    return new References(source, new ReferencesReader(source).entries(yaml));
   }
 }

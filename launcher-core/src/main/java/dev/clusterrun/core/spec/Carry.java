@@ -231,6 +231,6 @@ public final class Carry {
 
   /** Long text as shown in a message: its start and its length. */
   static String clip(String text) {
-    return SpecLoader.clip(text);
+    return YamlWords.clip(text);
   }
 }

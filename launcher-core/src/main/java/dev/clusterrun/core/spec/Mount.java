@@ -243,7 +243,7 @@ public record Mount(Kind kind, String source, String target, List<String> flags)
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();
       throw new IllegalArgumentException(
-          what + (m.startsWith("'") ? " " : " '" + SpecLoader.clip(path) + "': ") + m, e);
+          what + (m.startsWith("'") ? " " : " '" + YamlWords.clip(path) + "': ") + m, e);
     }
   }
 

@@ -21,7 +21,7 @@ import org.yaml.snakeyaml.reader.ReaderException;
  * A YAML document read with Jackson's streaming YAML parser (no databind) into a small tree that
  * remembers where every key and value stood, keeps the raw text of every scalar (so {@code 010}
  * stays {@code 010} and {@code yes} stays {@code yes}), and refuses duplicate keys, aliases and
- * multiple documents. Used by the job spec and by benchmark references.
+ * multiple documents. Used by the job spec and by benchmark references, through {@link YamlReader}.
  */
 public final class YamlTree {
   private static final YAMLFactory FACTORY = new YAMLFactory();
@@ -36,6 +36,14 @@ public final class YamlTree {
   static final int MAX_DEPTH = 32;
 
   private YamlTree() {}
+
+  /**
+   * What kind of file a document is, for its messages: {@code name} as in "a job spec is one
+   * document", {@code deepest} the most levels of maps and lists its deepest field is nested in.
+   */
+  public record Kind(String name, int deepest) {
+    public static final Kind JOB_SPEC = new Kind("job spec", 4);
+  }
 
   /** A node and where it starts (1-based line and column). */
   public sealed interface Node permits Scalar, MapNode, Seq {
@@ -68,14 +76,16 @@ public final class YamlTree {
    * @return the root, or null when the document is empty (nothing, comments, or a lone {@code ~})
    * @throws BadInputException for a syntax error, a duplicate key, an alias or a second document
    */
-  public static Node read(String yaml, String source) {
+  public static Node read(String yaml, String source, Kind kind) {
     if (yaml.length() > MAX_CODE_POINTS
         && yaml.codePointCount(0, yaml.length()) > MAX_CODE_POINTS) {
       throw new BadInputException(
           source,
           "too large: "
               + yaml.codePointCount(0, yaml.length())
-              + " characters; a job spec may hold at most "
+              + " characters; a "
+              + kind.name()
+              + " may hold at most "
               + MAX_CODE_POINTS
               + " (3 MiB)");
     }
@@ -84,23 +94,25 @@ public final class YamlTree {
       if (t == null) {
         return null;
       }
-      Node root = value(p, source, "", 0);
+      Node root = value(p, source, kind, "", 0);
       if (p.nextToken() != null) {
         JsonLocation l = p.currentTokenLocation();
         throw new BadInputException(
             source + ":" + l.getLineNr() + ":" + l.getColumnNr(),
-            "a second YAML document (after '---'); a job spec is one document");
+            "a second YAML document (after '---'); a " + kind.name() + " is one document");
       }
       if (root instanceof Scalar s && s.isNull()) {
         return null;
       }
       return root;
     } catch (StreamReadException e) {
-      throw syntaxError(e, yaml, source);
+      throw syntaxError(e, yaml, source, kind);
     } catch (IOException e) {
       // Only the reader's other limits (StreamReadConstraints) land here: the text is in memory.
       throw new BadInputException(
-          source, "invalid YAML: beyond what a job spec may hold (" + limitWords(e) + ")", e);
+          source,
+          "invalid YAML: beyond what a " + kind.name() + " may hold (" + limitWords(e) + ")",
+          e);
     }
   }
 
@@ -110,7 +122,7 @@ public final class YamlTree {
     return api > 0 ? m.substring(0, api) + ")" : m;
   }
 
-  private static Node value(JsonParser p, String source, String path, int depth)
+  private static Node value(JsonParser p, String source, Kind kind, String path, int depth)
       throws IOException {
     JsonToken t = p.currentToken();
     JsonLocation loc = p.currentTokenLocation();
@@ -121,7 +133,10 @@ public final class YamlTree {
           source + ":" + line + ":" + col,
           "maps and lists nested more than "
               + MAX_DEPTH
-              + " levels deep; no job spec field is deeper than 4");
+              + " levels deep; no "
+              + kind.name()
+              + " field is deeper than "
+              + kind.deepest());
     }
     if (t == JsonToken.START_OBJECT) {
       Map<String, Entry> entries = new LinkedHashMap<>();
@@ -136,7 +151,7 @@ public final class YamlTree {
               "duplicate key '" + key + "' (first at line " + first.line() + ")");
         }
         p.nextToken();
-        Node v = value(p, source, child, depth + 1);
+        Node v = value(p, source, kind, child, depth + 1);
         entries.put(key, new Entry(key, kl.getLineNr(), kl.getColumnNr(), v));
       }
       return new MapNode(Collections.unmodifiableMap(entries), line, col);
@@ -144,7 +159,7 @@ public final class YamlTree {
     if (t == JsonToken.START_ARRAY) {
       List<Node> items = new ArrayList<>();
       while (p.nextToken() != JsonToken.END_ARRAY) {
-        items.add(value(p, source, path + "[" + items.size() + "]", depth + 1));
+        items.add(value(p, source, kind, path + "[" + items.size() + "]", depth + 1));
       }
       return new Seq(List.copyOf(items), line, col);
     }
@@ -161,10 +176,11 @@ public final class YamlTree {
    * Turns the YAML reader's complaint into clusterrun's words, at the place it names: {@code
    * FILE:LINE:COLUMN}, never the reader's token names ({@code <block end>}) or its limits' API.
    */
-  private static BadInputException syntaxError(StreamReadException e, String yaml, String source) {
+  private static BadInputException syntaxError(
+      StreamReadException e, String yaml, String source, Kind kind) {
     Throwable cause = e.getCause();
     if (cause instanceof MarkedYAMLException m && m.getProblemMark() != null) {
-      return marked(m, source, e);
+      return marked(m, source, kind, e);
     }
     if (cause instanceof ReaderException r) {
       int[] at = lineColumn(yaml, r.getPosition());
@@ -188,7 +204,8 @@ public final class YamlTree {
     return new BadInputException(subject, "invalid YAML: " + problem, e);
   }
 
-  private static BadInputException marked(MarkedYAMLException m, String source, Exception e) {
+  private static BadInputException marked(
+      MarkedYAMLException m, String source, Kind kind, Exception e) {
     Mark mark = m.getProblemMark();
     Mark cm = m.getContextMark();
     String problem = m.getProblem() == null ? "" : m.getProblem();
@@ -259,9 +276,9 @@ public final class YamlTree {
           "YAML anchors and aliases ('&name', '*name') are not supported; put a value that"
               + " starts with '&' or '*' in quotes";
     } else if (problem.startsWith("found unexpected document separator")) {
-      words = "a '---' inside a quoted value; a job spec is one document";
+      words = "a '---' inside a quoted value; a " + kind.name() + " is one document";
     } else if (problem.startsWith("expected '<document start>'")) {
-      words = "text after the end of the document ('...'); a job spec is one document";
+      words = "text after the end of the document ('...'); a " + kind.name() + " is one document";
     }
     if (words == null) {
       // Anything rarer: the reader's words, with its token names spelled out.

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.spec.SpecLoader;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class ReferencesTest {
@@ -155,22 +157,22 @@ class ReferencesTest {
       },
       {
         "clusters:\n  ci:\n    hpccc: [{metrics: {HPL: {value: 1}}}]\n",
-        "refs.yaml:3:5: clusters.ci.hpccc: unknown preset 'hpccc'; did you mean 'hpcc'? (presets:"
-            + " hpl, hpl-mxp, hpcg, stream, nccl, hpcc)"
+        "refs.yaml:3:5: clusters.ci.hpccc: unknown preset 'hpccc'; did you mean 'hpcc'?"
       },
       {
         "clusters:\n  ci:\n    hpl:\n      - nodes: 2\n        metrics:\n"
             + "          HPL: {value: 100, lower: -5}\n",
         "refs.yaml:6:36: clusters.ci.hpl[0].metrics.HPL.lower: expected a percentage of the value"
-            + " such as -5%, not '-5'"
+            + " such as -5%, found -5"
       },
       {
         "clusters:\n  ci:\n    hpl:\n      - metrics:\n          HPL: {value: 100, lower: 5%}\n",
-        "refs.yaml:5:29: clusters.ci.hpl[0].metrics.HPL.lower: must be 0% or below, e.g. -5%"
+        "refs.yaml:5:36: clusters.ci.hpl[0].metrics.HPL.lower: expected a percentage from -100%"
+            + " to 0%, such as -5%, found '5%'"
       },
       {
         "clusters:\n  ci:\n    hpl:\n      - metrics:\n          HPL: {value: fast}\n",
-        "refs.yaml:5:24: clusters.ci.hpl[0].metrics.HPL.value: expected a number above 0, not"
+        "refs.yaml:5:24: clusters.ci.hpl[0].metrics.HPL.value: expected a number above 0, found"
             + " 'fast'"
       },
       {
@@ -179,15 +181,36 @@ class ReferencesTest {
       },
       {
         "clusters:\n  ci:\n    hpl:\n      - nodes: 0\n        metrics: {HPL: {value: 1}}\n",
-        "refs.yaml:4:16: clusters.ci.hpl[0].nodes: expected a whole number of at least 1, not '0'"
+        "refs.yaml:4:16: clusters.ci.hpl[0].nodes: expected a whole number of at least 1, found 0"
       },
       {
         "clusters:\n  ci:\n    hpl:\n      - nodes: 2\n",
-        "refs.yaml:4:9: clusters.ci.hpl[0]: missing 'metrics'"
+        "refs.yaml:4:9: clusters.ci.hpl[0]: a reference needs 'metrics:'"
       },
       {
         "clusters:\n  'a b':\n    hpl: [{metrics: {HPL: {value: 1}}}]\n",
         "refs.yaml:2:3: clusters.a b: 'a b' cannot name a cluster"
+      },
+      // the job file's wordings: every known key when none is near, what was found instead
+      {
+        "clusters:\n  ci:\n    hpl:\n      - metrics: {HPL: {value: 1, banana: 2}}\n",
+        "refs.yaml:4:35: clusters.ci.hpl[0].metrics.HPL.banana: unknown key 'banana'; expected one"
+            + " of: value, lower, upper, unit (in clusters.ci.hpl[0].metrics.HPL)"
+      },
+      {"clusters: [ci]\n", "refs.yaml:1:11: clusters: expected a map of clusters, found a list"},
+      {
+        "clusters:\n  ci:\n    hpl:\n      - metrics: {HPL: {value: ~}}\n",
+        "refs.yaml:4:32: clusters.ci.hpl[0].metrics.HPL.value: expected a single value, found"
+            + " nothing"
+      },
+      {
+        "clusters:\n  ci:\n    hpl:\n      - metrics: {HPL: {value: 1, upper: -5%}}\n",
+        "refs.yaml:4:42: clusters.ci.hpl[0].metrics.HPL.upper: expected a percentage of 0% or"
+            + " above, such as +10%, found '-5%'"
+      },
+      {
+        "clusters:\n  ci:\n    hpl: [{metrics: {HPL: {value: 1}}}]\n---\nclusters: {}\n",
+        "refs.yaml:5:1: a second YAML document (after '---'); a references file is one document"
       },
     };
     for (String[] c : cases) {
@@ -195,6 +218,32 @@ class ReferencesTest {
           .as(c[0])
           .isInstanceOf(BadInputException.class)
           .hasMessageStartingWith(c[1]);
+    }
+  }
+
+  @Test
+  void theReferencesFileIsWordedAsTheJobFileIs() {
+    String[][] alike = {
+      {"mpi:\n  bananas: 1\n", "clusters:\n  ci:\n    hpl:\n      - bananas: 1\n"},
+      {"name: [a]\n", "clusters:\n  ci:\n    hpl:\n      - {nodes: [2], metrics: {}}\n"},
+      {"ssh:\n  fanout: 0\n", "clusters:\n  ci:\n    hpl:\n      - {nodes: 0, metrics: {}}\n"},
+    };
+    String[] words = {
+      ": unknown key 'bananas'; expected one of: ",
+      ": expected a single value, found a list",
+      ": expected a whole number of at least 1, found 0"
+    };
+    for (int i = 0; i < alike.length; i++) {
+      String job = alike[i][0];
+      String refs = alike[i][1];
+      assertThatThrownBy(() -> SpecLoader.parse(job, "job.yaml"))
+          .as(job)
+          .isInstanceOf(BadInputException.class)
+          .hasMessageMatching("job\\.yaml:\\d+:\\d+: \\S+" + Pattern.quote(words[i]) + ".*");
+      assertThatThrownBy(() -> References.parse(refs, "refs.yaml"))
+          .as(refs)
+          .isInstanceOf(BadInputException.class)
+          .hasMessageMatching("refs\\.yaml:\\d+:\\d+: \\S+" + Pattern.quote(words[i]) + ".*");
     }
   }
 
