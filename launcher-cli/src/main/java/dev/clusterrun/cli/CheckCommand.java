@@ -25,15 +25,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-@Command(
-    mixinStandardHelpOptions = true,
-    name = "check",
-    sortOptions = false,
-    customSynopsis = {
-      "clusterrun check --nodes=HOSTFILE [--only=CHECK[,CHECK...]]",
-      "                        [--skip=CHECK[,CHECK...]] [--json] [SSH options]",
-      "                        [-hvV] [JOB.yaml]"
-    })
+@Command(mixinStandardHelpOptions = true, name = "check", sortOptions = false)
 final class CheckCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 

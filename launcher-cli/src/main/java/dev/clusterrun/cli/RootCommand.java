@@ -2,6 +2,10 @@ package dev.clusterrun.cli;
 
 import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.session.Console;
+import dev.clusterrun.core.session.Progress;
+import dev.clusterrun.core.terminal.ForegroundInput;
+import dev.clusterrun.core.terminal.InterruptSignals;
+import dev.clusterrun.core.terminal.TerminalProgress;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -73,11 +77,17 @@ final class RootCommand implements Callable<Integer> {
   /** Where a command speaks: progress and notes on stderr, the job's output passed through. */
   Console console() {
     return new Console(
-        TerminalProgress.forTerminal(err),
-        rawOut,
-        rawErr,
-        new InterruptSignals(),
-        new ForegroundInput(System.in));
+        progress(err), rawOut, rawErr, new InterruptSignals(), new ForegroundInput(System.in));
+  }
+
+  /** Progress for people on {@code err}, kept up to date in place on a terminal. */
+  static Progress progress(PrintWriter err) {
+    return new TerminalProgress(
+        text -> {
+          err.print(text);
+          err.flush();
+        },
+        System.console() != null);
   }
 
   @Override
