@@ -15,19 +15,7 @@ import picocli.CommandLine.ParentCommand;
     sortOptions = false,
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-      "0:The benchmark ran and PASSED (and held the baseline).",
-      "1:The benchmark ran but FAILED, its output could not be read, it fell below the"
-          + " baseline by more than --max-regression, or a metric lies outside its reference"
-          + " (--references).",
-      "N:The job itself exited with code N.",
-      "2:Bad input (unknown preset, flags, hostfile, baseline file).",
-      "3:A check or the canary failed; the benchmark did not run.",
-      "4:The container could not be made ready.",
-      "128+N:Ended by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM); the job was stopped on"
-          + " every node."
-    })
+    exitCodeListHeading = "%nExit codes:%n")
 final class BenchCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 

@@ -8,11 +8,8 @@ import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.CheckRequest;
 import dev.clusterrun.core.check.CheckSelection;
 import dev.clusterrun.core.cluster.Hostfile;
-import dev.clusterrun.core.launch.JobResolver;
-import dev.clusterrun.core.launch.Source;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.SpecLoader;
-import dev.clusterrun.core.spec.SshSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,15 +22,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-@Command(
-    mixinStandardHelpOptions = true,
-    name = "check",
-    sortOptions = false,
-    customSynopsis = {
-      "clusterrun check --nodes=HOSTFILE [--only=CHECK[,CHECK...]]",
-      "                        [--skip=CHECK[,CHECK...]] [--json] [SSH options]",
-      "                        [-hvV] [JOB.yaml]"
-    })
+@Command(mixinStandardHelpOptions = true, name = "check", sortOptions = false)
 final class CheckCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 
@@ -72,16 +61,9 @@ final class CheckCommand implements Callable<Integer> {
     Hostfile hostfile = nodes.read();
     JobSpec job = jobFile == null ? null : SpecLoader.load(jobFile);
     CheckJob checkJob = job == null ? CheckJob.NONE : CheckJob.of(job.container());
-    // The SSH settings as every command resolves them: the flags over the job file's ssh section.
-    SshSpec reach =
-        new JobResolver()
-            .layer(ssh.flags().layer(), Source.FLAG, "flags")
-            .layer(job, Source.FILE, String.valueOf(jobFile))
-            .resolveSsh()
-            .explicit();
     CheckOutcome outcome =
         CheckFlow.run(
-            new CheckRequest(hostfile, reach, checkJob, selection),
+            new CheckRequest(hostfile, ssh.explicit(job, jobFile), checkJob, selection),
             root.console().progress(),
             o -> {
               CheckReport report = o.report();

@@ -11,21 +11,11 @@ import picocli.CommandLine;
 final class Cli {
   private final java.io.PrintStream rawOut;
   private final java.io.PrintStream rawErr;
-  private final PrintWriter out;
-  private final PrintWriter err;
   private final Map<String, String> env;
 
   Cli(java.io.PrintStream out, java.io.PrintStream err, Map<String, String> env) {
     this.rawOut = out;
     this.rawErr = err;
-    // UTF-8 whatever the locale: under LANG=C (cron, containers, ssh without locale forwarding)
-    // the platform charset would print the table's marks as '?'.
-    this.out =
-        new PrintWriter(
-            new java.io.OutputStreamWriter(out, java.nio.charset.StandardCharsets.UTF_8), true);
-    this.err =
-        new PrintWriter(
-            new java.io.OutputStreamWriter(err, java.nio.charset.StandardCharsets.UTF_8), true);
     this.env = env;
   }
 
@@ -40,7 +30,9 @@ final class Cli {
    * (no command, a misspelt one, {@code help}, {@code completion}) the whole tree.
    */
   CommandLine commandLine(String[] words) {
-    RootCommand root = new RootCommand(rawOut, rawErr, out, err, env);
+    RootCommand root = new RootCommand(rawOut, rawErr, env);
+    PrintWriter out = root.out;
+    PrintWriter err = root.err;
     CommandLine cl = new CommandLine(root);
     String only = named(words);
     for (Map.Entry<String, Class<?>> sub : RootCommand.SUBCOMMANDS.entrySet()) {
@@ -137,9 +129,10 @@ final class Cli {
   }
 
   int execute(String... args) {
-    int code = commandLine(args).execute(args);
-    out.flush();
-    err.flush();
+    CommandLine cl = commandLine(args);
+    int code = cl.execute(args);
+    cl.getOut().flush();
+    cl.getErr().flush();
     return code;
   }
 

@@ -25,19 +25,7 @@ import picocli.CommandLine.ParentCommand;
       "Prints a summary, writes results.json into the run directory and appends it to the"
           + " workspace's results log (see `clusterrun results`). Same as `clusterrun bench hpl`."
     },
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-      "0:The benchmark ran and PASSED (and held the baseline).",
-      "1:The benchmark ran but FAILED, its output could not be read, it fell below the"
-          + " baseline by more than --max-regression, or a metric lies outside its reference"
-          + " (--references).",
-      "N:The job itself exited with code N.",
-      "2:Bad input (flags, hostfile, dat file, baseline file; no dat file fits).",
-      "3:A check or the canary failed; the benchmark did not run.",
-      "4:The container could not be made ready.",
-      "128+N:Ended by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM); the job was stopped on"
-          + " every node."
-    })
+    exitCodeListHeading = "%nExit codes:%n")
 final class HplCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
 

@@ -14,12 +14,7 @@ import picocli.CommandLine.ParentCommand;
     sortOptions = false,
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-      "0:Every metric steady, improved or within its reference.",
-      "1:A metric regressed or lies outside its reference.",
-      "2:Bad input (flags, an unknown run id, the references file)."
-    })
+    exitCodeListHeading = "%nExit codes:%n")
 final class ResultsCompareCommand implements Callable<Integer> {
   @ParentCommand ResultsCommand parent;
 

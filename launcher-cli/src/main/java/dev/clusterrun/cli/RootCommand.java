@@ -2,7 +2,13 @@ package dev.clusterrun.cli;
 
 import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.session.Console;
+import dev.clusterrun.core.session.Progress;
+import dev.clusterrun.core.terminal.ForegroundInput;
+import dev.clusterrun.core.terminal.InterruptSignals;
+import dev.clusterrun.core.terminal.TerminalProgress;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -57,27 +63,30 @@ final class RootCommand implements Callable<Integer> {
       scope = ScopeType.INHERIT)
   boolean verbose;
 
-  RootCommand(
-      java.io.PrintStream rawOut,
-      java.io.PrintStream rawErr,
-      PrintWriter out,
-      PrintWriter err,
-      Map<String, String> env) {
+  RootCommand(java.io.PrintStream rawOut, java.io.PrintStream rawErr, Map<String, String> env) {
     this.rawOut = rawOut;
     this.rawErr = rawErr;
-    this.out = out;
-    this.err = err;
+    // UTF-8 whatever the locale: under LANG=C (cron, containers, ssh without locale forwarding)
+    // the platform charset would print the table's marks as '?'.
+    this.out = new PrintWriter(new OutputStreamWriter(rawOut, StandardCharsets.UTF_8), true);
+    this.err = new PrintWriter(new OutputStreamWriter(rawErr, StandardCharsets.UTF_8), true);
     this.env = env;
   }
 
   /** Where a command speaks: progress and notes on stderr, the job's output passed through. */
   Console console() {
     return new Console(
-        TerminalProgress.forTerminal(err),
-        rawOut,
-        rawErr,
-        new InterruptSignals(),
-        new ForegroundInput(System.in));
+        progress(err), rawOut, rawErr, new InterruptSignals(), new ForegroundInput(System.in));
+  }
+
+  /** Progress for people on {@code err}, kept up to date in place on a terminal. */
+  static Progress progress(PrintWriter err) {
+    return new TerminalProgress(
+        text -> {
+          err.print(text);
+          err.flush();
+        },
+        System.console() != null);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.terminal.Detached;
 import picocli.CommandLine.Option;
 
 /** Options of commands that run a job: {@code run}, {@code hpl}, {@code bench}. */
@@ -31,12 +32,27 @@ final class RunOptions {
     if (!detach) {
       return null;
     }
-    return Detach.foreground(root.spec.commandLine().getParseResult().originalArgs(), root);
+    Detached.Foreground f =
+        Detached.foreground(
+            root.spec.commandLine().getParseResult().originalArgs(),
+            Main.class.getName(),
+            line -> {
+              root.err.println(line);
+              root.err.flush();
+            });
+    if (f.runId() != null) {
+      root.out.println(f.runId());
+      root.out.flush();
+      root.err.println("clusterrun: " + f.note());
+    }
+    return f.exitCode();
   }
 
   /** Where the job's command speaks: the background clusterrun's console, or the terminal's. */
   static dev.clusterrun.core.session.Console console(RootCommand root) {
-    return Detach.isChild(root.env) ? Detach.console(root) : root.console();
+    return Detached.isChild(root.env)
+        ? Detached.console(root.rawOut, root.rawErr, RootCommand::progress)
+        : root.console();
   }
 
   @Option(

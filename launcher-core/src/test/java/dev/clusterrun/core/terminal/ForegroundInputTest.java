@@ -1,4 +1,4 @@
-package dev.clusterrun.cli;
+package dev.clusterrun.core.terminal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

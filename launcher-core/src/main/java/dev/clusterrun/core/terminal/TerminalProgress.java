@@ -1,25 +1,22 @@
-package dev.clusterrun.cli;
+package dev.clusterrun.core.terminal;
 
 import dev.clusterrun.core.session.Progress;
-import java.io.PrintWriter;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * Progress for people on stderr: notes as {@code clusterrun: <line>}, and on a terminal which nodes
- * a round still waits for, updated in place.
+ * Progress as text for people on stderr: notes as {@code clusterrun: <line>}, and on a terminal
+ * ({@code live}) which nodes a round still waits for, updated in place. Each piece of text goes to
+ * {@code show}, which the CLI prints.
  */
-final class TerminalProgress implements Progress {
-  private final PrintWriter err;
+public final class TerminalProgress implements Progress {
+  private final Consumer<String> show;
   private final boolean live;
   private boolean dirty;
 
-  TerminalProgress(PrintWriter err, boolean live) {
-    this.err = err;
+  public TerminalProgress(Consumer<String> show, boolean live) {
+    this.show = show;
     this.live = live;
-  }
-
-  static TerminalProgress forTerminal(PrintWriter err) {
-    return new TerminalProgress(err, System.console() != null);
   }
 
   @Override
@@ -40,22 +37,20 @@ final class TerminalProgress implements Progress {
         pending.size() <= 6
             ? String.join(" ", pending)
             : String.join(" ", pending.subList(0, 6)) + " … (+" + (pending.size() - 6) + ")";
-    err.print(
+    show.accept(
         "\r\033[2Kclusterrun: "
             + what
             + ": waiting for "
             + pending.size()
             + (pending.size() == 1 ? " node" : " nodes")
             + (pending.isEmpty() ? "" : ": " + list));
-    err.flush();
     dirty = true;
   }
 
   @Override
   public synchronized void done(String phase) {
     if (dirty) {
-      err.print("\r\033[2K");
-      err.flush();
+      show.accept("\r\033[2K");
       dirty = false;
     }
   }
@@ -63,7 +58,6 @@ final class TerminalProgress implements Progress {
   @Override
   public synchronized void note(String line) {
     done("");
-    err.println("clusterrun: " + line);
-    err.flush();
+    show.accept("clusterrun: " + line + System.lineSeparator());
   }
 }

@@ -1,4 +1,4 @@
-package dev.clusterrun.cli;
+package dev.clusterrun.core.terminal;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -13,11 +13,11 @@ import java.nio.file.Path;
  * read waits until clusterrun is brought to the foreground ({@code fg}). Files and pipes are read
  * as they are.
  */
-final class ForegroundInput extends FilterInputStream {
+public final class ForegroundInput extends FilterInputStream {
   private static final long WAIT_MILLIS = 250;
   private final boolean terminal;
 
-  ForegroundInput(InputStream in) {
+  public ForegroundInput(InputStream in) {
     super(in);
     this.terminal = isTerminal();
   }

@@ -1,4 +1,4 @@
-package dev.clusterrun.cli;
+package dev.clusterrun.core.terminal;
 
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Progress;
@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,18 +16,20 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * {@code run --detach}: the foreground clusterrun starts a second one (the same java, classpath and
  * JVM options, the same words but {@code --detach}) in a session of its own ({@code setsid}), its
- * standard input {@code /dev/null} and its output one pipe, which the foreground copies to its
- * standard error until the background one says the run has started (its checks passed). The
- * foreground then prints the run id and exits 0; the background one sends nothing more to the pipe:
+ * standard input {@code /dev/null} and its output one pipe, which the foreground passes on (to its
+ * standard error) until the background one says the run has started (its checks passed). The
+ * foreground then gives the run id and exits 0; the background one sends nothing more to the pipe:
  * what it says goes to {@code clusterrun.log} in the run directory, the job's output to the run
  * directory's logs as always. When the background one ends before (failed checks, bad input), the
  * foreground exits with its code; Ctrl-C in the foreground before the run started ends both.
  */
-final class Detach {
+public final class Detached {
   /** Set in the background clusterrun's environment: the foreground's PID. */
   static final String PARENT_VAR = "CLUSTERRUN_DETACHED_FROM";
 
@@ -36,10 +39,19 @@ final class Detach {
   /** Where the background clusterrun speaks once the run started, in the run directory. */
   static final String LOG = "clusterrun.log";
 
-  private Detach() {}
+  private Detached() {}
+
+  /**
+   * How the foreground ended.
+   *
+   * @param exitCode 0 once the run started, else the background clusterrun's own code
+   * @param runId the run started in the background, or null when it ended before
+   * @param note one line for people about the background run, or null
+   */
+  public record Foreground(int exitCode, String runId, String note) {}
 
   /** Whether this process is the background clusterrun of a {@code run --detach}. */
-  static boolean isChild(Map<String, String> env) {
+  public static boolean isChild(Map<String, String> env) {
     String from = env.get(PARENT_VAR);
     return from != null
         && ProcessHandle.current()
@@ -48,8 +60,13 @@ final class Detach {
             .orElse(false);
   }
 
-  /** The foreground: starts the background clusterrun and waits for its run to start. */
-  static int foreground(List<String> originalArgs, RootCommand root)
+  /**
+   * The foreground: starts the background clusterrun ({@code mainClass} with {@code originalArgs}
+   * but {@code --detach}), gives each line it says to {@code passOn}, and waits for its run to
+   * start.
+   */
+  public static Foreground foreground(
+      List<String> originalArgs, String mainClass, Consumer<String> passOn)
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     for (String s : List.of("/usr/bin/setsid", "/bin/setsid")) {
@@ -62,7 +79,7 @@ final class Detach {
     cmd.addAll(jvmOptions());
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
+    cmd.add(mainClass);
     cmd.addAll(withoutDetach(originalArgs));
     ProcessBuilder pb =
         new ProcessBuilder(cmd).redirectInput(new File("/dev/null")).redirectErrorStream(true);
@@ -77,24 +94,23 @@ final class Detach {
       while ((line = r.readLine()) != null) {
         if (line.startsWith(STARTED)) {
           String[] f = line.substring(STARTED.length()).split(" ", 2);
-          root.out.println(f[0]);
-          root.out.flush();
-          root.err.println(
-              "clusterrun: run "
-                  + f[0]
-                  + " started in the background (pid "
-                  + p.pid()
-                  + "); run directory "
-                  + (f.length > 1 ? f[1] : "?")
-                  + "; follow it with: clusterrun logs -f "
-                  + f[0]);
-          return 0;
+          return new Foreground(0, f[0], startedNote(f[0], p.pid(), f.length > 1 ? f[1] : "?"));
         }
-        root.err.println(line);
-        root.err.flush();
+        passOn.accept(line);
       }
     }
-    return p.waitFor();
+    return new Foreground(p.waitFor(), null, null);
+  }
+
+  static String startedNote(String runId, long pid, String runDir) {
+    return "run "
+        + runId
+        + " started in the background (pid "
+        + pid
+        + "); run directory "
+        + runDir
+        + "; follow it with: clusterrun logs -f "
+        + runId;
   }
 
   private static String javaHome() {
@@ -124,54 +140,58 @@ final class Detach {
 
   /**
    * The background clusterrun's console: until the run starts, its output goes to the foreground
-   * (over the pipe); then into the run directory's {@code clusterrun.log}, the job's output to the
-   * run directory only.
+   * (over the pipe, {@code rawOut}; its progress as {@code shown} renders it on {@code rawErr});
+   * then into the run directory's {@code clusterrun.log}, the job's output to the run directory
+   * only.
    */
-  static Console console(RootCommand root) {
-    Switch out = new Switch(root.rawOut);
-    Switch err = new Switch(root.rawErr);
+  public static Console console(
+      PrintStream rawOut, PrintStream rawErr, Function<PrintWriter, Progress> shown) {
+    Switch out = new Switch(rawOut);
+    Switch err = new Switch(rawErr);
     PrintWriter errWriter =
         new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true);
-    TerminalProgress shown = TerminalProgress.forTerminal(errWriter);
-    java.io.PrintStream pipe = root.rawOut;
-    Progress progress =
-        new Progress() {
-          @Override
-          public void phase(String phase, List<String> nodes) {
-            shown.phase(phase, nodes);
-          }
-
-          @Override
-          public void finished(String phase, String node, List<String> pending) {
-            shown.finished(phase, node, pending);
-          }
-
-          @Override
-          public void done(String phase) {
-            shown.done(phase);
-          }
-
-          @Override
-          public void note(String line) {
-            shown.note(line);
-          }
-
-          @Override
-          public void runStarted(String runId, Path runDir) {
-            errWriter.flush();
-            try {
-              err.to(
-                  Files.newOutputStream(
-                      runDir.resolve(LOG), StandardOpenOption.CREATE, StandardOpenOption.APPEND));
-            } catch (IOException e) {
-              err.to(OutputStream.nullOutputStream());
-            }
-            out.to(OutputStream.nullOutputStream());
-            pipe.println(STARTED + runId + " " + runDir);
-            pipe.flush();
-          }
-        };
+    Progress progress = new Background(shown.apply(errWriter), errWriter, out, err, rawOut);
     return new Console(progress, out, err, new InterruptSignals(), null);
+  }
+
+  /** The background clusterrun's progress: shown as before, until the run started. */
+  private record Background(
+      Progress shown, PrintWriter errWriter, Switch out, Switch err, PrintStream pipe)
+      implements Progress {
+    @Override
+    public void phase(String phase, List<String> nodes) {
+      shown.phase(phase, nodes);
+    }
+
+    @Override
+    public void finished(String phase, String node, List<String> pending) {
+      shown.finished(phase, node, pending);
+    }
+
+    @Override
+    public void done(String phase) {
+      shown.done(phase);
+    }
+
+    @Override
+    public void note(String line) {
+      shown.note(line);
+    }
+
+    @Override
+    public void runStarted(String runId, Path runDir) {
+      errWriter.flush();
+      try {
+        err.to(
+            Files.newOutputStream(
+                runDir.resolve(LOG), StandardOpenOption.CREATE, StandardOpenOption.APPEND));
+      } catch (IOException e) {
+        err.to(OutputStream.nullOutputStream());
+      }
+      out.to(OutputStream.nullOutputStream());
+      pipe.println(STARTED + runId + " " + runDir);
+      pipe.flush();
+    }
   }
 
   /** An output stream whose destination changes once. */

@@ -1,4 +1,4 @@
-package dev.clusterrun.cli;
+package dev.clusterrun.core.terminal;
 
 import dev.clusterrun.core.session.Console;
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import sun.misc.SignalHandler;
  * 128+N (130, 143, 129). SIGKILL cannot be caught: {@code Lifeline} covers it.
  */
 @SuppressWarnings("restriction")
-final class InterruptSignals implements Console.Interrupts {
+public final class InterruptSignals implements Console.Interrupts {
   /** The signals that end clusterrun in an orderly way while a job runs. */
   static final List<String> NAMES = List.of("INT", "TERM", "HUP");
 
