@@ -15,10 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The flow of {@code run}, shared by {@code hpl} and {@code bench}: resolve the job (flags over
- * environment over file), plan it (touching no node), connect, check, prove the workspace shared,
- * then hand over to {@link JobRunner} with its {@link Launcher}, Ctrl-C and SIGTERM turned into an
- * orderly stop on every node.
+ * The entry of {@code run}, shared by {@code hpl} and {@code bench}: resolve the job (flags over
+ * environment over file), plan it (touching no node), then one {@link RunAttempt} in its steps:
+ * open, check, prepare, launch, finish. {@code plan} shows the plan alone.
  */
 public final class LaunchFlow {
   static final Duration PROOF_TIMEOUT = Duration.ofSeconds(30);

@@ -122,7 +122,7 @@ public final class Planner {
             .hook(options.hook())
             .settings(
                 SettingsTable.of(job, options, paths.perRunHostfile() ? paths.hostfile() : null))
-            .placement(placement(job, hostfile));
+            .placement(Canary.Placement.of(job, hostfile));
     String name = container(job, options, plan);
     ContainerFlags flags = launch(job, options, paths, name, plan);
     if (job.launcher().value() == LauncherKind.PER_NODE) {
@@ -132,12 +132,13 @@ public final class Planner {
                   hostfile,
                   options.runId(),
                   paths.runDir(),
-                  name,
-                  flags,
-                  job.mountHome().value(),
-                  job.envFromHost().value(),
-                  job.workdir().value(),
-                  job.command().value(),
+                  new PerNodePlan.Start(
+                      name,
+                      flags,
+                      job.mountHome().value(),
+                      job.envFromHost().value(),
+                      job.workdir().value(),
+                      job.command().value()),
                   masterPort));
     }
     return plan.build();
@@ -481,17 +482,6 @@ public final class Planner {
       mounts.add(new Mount(Mount.Kind.BIND, rcLocal, "/etc/rc.local", List.of("ro")));
     }
     return mounts;
-  }
-
-  private static Canary.Placement placement(ResolvedJob job, Hostfile hostfile) {
-    int np = job.np().value();
-    return new Canary.Placement(
-        hostfile.names(),
-        hostfile.hosts().stream().map(dev.clusterrun.core.cluster.Host::slots).toList(),
-        np,
-        job.perNode().value(),
-        Canary.Placement.unpredictable(
-            job.mpiArgs().value(), job.mca().value(), np, hostfile.totalSlots()));
   }
 
   private static String stripSlash(String p) {
