@@ -12,12 +12,11 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Today's launcher: the Open MPI daemon found in the container ({@code mpirun --version},
- * remembered per image contents), then {@code enroot start … NAME mpirun …} on the head with output
- * streamed live; Open MPI's daemons start on the other nodes through the launch agent, each proving
- * itself as it starts ({@link DaemonProof}, {@link ProofGate}). With {@code --canary}, only the
- * canary (a short mpirun of the job's shape whose ranks prove they run inside this run's
- * container).
+ * Today's launcher, configured once ({@link Config}): the Open MPI daemon of the container ({@link
+ * DaemonDetection}), then {@code enroot start … NAME mpirun …} on the head with output streamed
+ * live; Open MPI's daemons start on the other nodes through the launch agent, each proving itself
+ * as it starts ({@link DaemonProof}, {@link ProofGate}, for the nodes {@link ProofNodes} lists).
+ * With {@code --canary}, only the canary ({@link CanaryRun}).
  */
 public final class MpirunLauncher implements Launcher {
   /**
