@@ -79,7 +79,6 @@ class UnusedMemberTest {
             "core.session.Session.over",
             "core.launch.EnvironmentLayer.read",
             "core.launch.JobRunner$Request.<init>",
-            "core.launch.MpirunLauncher.<init>",
             "core.remote.SshTarget.of",
             "core.remote.SshTarget.withConnectTimeout",
             "core.remote.SshTarget.withIdentityAgent",

@@ -82,6 +82,18 @@ public final class Canary {
       slots = List.copyOf(slots);
     }
 
+    /** Where the job's ranks go on {@code hostfile}, as far as Open MPI's mapping is known. */
+    static Placement of(ResolvedJob job, dev.clusterrun.core.cluster.Hostfile hostfile) {
+      int np = job.np().value();
+      return new Placement(
+          hostfile.names(),
+          hostfile.hosts().stream().map(dev.clusterrun.core.cluster.Host::slots).toList(),
+          np,
+          job.perNode().value(),
+          Canary.Placement.unpredictable(
+              job.mpiArgs().value(), job.mca().value(), np, hostfile.totalSlots()));
+    }
+
     /**
      * Ranks per node (every node, 0 where none goes), in hostfile order; empty when unpredictable.
      *

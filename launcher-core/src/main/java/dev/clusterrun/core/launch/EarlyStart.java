@@ -1,7 +1,11 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.check.HeadMasters;
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.core.session.InputPump;
+import dev.clusterrun.core.spec.LauncherKind;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,6 +70,65 @@ public final class EarlyStart {
     this.process = process;
     this.out = out;
     this.err = err;
+  }
+
+  /**
+   * What the head's first answer makes of the run: the plan its job would start with, the daemon
+   * that plan assumes (null: not known, neither given nor remembered for the container's contents),
+   * the head's ENROOT_DATA_PATH, and whether the job's network is {@code auto}.
+   */
+  record Candidate(Plan plan, LaunchAgent.Daemon daemon, String dataPath, boolean networkAuto) {}
+
+  /** The candidate from the head's first answer, or null when the answer does not make one. */
+  @FunctionalInterface
+  interface Candidates {
+    Candidate at(String head, ExecResult answer) throws IOException, InterruptedException;
+  }
+
+  /**
+   * The run's early start, or null: every condition it needs, in one place. Before any node
+   * answers: the mpirun launcher, no canary (it runs before the job), the checks on (they are what
+   * the job's command waits for), the head's OpenSSH masters (whose head answer begins it) and no
+   * finisher (the job's command known before the checks). At the head's answer: the daemon known,
+   * not PRRTE with the network {@code auto} (PRRTE's network settings are enroot start's variables,
+   * known after every node's facts), and the container started as it is ({@link #startsAsIs}).
+   * Whatever fails on the way leaves the job to start after the checks; whether the start still
+   * fits the run's plan is judged when the job goes ({@link #fits}).
+   *
+   * @param finisher whether a finisher may change the job after the checks
+   */
+  static Slot consider(
+      LaunchFlow.Launch launch,
+      boolean checks,
+      boolean finisher,
+      HeadMasters masters,
+      Candidates candidates) {
+    if (launch.job().launcher().value() == LauncherKind.PER_NODE
+        || launch.options().canary() != CanaryMode.OFF
+        || !checks
+        || masters == null
+        || finisher) {
+      return null;
+    }
+    Slot slot = new Slot();
+    masters.onHeadAnswer(
+        (head, answer) -> {
+          try {
+            Candidate c = candidates.at(head, answer);
+            if (c == null
+                || c.daemon() == null
+                || (c.daemon() == LaunchAgent.Daemon.PRTED && c.networkAuto())
+                || !startsAsIs(c.plan(), c.dataPath())) {
+              return;
+            }
+            slot.begin(c.plan());
+          } catch (IOException | RuntimeException e) {
+            // no early start: the job starts after the checks
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    return slot;
   }
 
   /** The words that start the container of {@code plan}, before its command. */

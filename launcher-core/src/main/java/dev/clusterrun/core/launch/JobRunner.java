@@ -209,9 +209,9 @@ public final class JobRunner {
       run.note(
           String.join(", ", lost)
               + " stopped answering for "
-              + Planner.display(Duration.ofSeconds(w.silence().toSeconds()))
+              + SettingsTable.display(Duration.ofSeconds(w.silence().toSeconds()))
               + " (--node-timeout "
-              + Planner.display(nodeTimeout)
+              + SettingsTable.display(nodeTimeout)
               + "): the job was stopped on the other nodes");
       return Launcher.Ending.of(RunEnd.NODE_LOST);
     } finally {

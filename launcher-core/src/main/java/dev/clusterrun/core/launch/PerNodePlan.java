@@ -79,26 +79,36 @@ public final class PerNodePlan {
   }
 
   /**
-   * Every node's start, in hostfile order.
+   * What every node starts: the container and the command.
    *
+   * @param name the container's name
    * @param flags the job's container flags, as the mpirun path gives them to {@code enroot start}
    * @param mountHome {@code container.mount-home}, null for each node's enroot configuration
    * @param fromHost {@code container.env-from-host}: passed with {@code --env NAME}, the value is
    *     the head's (put in the node's {@code env} at launch)
    * @param workdir the command's working directory in the container, or null
-   * @param port the rendezvous port, or null when not picked yet
    */
-  public static List<NodeStart> nodes(
-      Hostfile hostfile,
-      String runId,
-      String runDir,
-      String containerName,
+  public record Start(
+      String name,
       EnrootArgs.ContainerFlags flags,
       Boolean mountHome,
       List<String> fromHost,
       String workdir,
-      List<String> command,
-      Integer port) {
+      List<String> command) {}
+
+  /**
+   * Every node's start, in hostfile order.
+   *
+   * @param port the rendezvous port, or null when not picked yet
+   */
+  public static List<NodeStart> nodes(
+      Hostfile hostfile, String runId, String runDir, Start start, Integer port) {
+    String containerName = start.name();
+    EnrootArgs.ContainerFlags flags = start.flags();
+    Boolean mountHome = start.mountHome();
+    List<String> fromHost = start.fromHost();
+    String workdir = start.workdir();
+    List<String> command = start.command();
     List<NodeStart> out = new ArrayList<>();
     for (int rank = 0; rank < hostfile.hosts().size(); rank++) {
       Host h = hostfile.hosts().get(rank);

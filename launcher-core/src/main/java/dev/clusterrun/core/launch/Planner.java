@@ -120,8 +120,9 @@ public final class Planner {
             .hostfileContent(hostfile.render())
             .daemon(options.daemon().command())
             .hook(options.hook())
-            .settings(settings(job, options, paths))
-            .placement(placement(job, hostfile));
+            .settings(
+                SettingsTable.of(job, options, paths.perRunHostfile() ? paths.hostfile() : null))
+            .placement(Canary.Placement.of(job, hostfile));
     String name = container(job, options, plan);
     ContainerFlags flags = launch(job, options, paths, name, plan);
     if (job.launcher().value() == LauncherKind.PER_NODE) {
@@ -131,12 +132,13 @@ public final class Planner {
                   hostfile,
                   options.runId(),
                   paths.runDir(),
-                  name,
-                  flags,
-                  job.mountHome().value(),
-                  job.envFromHost().value(),
-                  job.workdir().value(),
-                  job.command().value(),
+                  new PerNodePlan.Start(
+                      name,
+                      flags,
+                      job.mountHome().value(),
+                      job.envFromHost().value(),
+                      job.workdir().value(),
+                      job.command().value()),
                   masterPort));
     }
     return plan.build();
@@ -451,7 +453,7 @@ public final class Planner {
         new MpiTuning.JobSets(jobMca, names, job.mpiArgs().value()));
   }
 
-  private static NetworkPick network(ResolvedJob job, Options options) {
+  static NetworkPick network(ResolvedJob job, Options options) {
     return options.network() != null ? options.network() : NetworkPick.unsettled(job);
   }
 
@@ -480,133 +482,6 @@ public final class Planner {
       mounts.add(new Mount(Mount.Kind.BIND, rcLocal, "/etc/rc.local", List.of("ro")));
     }
     return mounts;
-  }
-
-  /** Every setting with its source, as {@code plan} shows them. */
-  private static List<Plan.SettingView> settings(ResolvedJob job, Options options, Paths paths) {
-    List<Plan.SettingView> settings = new ArrayList<>();
-    job.byKey()
-        .forEach(
-            (k, s) ->
-                settings.add(
-                    k.equals("mpi.hostfile") && paths.perRunHostfile()
-                        ? new Plan.SettingView(
-                            k, paths.hostfile(), Source.DEFAULT.label(), "the run directory")
-                        : k.equals("mpi.network")
-                            ? networkView(job, options)
-                            : k.equals("mpi.node-timeout")
-                                ? nodeTimeoutView(job, options)
-                                : k.equals("container.mount-home") && s.value() == null
-                                    ? new Plan.SettingView(
-                                        k,
-                                        "(each node's enroot configuration)",
-                                        s.source().label(),
-                                        s.origin())
-                                    : k.equals("container.image")
-                                        ? imageView(job.image())
-                                        : view(k, s)));
-    settings.add(
-        options.daemonDetected()
-            ? new Plan.SettingView(
-                "mpi.daemon",
-                options.daemon().command(),
-                Source.DEFAULT.label(),
-                "auto: run asks mpirun --version in the container (orted for Open MPI 4, prted"
-                    + " for 5)")
-            : new Plan.SettingView(
-                "mpi.daemon", options.daemon().command(), Source.FLAG.label(), "--mpi-daemon"));
-    return settings;
-  }
-
-  /** The image, with how clusterrun read its text when that differs from the text. */
-  private static Plan.SettingView imageView(Setting<ImageRef> s) {
-    Plan.SettingView v = view("container.image", s);
-    String readAs = s.value() == null ? null : s.value().readAs();
-    return readAs == null
-        ? v
-        : new Plan.SettingView(v.key(), v.value(), v.source(), v.origin() + "; " + readAs);
-  }
-
-  /**
-   * How clusterrun read the image's text, for {@code run} to say on stderr before anything else:
-   * {@code --container-image: read HOST/PATH as HOST#PATH (…)}; null when taken as written.
-   */
-  public static String imageReadAs(ResolvedJob job) {
-    ImageRef image = job.image().value();
-    return image == null || image.readAs() == null
-        ? null
-        : JobResolver.subject(job.image(), "container.image") + ": " + image.readAs();
-  }
-
-  private static Plan.SettingView networkView(ResolvedJob job, Options options) {
-    NetworkPick p = network(job, options);
-    String origin = p.origin();
-    List<String> ifParams = p.userParams().stream().filter(n -> n.contains("_if_")).toList();
-    if (p.network() != null && !ifParams.isEmpty()) {
-      origin += "; ~/.openmpi/mca-params.conf sets " + String.join(", ", ifParams);
-    }
-    return new Plan.SettingView("mpi.network", p.value(), p.source(), origin);
-  }
-
-  private static Plan.SettingView nodeTimeoutView(ResolvedJob job, Options options) {
-    Setting<java.time.Duration> s = job.nodeTimeout();
-    MpiTuning.Keepalive k = MpiTuning.Keepalive.after(s.value());
-    return new Plan.SettingView(
-        "mpi.node-timeout",
-        display(s.value()),
-        s.source().label(),
-        s.origin()
-            + "; run watches every node and sets Open MPI's TCP keepalive to "
-            + k.time()
-            + "s + "
-            + k.probes()
-            + " × "
-            + k.interval()
-            + "s");
-  }
-
-  private static Canary.Placement placement(ResolvedJob job, Hostfile hostfile) {
-    int np = job.np().value();
-    return new Canary.Placement(
-        hostfile.names(),
-        hostfile.hosts().stream().map(dev.clusterrun.core.cluster.Host::slots).toList(),
-        np,
-        job.perNode().value(),
-        Canary.Placement.unpredictable(
-            job.mpiArgs().value(), job.mca().value(), np, hostfile.totalSlots()));
-  }
-
-  private static Plan.SettingView view(String key, Setting<?> s) {
-    return new Plan.SettingView(key, display(s.value()), s.source().label(), s.origin());
-  }
-
-  static String display(Object v) {
-    if (v == null) {
-      return "(unset)";
-    }
-    if (v instanceof Map<?, ?> m) {
-      List<String> parts = new ArrayList<>();
-      m.forEach((k, val) -> parts.add(Secrets.maskAssignment(k + "=" + val)));
-      return parts.isEmpty() ? "(none)" : String.join(" ", parts);
-    }
-    if (v instanceof List<?> l) {
-      if (l.isEmpty()) {
-        return "(none)";
-      }
-      List<String> parts = new ArrayList<>();
-      for (Object o : l) {
-        parts.add(Secrets.maskAssignment(String.valueOf(o)));
-      }
-      return String.join(" ", parts);
-    }
-    if (v instanceof java.time.Duration d) {
-      return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
-    }
-    if (v instanceof Enum<?> e
-        && v instanceof dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy p) {
-      return p.yamlName();
-    }
-    return String.valueOf(v);
   }
 
   private static String stripSlash(String p) {

@@ -81,7 +81,7 @@ class CanaryTest {
         .containsExactly("node1", "node2", "node3");
     assertThat(r.nodes().get(0).ok()).isTrue();
     assertThat(r.nodes().get(1).outside()).isEqualTo(1);
-    assertThat(MpirunLauncher.describe(r))
+    assertThat(CanaryRun.describe(r))
         .contains("node2: 1 of 2 ranks ran OUTSIDE the container")
         .contains("node3: no rank answered (2 expected by the mapping)");
   }
@@ -90,11 +90,11 @@ class CanaryTest {
   void allInsideWithThisRunsAgentAndEveryExpectedRankAnsweringPasses() {
     String out = rank("node1", "mnt:[9]") + "\n" + rank("node2", "mnt:[8]") + "\n";
     Canary.Verdict r = Canary.judge(Canary.parse(out), threeNodes(1, 1, 0), RUN, TOKEN, 2, 0);
-    assertThat(r.ok()).as(MpirunLauncher.describe(r)).isTrue();
+    assertThat(r.ok()).as(CanaryRun.describe(r)).isTrue();
     assertThat(r.missing()).isEmpty();
-    assertThat(MpirunLauncher.verdictLine(r.nodes().get(2), 2))
+    assertThat(CanaryRun.verdictLine(r.nodes().get(2), 2))
         .isEqualTo("node3: no rank placed here (2 ranks in all)");
-    assertThat(MpirunLauncher.verdictLine(r.nodes().get(0), 2))
+    assertThat(CanaryRun.verdictLine(r.nodes().get(0), 2))
         .isEqualTo("node1: 1/1 ranks inside the container");
     assertThat(Canary.judge(List.of(), threeNodes(1, 1, 0), RUN, TOKEN, 2, 0).ok()).isFalse();
   }
@@ -115,7 +115,7 @@ class CanaryTest {
     assertThat(two.foreign()).isEqualTo(1);
     assertThat(two.inside()).isZero();
     assertThat(two.outside()).isZero();
-    assertThat(MpirunLauncher.describe(r))
+    assertThat(CanaryRun.describe(r))
         .contains(
             "node2: 1 of 1 ranks ran in a container without this run's launch agent"
                 + " (CLUSTERRUN_RUN_ID unset; the run directory not mounted): another hook or"
@@ -124,7 +124,7 @@ class CanaryTest {
             "node3: 1 of 1 ranks ran in a container without this run's launch agent"
                 + " (CLUSTERRUN_RUN_ID=other-run, another run's)")
         .doesNotContain("node1");
-    assertThat(MpirunLauncher.verdictLine(two, 3))
+    assertThat(CanaryRun.verdictLine(two, 3))
         .isEqualTo(
             "node2: 0/1 ranks inside the container; 1 without this run's launch agent"
                 + " (CLUSTERRUN_RUN_ID unset; the run directory not mounted)");
@@ -151,7 +151,7 @@ class CanaryTest {
     Canary.Verdict short1 =
         Canary.judge(Canary.parse(out.substring(0, out.lastIndexOf('\n'))), e, RUN, TOKEN, 4, 0);
     assertThat(short1.ok()).isFalse();
-    assertThat(MpirunLauncher.describe(short1)).contains("node2: 1 ranks answered, 2 expected");
+    assertThat(CanaryRun.describe(short1)).contains("node2: 1 ranks answered, 2 expected");
   }
 
   @Test
@@ -200,14 +200,14 @@ class CanaryTest {
     assertThat(Canary.judge(Canary.parse(out), e, RUN, TOKEN, 2, 0).ok()).isTrue();
     Canary.Verdict r = Canary.judge(Canary.parse(out), e, RUN, TOKEN, 3, 0);
     assertThat(r.ok()).isFalse();
-    assertThat(MpirunLauncher.describe(r)).isEqualTo("canary failed: 2 of 3 ranks answered");
+    assertThat(CanaryRun.describe(r)).isEqualTo("canary failed: 2 of 3 ranks answered");
   }
 
   @Test
   void openMpiVersionIsRead() {
-    assertThat(MpirunLauncher.openMpiVersion("mpirun (Open MPI) 4.1.4\n\nReport bugs"))
+    assertThat(DaemonDetection.openMpiVersion("mpirun (Open MPI) 4.1.4\n\nReport bugs"))
         .isEqualTo("4.1.4");
-    assertThat(MpirunLauncher.openMpiVersion("mpirun (Open MPI) 5.0.3")).isEqualTo("5.0.3");
-    assertThat(MpirunLauncher.openMpiVersion("bash: mpirun: command not found")).isNull();
+    assertThat(DaemonDetection.openMpiVersion("mpirun (Open MPI) 5.0.3")).isEqualTo("5.0.3");
+    assertThat(DaemonDetection.openMpiVersion("bash: mpirun: command not found")).isNull();
   }
 }

@@ -83,9 +83,12 @@ class JobRunnerTest {
         };
     MpirunLauncher mpirun =
         new MpirunLauncher(
-            d -> Planner.plan(job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
-            LaunchAgent.Daemon.ORTED,
-            CanaryMode.OFF);
+            MpirunLauncher.Config.of(
+                d ->
+                    Planner.plan(
+                        job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
+                LaunchAgent.Daemon.ORTED,
+                CanaryMode.OFF));
     JobRunner runner =
         new JobRunner(
             head,
@@ -143,9 +146,12 @@ class JobRunnerTest {
         };
     MpirunLauncher mpirun =
         new MpirunLauncher(
-            d -> Planner.plan(job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
-            LaunchAgent.Daemon.ORTED,
-            CanaryMode.OFF);
+            MpirunLauncher.Config.of(
+                d ->
+                    Planner.plan(
+                        job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
+                LaunchAgent.Daemon.ORTED,
+                CanaryMode.OFF));
     new JobRunner(
             head,
             Session.over(

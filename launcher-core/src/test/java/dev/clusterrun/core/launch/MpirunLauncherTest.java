@@ -21,40 +21,40 @@ class MpirunLauncherTest {
     Path img = ws.resolve("i.sqsh");
     Files.writeString(img, "one");
     Plan direct = plan(img.toString(), null);
-    String key = MpirunLauncher.contentKey(direct, ws, null);
+    String key = DaemonDetection.contentKey(direct, ws, null);
     assertThat(key).startsWith("image " + img + " 3 ");
     // A rebuilt image is other contents.
     Files.writeString(img, "other");
     Files.setLastModifiedTime(img, FileTime.fromMillis(1000));
-    assertThat(MpirunLauncher.contentKey(direct, ws, null)).isNotEqualTo(key);
+    assertThat(DaemonDetection.contentKey(direct, ws, null)).isNotEqualTo(key);
 
     // A named container: only with clusterrun's record of what made it, which a re-creation
     // rewrites.
     Plan named = plan(img.toString(), "mine");
-    assertThat(MpirunLauncher.contentKey(named, ws, null)).isNull();
+    assertThat(DaemonDetection.contentKey(named, ws, null)).isNull();
     Path rec = ContainerPreparer.containerRecord(ws, "mine");
     Files.createDirectories(rec.getParent());
     Files.writeString(rec, "/x/i.sqsh 3 100\n");
-    String before = MpirunLauncher.contentKey(named, ws, null);
+    String before = DaemonDetection.contentKey(named, ws, null);
     assertThat(before).startsWith("container mine /x/i.sqsh 3 100 ");
     Files.setLastModifiedTime(rec, FileTime.fromMillis(5000));
-    assertThat(MpirunLauncher.contentKey(named, ws, null)).isNotEqualTo(before);
+    assertThat(DaemonDetection.contentKey(named, ws, null)).isNotEqualTo(before);
 
     // Made outside clusterrun (no record): known by its root directory in the head's data path,
     // which a removal and a new `enroot create` replace.
     Plan outside = plan(img.toString(), "theirs");
     Path data = Files.createDirectories(ws.resolve("data"));
-    assertThat(MpirunLauncher.contentKey(outside, ws, data.toString())).isNull();
+    assertThat(DaemonDetection.contentKey(outside, ws, data.toString())).isNull();
     Path rootfs = Files.createDirectories(data.resolve("theirs"));
-    String made = MpirunLauncher.contentKey(outside, ws, data.toString());
+    String made = DaemonDetection.contentKey(outside, ws, data.toString());
     assertThat(made).startsWith("container theirs rootfs " + rootfs + " ");
-    assertThat(MpirunLauncher.contentKey(outside, ws, data.toString())).isEqualTo(made);
+    assertThat(DaemonDetection.contentKey(outside, ws, data.toString())).isEqualTo(made);
     Files.delete(rootfs);
     Thread.sleep(20);
     Files.createDirectories(rootfs);
-    assertThat(MpirunLauncher.contentKey(outside, ws, data.toString())).isNotEqualTo(made);
+    assertThat(DaemonDetection.contentKey(outside, ws, data.toString())).isNotEqualTo(made);
 
-    assertThat(MpirunLauncher.daemonFor("5.0.3")).isEqualTo(LaunchAgent.Daemon.PRTED);
-    assertThat(MpirunLauncher.daemonFor("4.1.4")).isEqualTo(LaunchAgent.Daemon.ORTED);
+    assertThat(DaemonDetection.daemonFor("5.0.3")).isEqualTo(LaunchAgent.Daemon.PRTED);
+    assertThat(DaemonDetection.daemonFor("4.1.4")).isEqualTo(LaunchAgent.Daemon.ORTED);
   }
 }

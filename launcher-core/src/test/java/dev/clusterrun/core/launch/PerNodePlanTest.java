@@ -69,12 +69,13 @@ class PerNodePlanTest {
             THREE,
             "RUN",
             "/ws/runs/RUN",
-            "pyt",
-            flags,
-            Boolean.FALSE,
-            List.of("HF_TOKEN"),
-            "/work dir",
-            List.of("torchrun", "train.py"),
+            new PerNodePlan.Start(
+                "pyt",
+                flags,
+                Boolean.FALSE,
+                List.of("HF_TOKEN"),
+                "/work dir",
+                List.of("torchrun", "train.py")),
             29500);
     assertThat(nodes)
         .extracting(PerNodePlan.NodeStart::node)
@@ -94,7 +95,11 @@ class PerNodePlanTest {
     // Without a workdir the command is started as given.
     List<PerNodePlan.NodeStart> plain =
         PerNodePlan.nodes(
-            THREE, "RUN", "/r", "pyt", flags, null, List.of(), null, List.of("hostname"), 1);
+            THREE,
+            "RUN",
+            "/r",
+            new PerNodePlan.Start("pyt", flags, null, List.of(), null, List.of("hostname")),
+            1);
     assertThat(plain.get(0).argv()).endsWith("pyt", "hostname");
     assertThat(plain.get(0).argv()).doesNotContain("ENROOT_MOUNT_HOME=n");
   }
@@ -115,12 +120,13 @@ class PerNodePlanTest {
                 THREE,
                 "RUN",
                 "/r",
-                "pyt",
-                new EnrootArgs.ContainerFlags(false, false, List.of(), Map.of()),
-                null,
-                List.of("HF_TOKEN", "UNSET_HERE"),
-                null,
-                List.of("hostname"),
+                new PerNodePlan.Start(
+                    "pyt",
+                    new EnrootArgs.ContainerFlags(false, false, List.of(), Map.of()),
+                    null,
+                    List.of("HF_TOKEN", "UNSET_HERE"),
+                    null,
+                    List.of("hostname")),
                 1)
             .get(0);
     assertThat(s.argv()).contains("HF_TOKEN").doesNotContain("HF_TOKEN=s3cret it's");
