@@ -113,4 +113,3 @@ for r in "${results[@]}"; do
   printf '%-6s %10s %8s %7sx %16s   %s s, %s s, %s\n' "$n" "$c" "$p" "$ratio" "${target}x $verdict" "$v" "$q" "$t"
 done
 for n in $sizes; do echo "load average while measuring $n nodes: ${loads[$n]}"; done
-exit 0

@@ -137,4 +137,3 @@ for x in "${results[@]}"; do
   printf '%-6s %8s %9s %7sx %14s   %s\n' "$n" "$s" "$r" "$ratio" "${target}x $verdict" "$ph"
 done
 for n in $sizes; do echo "load average while measuring $n nodes: ${loads[$n]}"; done
-exit 0

@@ -80,10 +80,12 @@ done
 [[ $(id -u) -eq 0 ]] || die "must run as root (the local cluster needs it)"
 [[ -x launcher-cli/target/clusterrun && -f launcher-cli/target/clusterrun.jar ]] ||
   die "launcher-cli/target/clusterrun is missing; run: mvn -B -q package -DskipTests"
-[[ $runs =~ ^[0-9]+$ ]] && ((runs >= 5 && runs <= 7)) || die "RUNS must be 5..7, got $runs"
+if ! [[ $runs =~ ^[0-9]+$ ]] || ((runs < 5 || runs > 7)); then die "RUNS must be 5..7, got $runs"; fi
 [[ $image_mb =~ ^[0-9]+$ ]] || die "IMAGE_MB must be a number of MiB, got $image_mb"
 [[ $tree_spawn == on || $tree_spawn == off ]] || die "TREE_SPAWN must be on or off, got $tree_spawn"
-for n in $sizes; do [[ $n =~ ^[0-9]+$ ]] && ((n >= 2)) || die "SIZES: '$n' is not a node count >= 2"; done
+for n in $sizes; do
+  if ! [[ $n =~ ^[0-9]+$ ]] || ((n < 2)); then die "SIZES: '$n' is not a node count >= 2"; fi
+done
 
 # The whole benchmark runs as the owner of the local cluster.
 if [[ ${CLUSTERRUN_LC_OWNER:-} != "$PPID" ]]; then
@@ -297,15 +299,16 @@ echo "Open MPI tree spawn $tree_spawn"
 printf '%-6s %-20s %-20s %-20s %-14s %-14s %s\n' nodes raw named unnamed "named/raw" "unnamed/named" "load before -> after"
 for n in $sizes; do
   row=()
+  declare -A med=()
   for kind in raw named unnamed; do
     vals=$(awk -v n="$n" -v k="$kind" '$1 == n && $2 == k {print $3}' "$work/times")
     m=$(median <<<"$vals")
     read -r lo hi < <(minmax <<<"$vals")
     row+=("$m ($lo-$hi)")
-    eval "med_$kind=$m"
+    med[$kind]=$m
   done
-  r1=$(ratio "$med_named" "$med_raw")
-  r2=$(ratio "$med_unnamed" "$med_named")
+  r1=$(ratio "${med[named]}" "${med[raw]}")
+  r2=$(ratio "${med[unnamed]}" "${med[named]}")
   v1=$(awk -v x="$r1" 'BEGIN {print (x <= 1.3 ? "met" : "MISSED")}')
   v2=$(awk -v x="$r2" 'BEGIN {print (x <= 1.5 ? "met" : "MISSED")}')
   printf '%-6s %-20s %-20s %-20s %-14s %-14s %s\n' "$n" "${row[0]}" "${row[1]}" "${row[2]}" \

@@ -86,4 +86,5 @@ for i in "${!bins[@]}"; do
   fi
 done
 echo "load average after measuring: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
-echo "target (--version within 0.2 s): $(IFS=,; echo "${verdicts[*]}" | sed 's/,/, /g')"
+all=$(IFS=,; echo "${verdicts[*]}")
+echo "target (--version within 0.2 s): ${all//,/, }"

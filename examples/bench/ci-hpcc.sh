@@ -15,7 +15,10 @@ fi
 clusterrun bench hpcc --nodes "$HOSTS" --container-image "$IMAGE" --junit reports/hpcc.xml
 # keep this run's results.json (the newest run directory of an hpcc run) as the baseline
 ws="${CLUSTERRUN_WORKSPACE:-$HOME/clusterrun}"
-last=$(ls -d "$ws"/runs/*-hpcc-* | tail -n 1)
+# (run ids start with their date and time, so the last in name order is the newest)
+set -- "$ws"/runs/*-hpcc-*
+for last; do :; done
+[ -d "$last" ] || { echo "ci-hpcc.sh: no hpcc run under $ws/runs" >&2; exit 1; }
 mkdir -p "$(dirname "$BASELINE")"
 cp "$last/results.json" "$BASELINE"
 echo "recorded baseline $BASELINE from $last"

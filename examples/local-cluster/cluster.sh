@@ -21,7 +21,8 @@
 # Needs root, network/UTS/mount namespaces, iproute2, util-linux, OpenSSH (see install-deps.sh).
 set -euo pipefail
 
-readonly HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly HERE
 readonly STANDIN_DIR=$HERE/enroot-standin
 readonly STANDIN_TOOLS=(enroot enroot-mount enroot-switchroot)
 readonly STATE_DIR=${CLUSTERRUN_LC_STATE:-/var/lib/clusterrun-lc}
@@ -175,6 +176,7 @@ record() { echo "$*" >>"$STATE_DIR/created"; }
 #   who FILE          print the PID holding the lock (nothing when it is free)
 #   run FILE CMD...   wait for the lock, run CMD as a child while holding it, exit with its code
 #   hold FILE         wait for the lock, say "locked" on stdout, keep it until killed
+# shellcheck disable=SC2016 # Perl code: every $ in it is Perl's
 readonly OWNER_PERL='
 use strict; use warnings; use Fcntl; use POSIX ();
 my ($mode, $file, @cmd) = @ARGV;
@@ -333,7 +335,7 @@ do_down() {
   owner=$(recorded_owner || true)
   stop_registries
   if [[ -d $STATE_DIR/nodes ]]; then
-    nodes=($(ls "$STATE_DIR/nodes"))
+    mapfile -t nodes < <(ls "$STATE_DIR/nodes")
     for node in "${nodes[@]}"; do
       if pid=$(sshd_pid "$node"); then pids+=("$pid"); fi
     done
@@ -344,7 +346,9 @@ do_down() {
     for node in "${nodes[@]}"; do
       ns=$NETNS_PREFIX$node
       if [[ -e /run/netns/$ns ]]; then
-        pids+=($(ip netns pids "$ns" 2>/dev/null | grep -vx "$(holder_pid "$node" || echo none)" || true))
+        while read -r pid; do
+          pids+=("$pid")
+        done < <(ip netns pids "$ns" 2>/dev/null | grep -vx "$(holder_pid "$node" || echo none)" || true)
       fi
     done
     [[ ${#pids[@]} -eq 0 ]] || kill -KILL "${pids[@]}" 2>/dev/null || true
@@ -376,7 +380,7 @@ do_down() {
         hosts) remove_hosts_block ;;
         user)
           userdel -r "$arg" >/dev/null 2>&1 || userdel "$arg" >/dev/null 2>&1 || true
-          getent group "$arg" >/dev/null && groupdel "$arg" 2>/dev/null || true
+          if getent group "$arg" >/dev/null; then groupdel "$arg" 2>/dev/null || true; fi
           ;;
         dir) rm -rf --one-file-system "$arg" ;;
         emptydir) rmdir "$arg" 2>/dev/null || true ;;
@@ -570,6 +574,7 @@ exit 1
 EOF
   chmod -R a+rX "$d"
   if ((rc == 0)); then
+    # shellcheck disable=SC2016 # the script's $1 and $2 are its own arguments
     unshare --mount --propagation private -- sh -c 'mount --bind "$1" /dev/fuse && exec setpriv \
       --reuid="$2" --regid="$2" --clear-groups unshare --user --map-user="$2" --map-group="$2" \
       --keep-caps --mount -- sh "$3/try.sh" "$3"' probe "$dev" "$JOB_UID" "$d" >/dev/null 2>&1 || rc=1
@@ -633,6 +638,7 @@ make_node() {
 
   # The holder: in the node's netns, new UTS + mount namespaces (private propagation), sleeping;
   # it renames itself only once its hostname is set.
+  # shellcheck disable=SC2016 # the script's $1 is its own argument
   setsid nsenter --net="/run/netns/$ns" unshare --uts --mount --propagation private -- \
     bash -c 'hostname "$1"; exec -a "crlc-holder-$1" sleep infinity' holder "$node" \
     </dev/null >/dev/null 2>&1 9>&- &
@@ -647,6 +653,7 @@ make_node() {
   [[ $arg0 == "crlc-holder-$node" ]] || die "$node: the namespace holder did not start"
 
   # Node-local mounts, made inside the node's mount namespace.
+  # shellcheck disable=SC2016 # the script's $1... are its own arguments
   nsenter -t "$pid" -m -- bash -euc '
     node_dir=$1 standin_bin=$2 fuse=$3 sysconf=$4 host_etc=$5 sudoers=$6
     # /run/netns holds references to all nodes; a node needs none of them. One lazy unmount takes
@@ -990,8 +997,9 @@ parse_up_args() {
     esac
     shift
   done
-  [[ $UP_NODES =~ ^[0-9]+$ ]] && ((UP_NODES >= 1 && UP_NODES <= MAX_NODES)) ||
+  if ! [[ $UP_NODES =~ ^[0-9]+$ ]] || ((UP_NODES < 1 || UP_NODES > MAX_NODES)); then
     die "up: N must be 1..$MAX_NODES, got '$UP_NODES'"
+  fi
 }
 
 # known_hosts for USER (UID, HOME): every node by name and by address, from the host keys.
@@ -1260,9 +1268,9 @@ do_hostfile() {
 }
 
 do_env() {
-  local n nodes=""
+  local n k node_list=""
   n=$(node_count)
-  for ((k = 1; k <= n; k++)); do nodes+="${nodes:+,}node$k"; done
+  for ((k = 1; k <= n; k++)); do node_list+="${node_list:+,}node$k"; done
   cat <<EOF
 JOB_USER=$JOB_USER
 JOB_UID=$JOB_UID
@@ -1293,7 +1301,7 @@ DOCKER_BRIDGE=$(cat "$STATE_DIR/docker.bridge" 2>/dev/null || echo none)
 OWNER_LOCK=$OWNER_LOCK
 ENROOT_MODE=$(cat "$STATE_DIR/enroot.mode" 2>/dev/null || echo none)
 SQSH_MODE=$(cat "$STATE_DIR/sqsh.mode" 2>/dev/null || echo none)
-NODES=$nodes
+NODES=$node_list
 EOF
   for ((k = 1; k <= n; k++)); do
     echo "NODE${k}_ADDR=$(node_addr "$k")"

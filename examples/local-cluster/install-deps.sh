@@ -7,9 +7,10 @@ set -euo pipefail
 # chromium: BenchIT renders `clusterrun results report --html` in headless Chromium.
 # python3: PerNodeIT's rendezvous program (the stand-in's containers use the node's /usr).
 # strace: FactScriptGoldenTest counts the processes the fact script starts.
+# And ShellcheckTest (in `mvn verify`) runs shellcheck on every shell script of the repository.
 readonly PACKAGES=(openssh-server openssh-client openmpi-bin libopenmpi-dev iproute2 util-linux
   squashfs-tools procps psmisc sudo hpcc squashfuse fuse-overlayfs man-db bash-completion
-  chromium python3 strace docker-registry skopeo umoci apache2-utils curl jq zstd)
+  chromium python3 strace docker-registry skopeo umoci apache2-utils curl jq zstd shellcheck)
 # squashfuse and fuse-overlayfs: what enroot uses to start a container from an IMAGE.sqsh (the
 # stand-in too, when the machine lets the nodes open /dev/fuse; perl-base, always there, runs the
 # stand-in's enroot-mount and enroot-switchroot). man-db and bash-completion: DebPackageIT reads

@@ -17,8 +17,10 @@
 # stand-in's tiny test image.
 set -euo pipefail
 
-readonly HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-readonly REPO=$(cd "$HERE/../.." && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly HERE
+REPO=$(cd "$HERE/../.." && pwd)
+readonly REPO
 readonly CLUSTER=$HERE/cluster.sh
 
 build=1

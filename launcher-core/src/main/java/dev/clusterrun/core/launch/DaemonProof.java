@@ -1,6 +1,6 @@
 package dev.clusterrun.core.launch;
 
-import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.core.ShellScript;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,50 +31,23 @@ public final class DaemonProof {
 
   private DaemonProof() {}
 
+  /** The script's text: {@code agent-proof.sh} beside this class. */
+  private static final ShellScript SCRIPT = ShellScript.load(DaemonProof.class, FILE);
+
   /**
-   * The script: POSIX sh, only builtins and {@code readlink}, since the image may be minimal.
+   * The script: {@code agent-proof.sh} (POSIX sh, only builtins and {@code readlink}, since the
+   * image may be minimal), after a line that sets its parameters: the run id, the number of mount
+   * targets, the targets, then the daemon's command the agent gives the file.
    *
    * @param runId the run's id
    * @param mountTargets where the job's mounts must be, inside the container
    */
   public static String script(String runId, List<String> mountTargets) {
-    List<String> quoted = new ArrayList<>();
-    for (String t : mountTargets) {
-      quoted.add(ShellQuote.quote(t));
-    }
-    return String.join(
-        "\n",
-        "# clusterrun: the proof of run " + runId + "'s launch agent. The agent runs it inside",
-        "# the container before the Open MPI daemon: it checks the run id and the job's mounts,",
-        "# prints one line on stderr for the head, and execs the daemon.",
-        "id=" + ShellQuote.quote(runId),
-        "why=''",
-        "if [ \"${" + dev.clusterrun.core.enroot.LaunchAgent.RUN_ID_VAR + "-}\" != \"$id\" ]; then",
-        "  why=\"$why "
-            + dev.clusterrun.core.enroot.LaunchAgent.RUN_ID_VAR
-            + " is '${"
-            + dev.clusterrun.core.enroot.LaunchAgent.RUN_ID_VAR
-            + "-}';\"",
-        "fi",
-        "for m in " + (quoted.isEmpty() ? "''" : String.join(" ", quoted)) + "; do",
-        "  [ -n \"$m\" ] || continue",
-        "  found=''",
-        "  while read -r _ _ _ _ mp _; do",
-        "    if [ \"$mp\" = \"$m\" ]; then found=y; break; fi",
-        "  done < /proc/self/mountinfo",
-        "  [ -n \"$found\" ] || why=\"$why $m is not mounted;\"",
-        "done",
-        "host=" + NONE,
-        "read -r host < /proc/sys/kernel/hostname 2>/dev/null || host=" + NONE,
-        "ns=$(readlink /proc/self/ns/mnt 2>/dev/null) || ns=''",
-        "[ -n \"$ns\" ] || ns=" + NONE,
-        "if [ -n \"$why\" ]; then",
-        "  printf '%s %s %s %s fail%s\\n' " + TAG + " \"$id\" \"$host\" \"$ns\" \"$why\" >&2",
-        "  exit 3",
-        "fi",
-        "printf '%s %s %s %s ok\\n' " + TAG + " \"$id\" \"$host\" \"$ns\" >&2",
-        "exec \"$@\"",
-        "");
+    List<String> args = new ArrayList<>();
+    args.add(runId);
+    args.add(Integer.toString(mountTargets.size()));
+    args.addAll(mountTargets);
+    return SCRIPT.before(args);
   }
 
   /**

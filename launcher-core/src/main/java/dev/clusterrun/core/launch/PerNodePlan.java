@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.ShellScript;
 import dev.clusterrun.core.cluster.Host;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.EnrootArgs;
@@ -200,23 +201,11 @@ public final class PerNodePlan {
    * #FIRST_PORT} on, starting at a random offset so two runs at once rarely pick the same.
    */
   public static String portScript() {
-    return String.join(
-        "\n",
-        "used=$(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null"
-            + " | awk '$2 ~ /:/ {split($2, a, \":\"); print a[2]}')",
-        "used=\" $(echo $used) \"",
-        "off=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')",
-        "i=0",
-        "while [ $i -lt " + PORTS + " ]; do",
-        "  p=$(( " + FIRST_PORT + " + (off + i) % " + PORTS + " ))",
-        "  h=$(printf '%04X' \"$p\")",
-        "  case \"$used\" in *\" $h \"*) ;; *) echo \"port $p\"; exit 0 ;; esac",
-        "  i=$((i+1))",
-        "done",
-        "echo 'no free port' >&2",
-        "exit 1",
-        "");
+    return FREE_PORT.with(List.of(Integer.toString(FIRST_PORT), Integer.toString(PORTS)));
   }
+
+  /** The port script's text: {@code free-port.sh} beside this class. */
+  private static final ShellScript FREE_PORT = ShellScript.load(PerNodePlan.class, "free-port.sh");
 
   /** The port {@link #portScript} printed, or null. */
   static Integer parsePort(String stdout) {

@@ -22,7 +22,7 @@ cr_kv() {
           *\\*) ;;
           *) break ;;
         esac
-        cr_kv_o=$cr_kv_o${cr_kv_i%%\\*}'\\'
+        cr_kv_o=$cr_kv_o${cr_kv_i%%\\*}"\\\\"
         cr_kv_i=${cr_kv_i#*\\}
       done
       cr_kv_i=$cr_kv_o$cr_kv_i
@@ -46,7 +46,7 @@ cr_kv() {
 if command -v timeout >/dev/null 2>&1; then
   cr_to5='timeout -k 1 5' cr_to10='timeout -k 1 10'
 else
-  cr_to5= cr_to10=
+  cr_to5='' cr_to10=''
 fi
 
 printf '%s\n' '@clusterrun-facts-begin 1'
@@ -252,8 +252,7 @@ cr_read_conf() {
     cr_kv "conf.$cr_conf.sha256" "$cr_s"
   else
     # Not hashed with the others (or it failed there): alone, for the exact error.
-    cr_s=$(sha256sum -- "$1" 2>&1)
-    if [ $? -eq 0 ]; then cr_kv "conf.$cr_conf.sha256" "${cr_s%% *}"; else cr_kv "conf.$cr_conf.error" "$cr_s"; fi
+    if cr_s=$(sha256sum -- "$1" 2>&1); then cr_kv "conf.$cr_conf.sha256" "${cr_s%% *}"; else cr_kv "conf.$cr_conf.error" "$cr_s"; fi
   fi
   cr_ln=0
   cr_sets=
@@ -299,6 +298,8 @@ if [ -f "$CR_SYSCONF/enroot.conf" ]; then cr_add_conf "$CR_SYSCONF/enroot.conf";
 for cr_f in "$CR_SYSCONF"/enroot.conf.d/*.conf; do
   if [ -f "$cr_f" ]; then cr_add_conf "$cr_f"; fi
 done
+# Whether a file is hashed in the batch: set with cr_f from the numbered pairs cr_cf_N, cr_cp_N.
+cr_p=''
 cr_conf_batch() {
   set --
   cr_j=0
@@ -324,15 +325,20 @@ done
 
 # Effective values: the environment, else the first file value, else enroot's default (expanded as
 # this user); then, as enroot's config::fini, n/no/N/NO/No/f/false/F/False/FALSE unset a setting.
-cr_def_RUNTIME_PATH='${XDG_RUNTIME_DIR:-/run}/enroot'
-cr_def_CONFIG_PATH='${XDG_CONFIG_HOME:-$HOME/.config}/enroot'
-cr_def_CACHE_PATH='${XDG_CACHE_HOME:-$HOME/.cache}/enroot'
-cr_def_DATA_PATH='${XDG_DATA_HOME:-$HOME/.local/share}/enroot'
-cr_def_TEMP_PATH='${TMPDIR:-/tmp}'
-cr_def_MOUNT_HOME=
-cr_def_ALLOW_HTTP=
+# cr_default NAME: enroot's default of setting NAME, unexpanded, in cr_def.
+cr_default() {
+  case $1 in
+    RUNTIME_PATH) cr_def="\${XDG_RUNTIME_DIR:-/run}/enroot" ;;
+    CONFIG_PATH) cr_def="\${XDG_CONFIG_HOME:-\$HOME/.config}/enroot" ;;
+    CACHE_PATH) cr_def="\${XDG_CACHE_HOME:-\$HOME/.cache}/enroot" ;;
+    DATA_PATH) cr_def="\${XDG_DATA_HOME:-\$HOME/.local/share}/enroot" ;;
+    TEMP_PATH) cr_def="\${TMPDIR:-/tmp}" ;;
+    *) cr_def='' ;;
+  esac
+}
 for cr_n in $cr_names; do
-  eval "cr_envv=\$cr_env_$cr_n; cr_raw=\$cr_raw_$cr_n; cr_src=\$cr_src_$cr_n; cr_line=\$cr_line_$cr_n; cr_val=\$cr_val_$cr_n; cr_err=\$cr_err_$cr_n; cr_def=\$cr_def_$cr_n"
+  eval "cr_envv=\$cr_env_$cr_n; cr_raw=\$cr_raw_$cr_n; cr_src=\$cr_src_$cr_n; cr_line=\$cr_line_$cr_n; cr_val=\$cr_val_$cr_n; cr_err=\$cr_err_$cr_n"
+  cr_default "$cr_n"
   if [ -n "$cr_envv" ]; then
     cr_src=environment
     cr_raw=$cr_envv
@@ -642,7 +648,7 @@ fi
 if command -v ip >/dev/null 2>&1; then
   # `ip -o` prints one line an address: "N: IFACE inet ADDR/LEN ..."; read by the shell itself.
   cr_x=
-  while read -r cr_ip1 cr_ip2 cr_ip3 cr_ip4 cr_ip5; do
+  while read -r _ cr_ip2 cr_ip3 cr_ip4 _; do
     [ "$cr_ip3" = inet ] || continue
     cr_x=${cr_x:+$cr_x$CR_NL}"$cr_ip2 $cr_ip4"
   done <<EOF_CR_IP

@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clusterrun.core.GoldenText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -72,6 +73,61 @@ class DaemonProofTest {
     Ran unset = runScript(tmp, script.replace("/no-such-mount-here", "/"), Map.of(), "true");
     assertThat(unset.code()).isEqualTo(3);
     assertThat(DaemonProof.parse(unset.err()).problem()).isEqualTo("CLUSTERRUN_RUN_ID is ''");
+  }
+
+  @Test
+  void theScriptAndTheWordsItIsWrittenWithAreTheGoldenOnes() {
+    GoldenText.assertMatches(
+        DaemonProof.script("20260102-030405-job-ab12", List.of("/data", "/it's $(x)", "")),
+        getClass(),
+        "golden/agent-proof.expected.txt");
+  }
+
+  @Test
+  void withBashHostileWordsArriveAsWordsAndTheDaemonGetsItsOwnArguments(@TempDir Path tmp)
+      throws Exception {
+    // The script runs in the test's working directory: a word run as a command would leave this.
+    String mark = "clusterrun-pwned-" + tmp.getFileName();
+    String evil = "r'1 $(touch " + mark + ") `touch " + mark + "` \"q\" \\ *";
+    Path mount = Files.createDirectories(tmp.resolve("m " + evil));
+    String script = DaemonProof.script(evil, List.of("/", mount.toString()));
+    Path f = tmp.resolve(DaemonProof.FILE);
+    Files.writeString(f, script);
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", f.toString(), "printf", "<%s>", "a b", "$(x)", "");
+    pb.environment().put("CLUSTERRUN_RUN_ID", evil);
+    Process p = pb.start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    // The directory is no mount point: the proof fails, naming it, and the daemon never starts.
+    assertThat(p.exitValue()).isEqualTo(3);
+    assertThat(out).isEmpty();
+    assertThat(err)
+        .isEqualTo(
+            "clusterrun-proof "
+                + evil
+                + " "
+                + hostname()
+                + " "
+                + ownNamespace()
+                + " fail "
+                + mount
+                + " is not mounted;\n");
+    Ran ok =
+        runScript(
+            tmp,
+            DaemonProof.script(evil, List.of("/")),
+            Map.of("CLUSTERRUN_RUN_ID", evil),
+            "printf",
+            "<%s>",
+            "a b",
+            "$(x)",
+            "");
+    assertThat(ok.code()).isZero();
+    assertThat(ok.out()).isEqualTo("<a b><$(x)><>");
+    assertThat(Path.of(mark)).doesNotExist();
   }
 
   private static Map<String, DaemonProof.Node> threeNodes() {

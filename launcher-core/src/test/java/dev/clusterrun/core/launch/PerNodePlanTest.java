@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.GoldenText;
 import dev.clusterrun.core.cluster.Host;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.EnrootArgs;
@@ -134,6 +135,11 @@ class PerNodePlanTest {
     assertThat(script)
         .startsWith("exec env 'HF_TOKEN=s3cret it'\\''s' ENROOT_ROOTFS_WRITABLE=n ")
         .doesNotContain("UNSET_HERE=");
+  }
+
+  @Test
+  void thePortScriptAndItsWordsAreTheGoldenOnes() {
+    GoldenText.assertMatches(PerNodePlan.portScript(), getClass(), "golden/free-port.expected.txt");
   }
 
   @Test

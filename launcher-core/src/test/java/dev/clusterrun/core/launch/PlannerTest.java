@@ -128,8 +128,7 @@ class PlannerTest {
                 + " /bin/sh /app/runs/RUN/agent-proof.sh orted");
     // The proof script is the run's own, written beside the hostfile, and checks the job's mounts.
     assertThat(p.runFiles().get("/shared/ws/runs/RUN/agent-proof.sh"))
-        .contains("id=RUN\n")
-        .contains("for m in /app; do")
+        .startsWith("set -- RUN 1 /app \"$@\"\n")
         .endsWith("exec \"$@\"\n");
     assertThat(p.launchEnv()).containsEntry(LaunchAgent.ENV_VAR, p.agentString());
     assertThat(PlanRenderer.text(p))

@@ -1,0 +1,60 @@
+package dev.clusterrun.core;
+
+import dev.clusterrun.core.remote.ShellQuote;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A POSIX {@code sh} script that clusterrun sends or writes, kept as a resource beside the class
+ * that uses it (like {@code check/facts.sh}): the script text never changes with the input. Values
+ * reach it only as positional parameters, set by a first line {@code set -- WORD...} whose words
+ * are quoted with {@link ShellQuote}. Every such resource is checked by shellcheck in the build.
+ */
+public final class ShellScript {
+  private final String body;
+
+  private ShellScript(String body) {
+    this.body = body;
+  }
+
+  /**
+   * The resource {@code name} in the package of {@code anchor}.
+   *
+   * @throws IllegalStateException when it is missing from the class path (a broken build)
+   */
+  public static ShellScript load(Class<?> anchor, String name) {
+    try (InputStream in = anchor.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException(name + " missing from the class path");
+      }
+      return new ShellScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The script preceded by {@code set --} with {@code args}: its {@code $1}, {@code $2}, ... */
+  public String with(List<String> args) {
+    return setLine(args) + "\n" + body;
+  }
+
+  /**
+   * The script preceded by {@code set --} with {@code args} and then the script's own positional
+   * parameters ({@code "$@"}): for a script file run as {@code sh FILE ARG...}.
+   */
+  public String before(List<String> args) {
+    return setLine(args) + " \"$@\"\n" + body;
+  }
+
+  private static String setLine(List<String> args) {
+    List<String> words = new ArrayList<>(args.size() + 2);
+    words.add("set");
+    words.add("--");
+    words.addAll(args);
+    return ShellQuote.join(words);
+  }
+}
