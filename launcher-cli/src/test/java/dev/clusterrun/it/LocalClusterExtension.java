@@ -104,12 +104,8 @@ public final class LocalClusterExtension
       ReflectiveInvocationContext<Method> invocationContext,
       ExtensionContext context)
       throws Throwable {
-    if (skipped != null) {
-      invocation.skip();
-      return;
-    }
     try {
-      invocation.proceed();
+      proceedUnlessSkipped(invocation);
     } catch (TestAbortedException e) {
       skip(context, e.getMessage());
     }
@@ -121,6 +117,10 @@ public final class LocalClusterExtension
       ReflectiveInvocationContext<Method> invocationContext,
       ExtensionContext context)
       throws Throwable {
+    proceedUnlessSkipped(invocation);
+  }
+
+  private void proceedUnlessSkipped(Invocation<Void> invocation) throws Throwable {
     if (skipped != null) {
       invocation.skip();
     } else {

@@ -160,7 +160,7 @@ class PerNodeIT {
   void ctrlCStopsEveryNodeAndLeavesNothingBehind() throws Exception {
     List<String> cmd = new ArrayList<>(List.of(launcher));
     cmd.addAll(args(List.of("--", "sleep", "987")));
-    Runs.interruptedOnceRunning(c(), shared, cmd, Duration.ofSeconds(90));
+    Runs.interruptedOnceRunning(c(), shared, cmd);
   }
 
   @Test
@@ -168,17 +168,7 @@ class PerNodeIT {
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
     List<String> cmd = new ArrayList<>(List.of(launcher));
     cmd.addAll(args(List.of("--", "sleep", "120")));
-    try {
-      JobSignals.Running j = JobSignals.start(c(), shared, cmd, "sleep 120", 3);
-      JobSignals.send(c(), j, "KILL");
-      Result r = j.result().get(60, TimeUnit.SECONDS);
-      assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
-      assertThat(JobSignals.leftAfter(c(), j.runId(), Duration.ofSeconds(10)))
-          .as("processes of run %s 10 s after clusterrun was killed", j.runId())
-          .isEmpty();
-    } finally {
-      JobSignals.endMasters(c());
-    }
+    Runs.killedLeavesNothingBehind(c(), shared, cmd);
   }
 
   @Test

@@ -176,15 +176,10 @@ class PyxisCasesIT {
   @Order(3)
   void aMissingMountSourceIsNamedBeforeAnyNode() {
     Result r =
-        clusterrun(
-            List.of(),
-            "run",
-            List.of(
-                "--nodes",
-                hosts1,
-                "--container-image=" + image,
-                "--container-mounts=/tmp:/mnt,/nonexistent/path:/mnt2",
-                "true"));
+        headRun(
+            "--container-image=" + image,
+            "--container-mounts=/tmp:/mnt,/nonexistent/path:/mnt2",
+            "true");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(2);
     assertThat(r.stderr())
         .contains(
@@ -413,16 +408,7 @@ class PyxisCasesIT {
   @Test
   @Order(9)
   void aSquashfsFileThatDoesNotExistFails() {
-    Result r =
-        clusterrun(
-            List.of(),
-            "run",
-            List.of(
-                "--nodes",
-                hosts1,
-                "--skip-checks",
-                "--container-image=./nonexistent.sqsh",
-                "true"));
+    Result r = headRun("--skip-checks", "--container-image=./nonexistent.sqsh", "true");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(4);
     assertThat(r.stderr()).contains("nonexistent.sqsh");
   }
@@ -526,7 +512,14 @@ class PyxisCasesIT {
 
   /** {@code run --nodes HOSTS1 --no-canary ARGS}: a job in one container on the head. */
   static Result onHead(String... args) {
-    List<String> a = new ArrayList<>(List.of("--nodes", hosts1, "--no-canary"));
+    List<String> a = new ArrayList<>(List.of("--no-canary"));
+    a.addAll(List.of(args));
+    return headRun(a.toArray(String[]::new));
+  }
+
+  /** {@code run --nodes HOSTS1 ARGS}. */
+  static Result headRun(String... args) {
+    List<String> a = new ArrayList<>(List.of("--nodes", hosts1));
     a.addAll(List.of(args));
     return clusterrun(List.of(), "run", a);
   }

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -272,46 +271,20 @@ final class Runs {
 
   /**
    * Runs {@code argv} (clusterrun and its arguments, a job of {@code sleep 987}) from {@code dir}
-   * on the head, waits until one {@code sleep 987} runs on each node, interrupts clusterrun as
-   * Ctrl-C does, and asserts that it exits 130, its last line says {@code interrupted}, and no
-   * process of the run (nor any orted) is left on any node. Returns what clusterrun gave back.
+   * on the head, waits until one {@code sleep 987} of the run runs on each node, interrupts
+   * clusterrun as Ctrl-C does, and asserts that it exits 130, its last line says {@code
+   * interrupted}, and no process of the run (nor any orted) is left on any node. Returns what
+   * clusterrun gave back.
    */
-  static Result interruptedOnceRunning(LocalCluster c, String dir, List<String> argv, Duration wait)
+  static Result interruptedOnceRunning(LocalCluster c, String dir, List<String> argv)
       throws Exception {
-    String pidFile = "/tmp/runs-it.pid";
-    String script =
-        "cd "
-            + ShellQuote.quote(dir)
-            + " && echo $$ > "
-            + pidFile
-            + " && exec "
-            + ShellQuote.join(argv);
-    CompletableFuture<Result> running =
-        CompletableFuture.supplyAsync(
-            () ->
-                c.exec("node1", false, null, Duration.ofSeconds(150), List.of("sh", "-c", script)));
-    // The nodes share one process table: wait for one `sleep 987` per node.
-    long deadline = System.nanoTime() + wait.toNanos();
-    List<String> found = List.of();
-    while (System.nanoTime() < deadline && !running.isDone()) {
-      found =
-          processes(c, "node1", "", "sleep 987").stream()
-              .filter(l -> l.endsWith("sleep 987 "))
-              .toList();
-      if (found.size() >= c.nodes().size()) {
-        break;
-      }
-      Thread.sleep(300);
-    }
-    assertThat(found)
-        .as("one sleep per node (%s)", running.isDone() ? running.get() : "running")
-        .hasSize(c.nodes().size());
-    String pid = ok(c.exec("node1", "cat", pidFile)).out();
-    ok(c.exec("node1", "kill", "-INT", pid));
-    Result r = running.get(90, TimeUnit.SECONDS);
+    JobSignals.Running j = JobSignals.start(c, dir, argv, "sleep 987", c.nodes().size());
+    JobSignals.send(c, j, "INT");
+    Result r = j.result().get(90, TimeUnit.SECONDS);
     System.err.println("--- " + String.join(" ", argv) + ", SIGINT once running\n" + r);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(130);
     String runId = runLine(r).group(1);
+    assertThat(runId).isEqualTo(j.runId());
     assertThat(runLine(r).group(2)).isEqualTo("interrupted");
     for (String node : c.nodes()) {
       assertThat(processes(c, node, runId, "sleep 987"))
@@ -319,5 +292,25 @@ final class Runs {
           .isEmpty();
     }
     return r;
+  }
+
+  /**
+   * Runs {@code argv} (clusterrun and its arguments, a job of {@code sleep 120}) from {@code dir}
+   * on the head, kills clusterrun with SIGKILL once the job runs on every node, and asserts that it
+   * exits 137 and no process of its run is left on any node 10 s later.
+   */
+  static void killedLeavesNothingBehind(LocalCluster c, String dir, List<String> argv)
+      throws Exception {
+    try {
+      JobSignals.Running j = JobSignals.start(c, dir, argv, "sleep 120", c.nodes().size());
+      JobSignals.send(c, j, "KILL");
+      Result r = j.result().get(60, TimeUnit.SECONDS);
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
+      assertThat(JobSignals.leftAfter(c, j.runId(), Duration.ofSeconds(10)))
+          .as("processes of run %s 10 s after clusterrun was killed", j.runId())
+          .isEmpty();
+    } finally {
+      JobSignals.endMasters(c);
+    }
   }
 }

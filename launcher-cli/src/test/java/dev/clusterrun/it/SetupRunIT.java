@@ -218,25 +218,12 @@ class SetupRunIT {
   @Test
   @Order(4)
   void sigintInTheMiddleOfALongJobExits130AndLeavesNothingOnAnyNode() throws Exception {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                launcher,
-                "run",
-                "examples/hello-mpi.yaml",
-                "--nodes",
-                hosts,
-                "--workspace",
-                ws,
-                "--skip-checks"));
-    cmd.addAll(imageFlags);
-    cmd.addAll(List.of("--", "sleep", "987"));
-    Result r = Runs.interruptedOnceRunning(c(), shared, cmd, Duration.ofSeconds(60));
+    Result r = Runs.interruptedOnceRunning(c(), shared, longJob("987"));
     assertThat(summary(r).path("outcome").asText()).isEqualTo("interrupted");
   }
 
-  /** `clusterrun run … -- sleep 120` on the three nodes (mpirun launcher), checks skipped. */
-  static List<String> longJob() {
+  /** `clusterrun run … -- sleep SECONDS` on the three nodes (mpirun launcher), checks skipped. */
+  static List<String> longJob(String seconds) {
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -249,7 +236,7 @@ class SetupRunIT {
                 ws,
                 "--skip-checks"));
     cmd.addAll(imageFlags);
-    cmd.addAll(List.of("--", "sleep", "120"));
+    cmd.addAll(List.of("--", "sleep", seconds));
     return cmd;
   }
 
@@ -257,7 +244,7 @@ class SetupRunIT {
   @Order(4)
   void sigtermAndSighupStopALongJobOnEveryNodeAsCtrlCDoesAndExit143And129() throws Exception {
     for (String[] s : new String[][] {{"TERM", "143"}, {"HUP", "129"}}) {
-      JobSignals.Running j = JobSignals.start(c(), shared, longJob(), "sleep 120", 3);
+      JobSignals.Running j = JobSignals.start(c(), shared, longJob("120"), "sleep 120", 3);
       JobSignals.send(c(), j, s[0]);
       Result r = j.result().get(90, TimeUnit.SECONDS);
       System.err.println("--- clusterrun run ... -- sleep 120, SIG" + s[0] + "\n" + r);
@@ -274,17 +261,7 @@ class SetupRunIT {
   @Test
   @Order(4)
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
-    try {
-      JobSignals.Running j = JobSignals.start(c(), shared, longJob(), "sleep 120", 3);
-      JobSignals.send(c(), j, "KILL");
-      Result r = j.result().get(60, TimeUnit.SECONDS);
-      assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
-      assertThat(JobSignals.leftAfter(c(), j.runId(), Duration.ofSeconds(10)))
-          .as("processes of run %s 10 s after clusterrun was killed", j.runId())
-          .isEmpty();
-    } finally {
-      JobSignals.endMasters(c());
-    }
+    Runs.killedLeavesNothingBehind(c(), shared, longJob("120"));
   }
 
   @Test
