@@ -90,26 +90,13 @@ class JobIoIT {
           .noneMatch(a -> a.contains("began during the checks"));
 
       // Used as it is: the head's start begins during the checks, held; the input follows the go.
-      Result early =
-          ok(run(input, List.of("--container-name=" + box, "--np", "1", "--", "sha256sum")));
+      Result early = ok(run(input, boxed(box, "1", "--", "sha256sum")));
       assertThat(early.stdout()).isEqualTo(inputSum + "  -\n");
       assertThat(texts(summary(early).path("prepare")))
           .anyMatch(a -> a.contains("began during the checks"));
 
       // --stdin=none: the job reads the end of its input at once, whatever clusterrun's is.
-      Result none =
-          ok(
-              run(
-                  input,
-                  List.of(
-                      "--container-name=" + box,
-                      "--np",
-                      "1",
-                      "--stdin=none",
-                      "--",
-                      "sh",
-                      "-c",
-                      "wc -c")));
+      Result none = ok(run(input, boxed(box, "1", "--stdin=none", "--", "sh", "-c", "wc -c")));
       assertThat(none.stdout().strip()).isEqualTo("0");
 
       // Another rank than 0, as mpirun's --stdin N: rank 2 (on node2) reads it, rank 0 nothing.
@@ -117,9 +104,8 @@ class JobIoIT {
           ok(
               run(
                   input,
-                  List.of(
-                      "--container-name=" + box,
-                      "--np",
+                  boxed(
+                      box,
                       "3",
                       "--stdin=2",
                       "--",
@@ -131,8 +117,7 @@ class JobIoIT {
           .contains("0 " + EMPTY_SUM + "  -\n");
 
       // No input at all (clusterrun's own is /dev/null): nothing hangs.
-      Result nothing =
-          ok(run("/dev/null", List.of("--container-name=" + box, "--np", "1", "--", "sha256sum")));
+      Result nothing = ok(run("/dev/null", boxed(box, "1", "--", "sha256sum")));
       assertThat(nothing.stdout()).isEqualTo(EMPTY_SUM + "  -\n");
     } finally {
       c().exec("node1", "enroot", "remove", "--force", box);
@@ -252,5 +237,12 @@ class JobIoIT {
             + "\n"
             + (r.stderr().length() > 4000 ? r.stderr().substring(0, 4000) : r.stderr()));
     return r;
+  }
+
+  /** {@code --container-name=BOX --np NP ARGS}. */
+  static List<String> boxed(String box, String np, String... args) {
+    List<String> a = new ArrayList<>(List.of("--container-name=" + box, "--np", np));
+    a.addAll(List.of(args));
+    return a;
   }
 }

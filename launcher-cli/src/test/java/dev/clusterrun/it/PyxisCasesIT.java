@@ -250,37 +250,27 @@ class PyxisCasesIT {
             + "if m \"$HOME\"; then echo H=home-mounted; else echo H=no-home; fi\n";
     Result ro =
         ok(
-            clusterrun(
+            onHeadWith(
                 List.of("PYXIS_CONTAINER_WRITABLE=1"),
-                "run",
-                List.of(
-                    "--nodes",
-                    hosts1,
-                    "--no-canary",
-                    "--container-image=" + image,
-                    "--container-readonly",
-                    "--no-container-mount-home",
-                    "sh",
-                    "-c",
-                    script)));
+                "--container-image=" + image,
+                "--container-readonly",
+                "--no-container-mount-home",
+                "sh",
+                "-c",
+                script));
     assertThat(lines(ro.stdout(), "W"))
         .containsExactly("W=touch: cannot touch '/newfile': Read-only file system");
     assertThat(lines(ro.stdout(), "H")).containsExactly("H=no-home");
 
     Result rw =
         ok(
-            clusterrun(
+            onHeadWith(
                 List.of("PYXIS_CONTAINER_READONLY=0"),
-                "run",
-                List.of(
-                    "--nodes",
-                    hosts1,
-                    "--no-canary",
-                    "--container-image=" + image,
-                    "--container-mount-home",
-                    "sh",
-                    "-c",
-                    script)));
+                "--container-image=" + image,
+                "--container-mount-home",
+                "sh",
+                "-c",
+                script));
     assertThat(lines(rw.stdout(), "W")).containsExactly("W=written");
     assertThat(lines(rw.stdout(), "H")).containsExactly("H=home-mounted");
   }
@@ -512,9 +502,14 @@ class PyxisCasesIT {
 
   /** {@code run --nodes HOSTS1 --no-canary ARGS}: a job in one container on the head. */
   static Result onHead(String... args) {
-    List<String> a = new ArrayList<>(List.of("--no-canary"));
+    return onHeadWith(List.of(), args);
+  }
+
+  /** As {@link #onHead}, with {@code env} added. */
+  static Result onHeadWith(List<String> env, String... args) {
+    List<String> a = new ArrayList<>(List.of("--nodes", hosts1, "--no-canary"));
     a.addAll(List.of(args));
-    return headRun(a.toArray(String[]::new));
+    return clusterrun(env, "run", a);
   }
 
   /** {@code run --nodes HOSTS1 ARGS}. */

@@ -78,6 +78,11 @@ class RegistryRunIT {
 
   /** A job of 3 ranks, one a node, that prints the image's /opt/tiny/VERSION. */
   static List<String> versionJob(String image, String... more) {
+    return job(image, Arrays.asList(more), "cat", "/opt/tiny/VERSION");
+  }
+
+  /** A job of 3 ranks, one a node, in {@code image}: {@code run ... MORE -- COMMAND}. */
+  static List<String> job(String image, List<String> more, String... command) {
     List<String> a =
         new ArrayList<>(
             List.of(
@@ -89,8 +94,9 @@ class RegistryRunIT {
                 "--np",
                 "3",
                 "--container-image=" + image));
-    a.addAll(Arrays.asList(more));
-    a.addAll(List.of("--", "cat", "/opt/tiny/VERSION"));
+    a.addAll(more);
+    a.add("--");
+    a.addAll(Arrays.asList(command));
     return a;
   }
 
@@ -197,20 +203,7 @@ class RegistryRunIT {
     String dShort = c().push(repo + ":short", "--add", "/opt/tiny/VERSION=short");
     // A job that runs a while on its image...
     List<String> longJob =
-        new ArrayList<>(
-            List.of(
-                "run",
-                "--nodes",
-                hosts,
-                "--workspace",
-                ws,
-                "--np",
-                "3",
-                "--container-image=" + image("long"),
-                "--",
-                "sh",
-                "-c",
-                "sleep 8; cat /opt/tiny/VERSION"));
+        job(image("long"), List.of(), "sh", "-c", "sleep 8; cat /opt/tiny/VERSION");
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> run(longJob));
     Path longFile = Paths.get(ws, "images", "sha256-" + dLong.substring(7) + ".sqsh");
     long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
