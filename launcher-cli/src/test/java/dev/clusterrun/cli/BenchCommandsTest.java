@@ -212,17 +212,7 @@ class BenchCommandsTest {
 
   @Test
   void hpccRunsInItsRunDirectoryWithAGeneratedInput() {
-    Run r =
-        run(
-            "bench",
-            "hpcc",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--container-image",
-            "/images/hpcc.sqsh",
-            "--hpcc-n",
-            "1000",
-            "--dry-run");
+    Run r = hpcc2x8("--hpcc-n", "1000", "--dry-run");
     assertThat(r.code()).as(r.err()).isZero();
     String id = runId(r.out());
     assertThat(r.out())
@@ -238,29 +228,11 @@ class BenchCommandsTest {
         .contains("P x Q=4 x 4");
 
     // sized from memory by default, capped so a CI run takes seconds
-    Run d =
-        run(
-            "bench",
-            "hpcc",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--container-image",
-            "/images/hpcc.sqsh",
-            "--dry-run");
+    Run d = hpcc2x8("--dry-run");
     assertThat(d.code()).as(d.err()).isZero();
     assertThat(d.err()).contains("N=960 NB=192");
 
-    Run wd =
-        run(
-            "bench",
-            "hpcc",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--container-image",
-            "/images/hpcc.sqsh",
-            "--container-workdir",
-            "/tmp",
-            "--dry-run");
+    Run wd = hpcc2x8("--container-workdir", "/tmp", "--dry-run");
     assertThat(wd.code()).isEqualTo(2);
     assertThat(wd.err()).startsWith("clusterrun: --container-workdir: hpcc runs in its run");
   }
@@ -384,17 +356,7 @@ class BenchCommandsTest {
                 + ws.resolve("results.jsonl")
                 + " is a directory; the results log must be a file");
     // a benchmark finds out before it touches a node, not after it ran
-    Run bench =
-        run(
-            "bench",
-            "hpcc",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--container-image",
-            "/images/hpcc.sqsh",
-            "--workspace",
-            ws.toString(),
-            "--dry-run");
+    Run bench = hpcc2x8("--workspace", ws.toString(), "--dry-run");
     assertThat(bench.code()).isEqualTo(2);
     assertThat(bench.err()).startsWith("clusterrun: --workspace: " + ws.resolve("results.jsonl"));
   }
@@ -530,6 +492,21 @@ class BenchCommandsTest {
   static Run hplDryRun2x8(String... args) {
     List<String> a =
         new ArrayList<>(List.of("hpl", "--dry-run", "--nodes", path("hostfiles/2x8.txt")));
+    a.addAll(List.of(args));
+    return run(a.toArray(String[]::new));
+  }
+
+  /** {@code bench hpcc --nodes hostfiles/2x8.txt --container-image /images/hpcc.sqsh ARGS}. */
+  static Run hpcc2x8(String... args) {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "bench",
+                "hpcc",
+                "--nodes",
+                path("hostfiles/2x8.txt"),
+                "--container-image",
+                "/images/hpcc.sqsh"));
     a.addAll(List.of(args));
     return run(a.toArray(String[]::new));
   }
