@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -45,16 +46,7 @@ class BenchCommandsTest {
 
   @Test
   void hplDryRunShowsTheSeedCommandFor2x8H200() {
-    Run r =
-        run(
-            "hpl",
-            "--dry-run",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--gpu-model",
-            "H200",
-            "--dat",
-            "auto");
+    Run r = hplDryRun2x8("--gpu-model", "H200", "--dat", "auto");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out())
         .contains(
@@ -103,7 +95,7 @@ class BenchCommandsTest {
   void aScriptWordLongerThanLinuxPassesIsRefusedNamingItsFlag() {
     String big = "x".repeat(140_000);
     for (String flag : List.of("--cpu-affinity", "--hpl-arg", "--mpi-arg")) {
-      Run r = run("hpl", "--dry-run", "--nodes", path("hostfiles/2x8.txt"), flag + "=" + big);
+      Run r = hplDryRun2x8(flag + "=" + big);
       assertThat(r.code()).as(flag).isEqualTo(2);
       assertThat(r.err())
           .as(flag)
@@ -114,7 +106,7 @@ class BenchCommandsTest {
 
   @Test
   void hplDryRunWithoutAGpuModelShowsAPlaceholder() {
-    Run r = run("hpl", "--dry-run", "--nodes", path("hostfiles/2x8.txt"));
+    Run r = hplDryRun2x8();
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("/workspace/hpl.sh --dat '<auto: 16 GPUs>'\n");
     assertThat(r.err()).contains("--dat auto is resolved at run time");
@@ -123,11 +115,7 @@ class BenchCommandsTest {
   @Test
   void nvshmemAffinityAndPassThroughWords() {
     Run r =
-        run(
-            "hpl",
-            "--dry-run",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
+        hplDryRun2x8(
             "--gpu-model=H200",
             "--nvshmem",
             "--cpu-affinity",
@@ -167,30 +155,14 @@ class BenchCommandsTest {
       throws Exception {
     Path dat = tmp.resolve("my-HPL.dat");
     Files.writeString(dat, "HPLinpack benchmark input file\n");
-    Run r =
-        run(
-            "hpl",
-            "--dry-run",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--workspace",
-            "/shared/ws",
-            "--dat",
-            dat.toString());
+    Run r = hplDryRun2x8("--workspace", "/shared/ws", "--dat", dat.toString());
     assertThat(r.code()).as(r.err()).isZero();
     String id = runId(r.out());
     assertThat(r.out()).contains("/workspace/hpl.sh --dat /app/runs/" + id + "/my-HPL.dat\n");
     assertThat(r.err())
         .contains("--dat: " + dat + " is copied into the run directory as /app/runs/" + id);
 
-    Run missing =
-        run(
-            "hpl",
-            "--dry-run",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--dat",
-            tmp.resolve("nope.dat").toString());
+    Run missing = hplDryRun2x8("--dat", tmp.resolve("nope.dat").toString());
     assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.out()).isEmpty();
     assertThat(missing.err())
@@ -240,17 +212,7 @@ class BenchCommandsTest {
 
   @Test
   void hpccRunsInItsRunDirectoryWithAGeneratedInput() {
-    Run r =
-        run(
-            "bench",
-            "hpcc",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--container-image",
-            "/images/hpcc.sqsh",
-            "--hpcc-n",
-            "1000",
-            "--dry-run");
+    Run r = hpcc2x8("--hpcc-n", "1000", "--dry-run");
     assertThat(r.code()).as(r.err()).isZero();
     String id = runId(r.out());
     assertThat(r.out())
@@ -266,29 +228,11 @@ class BenchCommandsTest {
         .contains("P x Q=4 x 4");
 
     // sized from memory by default, capped so a CI run takes seconds
-    Run d =
-        run(
-            "bench",
-            "hpcc",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--container-image",
-            "/images/hpcc.sqsh",
-            "--dry-run");
+    Run d = hpcc2x8("--dry-run");
     assertThat(d.code()).as(d.err()).isZero();
     assertThat(d.err()).contains("N=960 NB=192");
 
-    Run wd =
-        run(
-            "bench",
-            "hpcc",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--container-image",
-            "/images/hpcc.sqsh",
-            "--container-workdir",
-            "/tmp",
-            "--dry-run");
+    Run wd = hpcc2x8("--container-workdir", "/tmp", "--dry-run");
     assertThat(wd.code()).isEqualTo(2);
     assertThat(wd.err()).startsWith("clusterrun: --container-workdir: hpcc runs in its run");
   }
@@ -412,17 +356,7 @@ class BenchCommandsTest {
                 + ws.resolve("results.jsonl")
                 + " is a directory; the results log must be a file");
     // a benchmark finds out before it touches a node, not after it ran
-    Run bench =
-        run(
-            "bench",
-            "hpcc",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--container-image",
-            "/images/hpcc.sqsh",
-            "--workspace",
-            ws.toString(),
-            "--dry-run");
+    Run bench = hpcc2x8("--workspace", ws.toString(), "--dry-run");
     assertThat(bench.code()).isEqualTo(2);
     assertThat(bench.err()).startsWith("clusterrun: --workspace: " + ws.resolve("results.jsonl"));
   }
@@ -552,5 +486,28 @@ class BenchCommandsTest {
       }
     }
     assertThat(unknown).as("flags in docs/benchmarks.md that no command has").isEmpty();
+  }
+
+  /** {@code hpl --dry-run --nodes hostfiles/2x8.txt ARGS}. */
+  static Run hplDryRun2x8(String... args) {
+    List<String> a =
+        new ArrayList<>(List.of("hpl", "--dry-run", "--nodes", path("hostfiles/2x8.txt")));
+    a.addAll(List.of(args));
+    return run(a.toArray(String[]::new));
+  }
+
+  /** {@code bench hpcc --nodes hostfiles/2x8.txt --container-image /images/hpcc.sqsh ARGS}. */
+  static Run hpcc2x8(String... args) {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "bench",
+                "hpcc",
+                "--nodes",
+                path("hostfiles/2x8.txt"),
+                "--container-image",
+                "/images/hpcc.sqsh"));
+    a.addAll(List.of(args));
+    return run(a.toArray(String[]::new));
   }
 }

@@ -6,9 +6,7 @@ import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.launch.EnvironmentLayer;
 import dev.clusterrun.core.launch.JobWords;
 import dev.clusterrun.core.spec.SpecLoader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -666,16 +664,10 @@ class DocsTest {
         args.add(w);
       }
     }
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    int code =
-        Main.run(
-            new PrintStream(o, true, StandardCharsets.UTF_8),
-            new PrintStream(e, true, StandardCharsets.UTF_8),
-            env,
-            args.toArray(String[]::new));
-    String out = o.toString(StandardCharsets.UTF_8);
-    String err = e.toString(StandardCharsets.UTF_8);
+    CliTest.Run ran = CliTest.run(env, args.toArray(String[]::new));
+    int code = ran.code();
+    String out = ran.out();
+    String err = ran.err();
     for (Map.Entry<String, String> r : resolved.entrySet()) {
       out = out.replace(r.getKey(), r.getValue());
       err = err.replace(r.getKey(), r.getValue());

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clusterrun.cli.CliTest.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,17 +21,12 @@ class PerNodeCliTest {
   @Test
   void planShowsEveryNodesVariablesAndItsEnrootStart() throws Exception {
     Run r =
-        run(
-            "plan",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
+        planTorch(
             "--launcher=per-node",
-            "--container-image=/images/torch.sqsh",
             "--container-name=torch",
             "--container-writable",
             "--container-mounts=/data:/data:ro",
             "--container-workdir=/data",
-            "--workspace=/shared/ws",
             "--",
             "torchrun",
             "train.py");
@@ -49,17 +46,7 @@ class PerNodeCliTest {
                 + " train.py\n")
         .doesNotContain("mpirun -np");
 
-    Run j =
-        run(
-            "plan",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--launcher",
-            "per-node",
-            "--container-image=/images/torch.sqsh",
-            "--workspace=/shared/ws",
-            "--json",
-            "hostname");
+    Run j = planTorch("--launcher", "per-node", "--json", "hostname");
     JsonNode n = new ObjectMapper().readTree(j.out());
     assertThat(n.path("launcher").asText()).isEqualTo("per-node");
     JsonNode second = n.path("perNode").path(1);
@@ -100,17 +87,7 @@ class PerNodeCliTest {
 
   @Test
   void mpirunOnlySettingsAreRefusedWithPerNodeAndPerNodeOnlyFlagsWithMpirun() {
-    Run r =
-        run(
-            "plan",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--launcher=per-node",
-            "--container-image=/images/torch.sqsh",
-            "--workspace=/shared/ws",
-            "--np=4",
-            "--mpi-daemon=prted",
-            "hostname");
+    Run r = planTorch("--launcher=per-node", "--np=4", "--mpi-daemon=prted", "hostname");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err())
         .isEqualTo(
@@ -128,35 +105,32 @@ class PerNodeCliTest {
     assertThat(seed.code()).isEqualTo(2);
     assertThat(seed.err()).contains(": mpi.hostfile: applies to the mpirun launcher only");
 
-    Run label =
-        run(
-            "plan",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--container-image=/images/torch.sqsh",
-            "--workspace=/shared/ws",
-            "--keep-going",
-            "hostname");
+    Run label = planTorch("--keep-going", "hostname");
     assertThat(label.code()).isEqualTo(2);
     assertThat(label.err())
         .isEqualTo(
             "clusterrun: --keep-going: applies to --launcher=per-node only (the launcher is"
                 + " mpirun: launcher)\n");
 
-    Run fanout =
-        run(
-            "plan",
-            "--nodes",
-            path("hostfiles/2x8.txt"),
-            "--launcher=per-node",
-            "--container-image=/images/torch.sqsh",
-            "--workspace=/shared/ws",
-            "--fanout=1",
-            "hostname");
+    Run fanout = planTorch("--launcher=per-node", "--fanout=1", "hostname");
     assertThat(fanout.code()).isEqualTo(2);
     assertThat(fanout.err())
         .isEqualTo(
             "clusterrun: --fanout: 1 is less than the 2 nodes that per-node starts at once; give"
                 + " at least 2\n");
+  }
+
+  /** {@code plan --nodes 2x8 --container-image=/images/torch.sqsh --workspace=/shared/ws ARGS}. */
+  static Run planTorch(String... args) {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "plan",
+                "--nodes",
+                path("hostfiles/2x8.txt"),
+                "--container-image=/images/torch.sqsh",
+                "--workspace=/shared/ws"));
+    a.addAll(List.of(args));
+    return run(a.toArray(String[]::new));
   }
 }

@@ -201,28 +201,13 @@ class PyxisArgsTest {
             "-f");
     badInput(r, "--container-mounts", "unknown flag 'bogus'");
     Run hpl =
-        run(
-            "hpl",
-            "--dry-run",
-            "--nodes",
-            HF,
-            "--gpu-model=H200",
-            "--workspace=/shared/ws",
-            "--test-loop",
-            "2");
+        BenchCommandsTest.hplDryRun2x8(
+            "--gpu-model=H200", "--workspace=/shared/ws", "--test-loop", "2");
     assertThat(hpl.code()).as(hpl.err()).isEqualTo(2);
     assertThat(hpl.err()).contains("--test-loop");
     Run hplWords =
-        run(
-            "hpl",
-            "--dry-run",
-            "--nodes",
-            HF,
-            "--gpu-model=H200",
-            "--workspace=/shared/ws",
-            "loop",
-            "--test-loop",
-            "2");
+        BenchCommandsTest.hplDryRun2x8(
+            "--gpu-model=H200", "--workspace=/shared/ws", "loop", "--test-loop", "2");
     assertThat(hplWords.code()).as(hplWords.err()).isZero();
     assertThat(hplWords.out()).contains(" loop --test-loop 2\n");
     Run bench =

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,7 +60,7 @@ class ResultsCommandsTest {
   @Test
   void compareTablesEachMetricAndExits1OnARegression(@TempDir Path ws) throws Exception {
     log(ws);
-    Run r = run("results", "compare", "--workspace", ws.toString(), "--since", "7d");
+    Run r = results(ws, "compare", "--since", "7d");
     assertThat(r.code()).as(r.err()).isEqualTo(1);
     assertThat(r.out().lines().toList())
         .containsExactly(
@@ -69,35 +70,14 @@ class ResultsCommandsTest {
             "  StarSTREAM_Triad  GB/s    5     1       44     43.6  43.95  43.9    -0.91%   steady");
 
     // a wider allowance, or a reference the last run holds: exit 0
-    assertThat(
-            run(
-                    "results",
-                    "compare",
-                    "--workspace",
-                    ws.toString(),
-                    "--since",
-                    "7d",
-                    "--max-regression",
-                    "12")
-                .code())
-        .isZero();
+    assertThat(results(ws, "compare", "--since", "7d", "--max-regression", "12").code()).isZero();
     Path refs = ws.resolve("refs.yaml");
     Files.writeString(
         refs,
         "clusters:\n  ci:\n    hpcc:\n      - nodes: 3\n        metrics:\n"
             + "          HPL: {value: 4, lower: -15%, unit: Gflops}\n");
     Run within =
-        run(
-            "results",
-            "compare",
-            "--workspace",
-            ws.toString(),
-            "--since",
-            "7d",
-            "--metric",
-            "HPL",
-            "--references",
-            refs.toString());
+        results(ws, "compare", "--since", "7d", "--metric", "HPL", "--references", refs.toString());
     assertThat(within.code()).as(within.out()).isZero();
     assertThat(within.out()).contains("within reference [3.4, +inf] (4 Gflops -15%/+inf)");
   }
@@ -120,7 +100,7 @@ class ResultsCommandsTest {
         .isEqualTo("clusterrun: RUN_ID: no run run-55 in the results log; did you mean 'run-5'?\n");
     Run one = run("results", "compare", "run-1", "--workspace", ws.toString());
     assertThat(one.code()).isEqualTo(2);
-    Run since = run("results", "compare", "--workspace", ws.toString(), "--since", "yesterday");
+    Run since = results(ws, "compare", "--since", "yesterday");
     assertThat(since.code()).isEqualTo(2);
     assertThat(since.err()).startsWith("clusterrun: --since: 'yesterday' is not an age");
   }
@@ -134,16 +114,7 @@ class ResultsCommandsTest {
         "clusters:\n  ci:\n    hpcc:\n      - nodes: 3\n        metrics:\n"
             + "          HPL: {value: 4, lower: -15%, upper: +15%, unit: Gflops}\n");
     Path html = ws.resolve("report.html");
-    Run r =
-        run(
-            "results",
-            "report",
-            "--workspace",
-            ws.toString(),
-            "--html",
-            html.toString(),
-            "--references",
-            refs.toString());
+    Run r = results(ws, "report", "--html", html.toString(), "--references", refs.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).isEqualTo("clusterrun: results report: wrote " + html + " (6 runs)\n");
     String page = Files.readString(html);
@@ -163,11 +134,9 @@ class ResultsCommandsTest {
     assertThat(page).contains("<a href=\"runs/run-3/\">run-3</a>");
     // a page for the last week only
     Run week =
-        run(
-            "results",
+        results(
+            ws,
             "report",
-            "--workspace",
-            ws.toString(),
             "--html",
             html.toString(),
             "--since",
@@ -178,19 +147,11 @@ class ResultsCommandsTest {
             "ci");
     assertThat(week.err()).contains("(5 runs)");
 
-    Run dir = run("results", "report", "--workspace", ws.toString(), "--html", ws.toString());
+    Run dir = results(ws, "report", "--html", ws.toString());
     assertThat(dir.code()).isEqualTo(2);
     assertThat(dir.err()).startsWith("clusterrun: --html: " + ws + " is a directory");
     Run badRefs =
-        run(
-            "results",
-            "report",
-            "--workspace",
-            ws.toString(),
-            "--html",
-            html.toString(),
-            "--references",
-            path("README.md"));
+        results(ws, "report", "--html", html.toString(), "--references", path("README.md"));
     assertThat(badRefs.code()).isEqualTo(2);
     assertThat(badRefs.err()).startsWith("clusterrun: " + path("README.md") + ":");
   }
@@ -245,5 +206,12 @@ class ResultsCommandsTest {
       n++;
     }
     return n;
+  }
+
+  /** {@code results COMMAND --workspace WS ARGS}. */
+  static Run results(Path ws, String command, String... args) {
+    List<String> a = new ArrayList<>(List.of("results", command, "--workspace", ws.toString()));
+    a.addAll(List.of(args));
+    return run(a.toArray(String[]::new));
   }
 }

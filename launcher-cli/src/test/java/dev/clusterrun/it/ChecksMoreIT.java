@@ -1,11 +1,11 @@
 package dev.clusterrun.it;
 
 import static dev.clusterrun.it.LocalCluster.ok;
+import static dev.clusterrun.it.Runs.summary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,8 +14,6 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -46,7 +44,7 @@ class ChecksMoreIT {
   static List<String> imageFlags = List.of();
 
   @BeforeAll
-  static void setUpTheClusterWithTwoSlotsANode() throws IOException {
+  static void setUpTheClusterWithTwoSlotsANode() {
     c = CLUSTER.cluster();
     shared = c.sharedDir().toString();
     launcher = c.installClusterrun(Paths.get("target")).toString();
@@ -54,32 +52,10 @@ class ChecksMoreIT {
     ws = shared + "/ws";
     c.writeAsJobUser(hosts, c.hostfile(2));
     ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
-    Path repo = LocalCluster.script().getParent().getParent().getParent();
-    c.writeAsJobUser(
-        shared + "/examples/hello-mpi.yaml",
-        Files.readString(repo.resolve("examples/hello-mpi.yaml")));
-    // Keep Open MPI on the cluster's network (read from the home directory every container mounts).
-    ok(c.exec("node1", "mkdir", "-p", c.jobHome() + "/.openmpi"));
-    c.writeAsJobUser(
-        c.jobHome() + "/.openmpi/mca-params.conf",
-        "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
-    String image = System.getenv("CLUSTERRUN_IT_IMAGE");
-    if (image != null && !image.isBlank()) {
-      Path copy = Paths.get(shared, "it-image.sqsh");
-      Files.copy(Paths.get(image), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      imageFlags = List.of("--container-image", copy.toString());
-    } else {
-      assertThat(LocalClusterExtension.realEnrootRequested())
-          .as("CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (from build-image.sh)")
-          .isFalse();
-    }
-    ok(
-        c.exec(
-            "node1",
-            false,
-            null,
-            RUN_TIMEOUT,
-            List.of(launcher, "setup", "--nodes", hosts, "--data-path", shared + "/enroot-data")));
+    c.writeAsJobUser(shared + "/examples/hello-mpi.yaml", Runs.repoFile("examples/hello-mpi.yaml"));
+    Runs.keepMpiOnClusterNetwork(c);
+    imageFlags = Runs.requiredImageFlags(c, shared + "/it-image.sqsh");
+    Runs.setup(c, launcher, hosts, shared + "/enroot-data");
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -405,10 +381,7 @@ class ChecksMoreIT {
                 launcher, "run", "examples/hello-mpi.yaml", "--nodes", hosts, "--workspace", ws));
     cmd.addAll(imageFlags);
     cmd.addAll(List.of(args));
-    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
-    Result r = c.exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
-    System.err.println("--- clusterrun run " + String.join(" ", args) + "\n" + r);
-    return r;
+    return Runs.shown(c, shared, RUN_TIMEOUT, List.of(), cmd);
   }
 
   static Result exec(String... cmd) {
@@ -440,15 +413,5 @@ class ChecksMoreIT {
       }
     }
     throw new AssertionError("no " + id + " for " + node + " in " + report);
-  }
-
-  static final Pattern RUN_LINE =
-      Pattern.compile(
-          "clusterrun: run (\\S+) (\\S+) \\(exit (-?\\d+)\\) in .* run directory (\\S+)");
-
-  static JsonNode summary(Result r) throws IOException {
-    Matcher m = RUN_LINE.matcher(r.stderr());
-    assertThat(m.find()).as("the run's last line in %s", r).isTrue();
-    return JSON.readTree(Paths.get(m.group(4)).resolve("summary.json").toFile());
   }
 }

@@ -58,21 +58,12 @@ class DataPathPerUserIT {
     hosts = shared + "/pu-hosts";
     root = shared + "/enroot";
     template = root + "/$(id -u)";
-    ok(
-        c.exec(
-            "node1",
-            false,
-            c.hostfile(1),
-            Duration.ofSeconds(30),
-            List.of("sh", "-c", "cat > " + ShellQuote.quote(hosts))));
+    c.writeAsJobUser(hosts, c.hostfile(1));
     // The site's part: a root every user may make their own directory in (sticky, like /tmp).
     ok(c.exec("node1", true, "install", "-d", "-m", "1777", root));
-    imageFlags = List.of("--container-image", c.tinyImage());
-    String image = System.getenv("CLUSTERRUN_IT_IMAGE");
-    if (image != null && !image.isBlank()) {
-      Path copy = Paths.get(shared, "it-image.sqsh");
-      Files.copy(Paths.get(image), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      imageFlags = List.of("--container-image", copy.toString());
+    imageFlags = Runs.givenImageFlags(c, shared + "/it-image.sqsh");
+    if (imageFlags.isEmpty()) {
+      imageFlags = List.of("--container-image", c.tinyImage());
     }
   }
 

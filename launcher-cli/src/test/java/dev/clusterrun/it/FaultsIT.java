@@ -1,15 +1,16 @@
 package dev.clusterrun.it;
 
 import static dev.clusterrun.it.LocalCluster.ok;
+import static dev.clusterrun.it.Runs.RING;
+import static dev.clusterrun.it.Runs.RUN_LINE;
+import static dev.clusterrun.it.Runs.summary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -40,13 +40,6 @@ class FaultsIT {
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(180);
 
-  static final Pattern RING =
-      Pattern.compile(
-          "rank=(\\d+) size=3 host=(\\S+) mntns=(\\S+) ring=(\\d+) allreduce=(\\d+) ok=(\\d)");
-  static final Pattern RUN_LINE =
-      Pattern.compile(
-          "clusterrun: run (\\S+) (\\S+) \\(exit (-?\\d+)\\) in .* run directory (\\S+)");
-
   static String shared;
   static String launcher;
   static String hosts;
@@ -58,48 +51,29 @@ class FaultsIT {
   }
 
   @BeforeAll
-  static void launcherJobAndProgramThenSetup() throws IOException {
+  static void launcherJobAndProgramThenSetup() {
     LocalCluster c = c();
     shared = c.sharedDir().toString();
     launcher = c.installClusterrun(Paths.get("target")).toString();
     hosts = shared + "/faults-hosts";
     ws = shared + "/faults-ws";
-    Path repo = LocalCluster.script().getParent().getParent().getParent();
     ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
-    c().writeAsJobUser(hosts, c.hostfile(1));
+    c.writeAsJobUser(hosts, c.hostfile(1));
     // The job file without any MCA setting: only clusterrun may choose the interface.
-    c().writeAsJobUser(
-            shared + "/faults-ring.yaml",
-            "name: faults-ring\n"
-                + "container:\n"
-                + "  image: "
-                + c.tinyImage()
-                + "\n"
-                + "workspace:\n"
-                + "  mount: /workspace\n"
-                + "command: [/workspace/ring]\n");
-    c().writeAsJobUser(
-            ws + "/ring.c", Files.readString(repo.resolve("examples/local-cluster/mpi/ring.c")));
+    c.writeAsJobUser(
+        shared + "/faults-ring.yaml",
+        "name: faults-ring\n"
+            + "container:\n"
+            + "  image: "
+            + c.tinyImage()
+            + "\n"
+            + "workspace:\n"
+            + "  mount: /workspace\n"
+            + "command: [/workspace/ring]\n");
+    c.writeAsJobUser(ws + "/ring.c", Runs.repoFile("examples/local-cluster/mpi/ring.c"));
     ok(c.exec("node1", "mpicc", "-O2", "-o", ws + "/ring", ws + "/ring.c"));
-    String image = System.getenv("CLUSTERRUN_IT_IMAGE");
-    if (image != null && !image.isBlank()) {
-      Path copy = Paths.get(shared, "it-image.sqsh");
-      Files.copy(Paths.get(image), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      imageFlags = List.of("--container-image", copy.toString());
-    }
-    ok(
-        c.exec(
-            "node1",
-            false,
-            null,
-            RUN_TIMEOUT,
-            List.of(
-                launcher,
-                "setup",
-                "--nodes",
-                hosts,
-                "--data-path",
-                shared + "/faults-enroot-data")));
+    imageFlags = Runs.givenImageFlags(c, shared + "/it-image.sqsh");
+    Runs.setup(c, launcher, hosts, shared + "/faults-enroot-data");
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -216,7 +190,9 @@ class FaultsIT {
     // Nothing of any run is left on any node.
     for (String n : c().nodes()) {
       for (String id : runIds) {
-        assertThat(processes(n, id, "/workspace/ring")).as("%s on %s", id, n).isEmpty();
+        assertThat(Runs.processesInNode(c(), n, id, "/workspace/ring"))
+            .as("%s on %s", id, n)
+            .isEmpty();
       }
     }
   }
@@ -251,7 +227,8 @@ class FaultsIT {
       // Wait until the job runs on every node: one `sleep 987` in each node's network namespace.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
       while (System.nanoTime() < deadline && !running.isDone()) {
-        if (c().nodes().stream().allMatch(n -> !processes(n, "", "sleep 987").isEmpty())) {
+        if (c().nodes().stream()
+            .allMatch(n -> !Runs.processesInNode(c(), n, "", "sleep 987").isEmpty())) {
           break;
         }
         Thread.sleep(300);
@@ -260,7 +237,7 @@ class FaultsIT {
           .as("the run ended early: %s", running.isDone() ? running.get() : "")
           .isFalse();
       for (String n : c().nodes()) {
-        assertThat(processes(n, "", "sleep 987")).as(n).isNotEmpty();
+        assertThat(Runs.processesInNode(c(), n, "", "sleep 987")).as(n).isNotEmpty();
       }
       long cut = System.nanoTime();
       c().cut("node3");
@@ -283,14 +260,14 @@ class FaultsIT {
       assertThat(s.path("message").asText()).contains("node3 stopped answering");
       // Nothing of the run on the nodes that answer: no orted, no rank, nothing with its run id.
       for (String n : List.of("node1", "node2")) {
-        assertThat(processes(n, runId, "sleep 987")).as("left on %s", n).isEmpty();
+        assertThat(Runs.processesInNode(c(), n, runId, "sleep 987")).as("left on %s", n).isEmpty();
       }
     } finally {
       c().uncut("node3");
       // What the lost node still runs is out of reach of the run; the test cleans it up (and, when
       // the run did not end, ends its job).
       for (String n : running.isDone() ? List.of("node3") : c().nodes()) {
-        for (String l : processes(n, "", "sleep 987")) {
+        for (String l : Runs.processesInNode(c(), n, "", "sleep 987")) {
           c().exec(n, true, "kill", "-KILL", l.split(" ")[0]);
         }
       }
@@ -300,54 +277,6 @@ class FaultsIT {
         System.err.println("--- the run did not end after its job was killed");
       }
     }
-  }
-
-  /**
-   * Live (not zombie) processes in {@code node}'s network namespace (the nodes share the machine's
-   * PID space), read from /proc as root: any {@code orted}, any carrying {@code
-   * CLUSTERRUN_RUN_ID=runId} in its environment (when runId is not empty), and any whose command
-   * line is exactly {@code args}. One "PID COMM ARGS" line each.
-   */
-  static List<String> processes(String node, String runId, String args) {
-    String script =
-        String.join(
-            "\n",
-            "id=$1; want=$2; net=$(readlink /proc/$3/ns/net)",
-            "for d in /proc/[0-9]*; do",
-            "  p=${d#/proc/}",
-            "  [ \"$p\" = $$ ] && continue",
-            "  [ \"$(readlink \"$d/ns/net\" 2>/dev/null)\" = \"$net\" ] || continue",
-            "  st=$(sed 's/.*) //' \"$d/stat\" 2>/dev/null | cut -d' ' -f1)",
-            "  [ -n \"$st\" ] && [ \"$st\" != Z ] || continue",
-            "  comm=$(cat \"$d/comm\" 2>/dev/null)",
-            "  cmd=$(tr '\\000' ' ' < \"$d/cmdline\" 2>/dev/null)",
-            "  hit=''",
-            "  [ \"$comm\" = orted ] && hit=1",
-            "  [ \"$cmd\" = \"$want \" ] && hit=1",
-            "  if [ -n \"$id\" ] && tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null"
-                + " | grep -qxF \"CLUSTERRUN_RUN_ID=$id\"; then hit=1; fi",
-            "  [ -n \"$hit\" ] && echo \"$p $comm $cmd\"",
-            "done",
-            "exit 0");
-    Result r =
-        ok(
-            c().exec(
-                    node,
-                    true,
-                    "sh",
-                    "-c",
-                    script,
-                    "procs",
-                    runId,
-                    args,
-                    Long.toString(c().holderPid(node))));
-    List<String> out = new ArrayList<>();
-    for (String l : r.stdout().split("\n")) {
-      if (!l.isBlank()) {
-        out.add(l);
-      }
-    }
-    return out;
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -362,29 +291,12 @@ class FaultsIT {
   }
 
   static Result inShared(List<String> env, List<String> args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add("env");
-    cmd.addAll(env);
-    cmd.add(launcher);
+    List<String> cmd = new ArrayList<>(List.of(launcher));
     cmd.addAll(args);
-    return shell(cmd);
+    return Runs.shown(c(), shared, RUN_TIMEOUT, env, cmd);
   }
 
   static Result shell(List<String> cmd) {
-    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
-    Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
-    System.err.println("--- " + String.join(" ", cmd) + "\n" + r);
-    return r;
-  }
-
-  static JsonNode summary(Result r) {
-    Matcher m = RUN_LINE.matcher(r.stderr());
-    assertThat(m.find()).as("the run's last line in %s", r).isTrue();
-    try {
-      return new ObjectMapper()
-          .readTree(Files.readString(Paths.get(m.group(4)).resolve("summary.json")));
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return Runs.shown(c(), shared, RUN_TIMEOUT, List.of(), cmd);
   }
 }

@@ -55,25 +55,20 @@ class JobControlIT {
     hosts = shared + "/jc-hosts";
     ws = shared + "/jc-ws";
     ok(c.exec("node1", "mkdir", "-p", ws));
-    c().writeAsJobUser(hosts, c.hostfile(1));
+    c.writeAsJobUser(hosts, c.hostfile(1));
     // Every rank prints a numbered line twice a second, for at most five minutes.
-    c().writeAsJobUser(
-            shared + "/jc.yaml",
-            "name: jc\n"
-                + "container:\n"
-                + "  image: "
-                + c.tinyImage()
-                + "\n"
-                + "workspace:\n"
-                + "  mount: /workspace\n"
-                + "command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo \"tick $i $(hostname)\";"
-                + " i=$((i+1)); sleep 0.5; done']\n");
-    String image = System.getenv("CLUSTERRUN_IT_IMAGE");
-    if (image != null && !image.isBlank()) {
-      Path copy = Paths.get(shared, "it-image.sqsh");
-      Files.copy(Paths.get(image), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      imageFlags = List.of("--container-image", copy.toString());
-    }
+    c.writeAsJobUser(
+        shared + "/jc.yaml",
+        "name: jc\n"
+            + "container:\n"
+            + "  image: "
+            + c.tinyImage()
+            + "\n"
+            + "workspace:\n"
+            + "  mount: /workspace\n"
+            + "command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo \"tick $i $(hostname)\";"
+            + " i=$((i+1)); sleep 0.5; done']\n");
+    imageFlags = Runs.givenImageFlags(c, shared + "/it-image.sqsh");
     ok(as("node1", List.of("setup", "--nodes", hosts, "--data-path", shared + "/jc-enroot-data")));
   }
 

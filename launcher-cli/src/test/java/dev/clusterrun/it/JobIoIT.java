@@ -1,10 +1,10 @@
 package dev.clusterrun.it;
 
 import static dev.clusterrun.it.LocalCluster.ok;
+import static dev.clusterrun.it.Runs.summary;
+import static dev.clusterrun.it.Runs.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
@@ -57,7 +57,7 @@ class JobIoIT {
   }
 
   @BeforeAll
-  static void launcherSetupAndInput() throws IOException {
+  static void launcherSetupAndInput() {
     LocalCluster c = c();
     shared = c.sharedDir().toString();
     launcher = c.installClusterrun(Paths.get("target")).toString();
@@ -65,33 +65,13 @@ class JobIoIT {
     hosts = shared + "/io-hosts";
     input = shared + "/io-input.bin";
     ok(c.exec("node1", "mkdir", "-p", ws));
-    ok(
-        c.exec(
-            "node1",
-            false,
-            c.hostfile(2),
-            Duration.ofSeconds(30),
-            List.of("sh", "-c", "cat > " + ShellQuote.quote(hosts))));
-    ok(
-        c.exec(
-            "node1",
-            false,
-            null,
-            RUN_TIMEOUT,
-            List.of(launcher, "setup", "--nodes", hosts, "--data-path", shared + "/enroot-data")));
+    c.writeAsJobUser(hosts, c.hostfile(2));
+    Runs.setup(c, launcher, hosts, shared + "/enroot-data");
     ok(c.exec("node1", "sh", "-c", "head -c 10485760 /dev/urandom > " + input));
     inputSum = ok(c.exec("node1", "sha256sum", input)).out().split("\\s+")[0];
-    image = List.of("--container-image", c.tinyImage());
-    String given = System.getenv("CLUSTERRUN_IT_IMAGE");
-    if (given != null && !given.isBlank()) {
-      Path copy = Paths.get(shared, "io-image.sqsh");
-      Files.copy(Paths.get(given), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      ok(c.exec("node1", true, "chown", c.jobUser(), copy.toString()));
-      image = List.of("--container-image", copy.toString());
-    } else {
-      assertThat(LocalClusterExtension.realEnrootRequested())
-          .as("CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (from build-image.sh)")
-          .isFalse();
+    image = Runs.requiredImageFlags(c, shared + "/io-image.sqsh");
+    if (image.isEmpty()) {
+      image = List.of("--container-image", c.tinyImage());
     }
   }
 
@@ -110,26 +90,13 @@ class JobIoIT {
           .noneMatch(a -> a.contains("began during the checks"));
 
       // Used as it is: the head's start begins during the checks, held; the input follows the go.
-      Result early =
-          ok(run(input, List.of("--container-name=" + box, "--np", "1", "--", "sha256sum")));
+      Result early = ok(run(input, boxed(box, "1", "--", "sha256sum")));
       assertThat(early.stdout()).isEqualTo(inputSum + "  -\n");
       assertThat(texts(summary(early).path("prepare")))
           .anyMatch(a -> a.contains("began during the checks"));
 
       // --stdin=none: the job reads the end of its input at once, whatever clusterrun's is.
-      Result none =
-          ok(
-              run(
-                  input,
-                  List.of(
-                      "--container-name=" + box,
-                      "--np",
-                      "1",
-                      "--stdin=none",
-                      "--",
-                      "sh",
-                      "-c",
-                      "wc -c")));
+      Result none = ok(run(input, boxed(box, "1", "--stdin=none", "--", "sh", "-c", "wc -c")));
       assertThat(none.stdout().strip()).isEqualTo("0");
 
       // Another rank than 0, as mpirun's --stdin N: rank 2 (on node2) reads it, rank 0 nothing.
@@ -137,9 +104,8 @@ class JobIoIT {
           ok(
               run(
                   input,
-                  List.of(
-                      "--container-name=" + box,
-                      "--np",
+                  boxed(
+                      box,
                       "3",
                       "--stdin=2",
                       "--",
@@ -151,8 +117,7 @@ class JobIoIT {
           .contains("0 " + EMPTY_SUM + "  -\n");
 
       // No input at all (clusterrun's own is /dev/null): nothing hangs.
-      Result nothing =
-          ok(run("/dev/null", List.of("--container-name=" + box, "--np", "1", "--", "sha256sum")));
+      Result nothing = ok(run("/dev/null", boxed(box, "1", "--", "sha256sum")));
       assertThat(nothing.stdout()).isEqualTo(EMPTY_SUM + "  -\n");
     } finally {
       c().exec("node1", "enroot", "remove", "--force", box);
@@ -274,20 +239,10 @@ class JobIoIT {
     return r;
   }
 
-  static JsonNode summary(Result r) {
-    Matcher m = SetupRunIT.RUN_LINE.matcher(r.stderr());
-    assertThat(m.find()).as("the run's last line in %s", r.stderr()).isTrue();
-    try {
-      return new ObjectMapper()
-          .readTree(Files.readString(Paths.get(m.group(4)).resolve("summary.json")));
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  static List<String> texts(JsonNode array) {
-    List<String> out = new ArrayList<>();
-    array.forEach(n -> out.add(n.asText()));
-    return out;
+  /** {@code --container-name=BOX --np NP ARGS}. */
+  static List<String> boxed(String box, String np, String... args) {
+    List<String> a = new ArrayList<>(List.of("--container-name=" + box, "--np", np));
+    a.addAll(List.of(args));
+    return a;
   }
 }

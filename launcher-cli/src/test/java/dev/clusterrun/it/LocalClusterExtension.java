@@ -1,25 +1,35 @@
 package dev.clusterrun.it;
 
+import java.lang.reflect.Method;
 import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
+import org.opentest4j.TestAbortedException;
 
 /**
  * Brings a {@link LocalCluster} up once per test class and down after it. Register it as a static
  * field: {@code @RegisterExtension static LocalClusterExtension CLUSTER = new
  * LocalClusterExtension(3);}.
  *
- * <p>When the machine cannot run the cluster (not root, no namespaces, missing packages), the class
- * is skipped with the reason printed; with {@code CI=true} in the environment it fails instead, so
- * CI never passes by skipping.
+ * <p>When the machine cannot run the cluster (not root, no namespaces, missing packages), or the
+ * class's own {@code @BeforeAll} finds a prerequisite missing (a JUnit assumption), every test of
+ * the class is reported skipped with the reason, never a class that runs 0 tests without a word;
+ * with {@code CI=true} in the environment it fails instead, so CI never passes by skipping.
  */
-public final class LocalClusterExtension implements BeforeAllCallback, AfterAllCallback {
+public final class LocalClusterExtension
+    implements BeforeAllCallback, AfterAllCallback, ExecutionCondition, InvocationInterceptor {
   private final int nodes;
   private final LocalCluster.EnrootMode mode;
   private final LocalCluster.Options options;
   private LocalCluster cluster;
+
+  /** Why this class's tests are skipped (a prerequisite is missing), or null when they run. */
+  private String skipped;
 
   public LocalClusterExtension(int nodes) {
     this(nodes, defaultMode());
@@ -62,17 +72,71 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
   }
 
   @Override
+  public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+    if (context.getTestMethod().isEmpty()) {
+      // The class runs (its beforeAll says why it cannot), so each test is reported, skipped.
+      return ConditionEvaluationResult.enabled("the class's tests say for themselves");
+    }
+    return skipped == null
+        ? ConditionEvaluationResult.enabled("the local cluster is up")
+        : ConditionEvaluationResult.disabled(skipped);
+  }
+
+  @Override
   public void beforeAll(ExtensionContext context) {
+    skipped = null;
     Optional<String> missing = LocalCluster.missingPrerequisites();
     if (missing.isPresent()) {
-      String why = "local cluster unavailable: " + missing.get();
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        throw new IllegalStateException(why + " (CI=true: failing instead of skipping)");
-      }
-      System.err.println(context.getDisplayName() + ": skipped: " + why);
-      Assumptions.abort(why);
+      skip(context, "local cluster unavailable: " + missing.get());
+      return;
     }
     cluster = LocalCluster.up(nodes, mode, options);
+  }
+
+  /**
+   * A class's own {@code @BeforeAll} that finds a prerequisite missing (a JUnit assumption, e.g. an
+   * image a real enroot does not have) skips every test of the class, each reported with the
+   * reason, instead of the class running no test without a word; with {@code CI=true} it fails.
+   */
+  @Override
+  public void interceptBeforeAllMethod(
+      Invocation<Void> invocation,
+      ReflectiveInvocationContext<Method> invocationContext,
+      ExtensionContext context)
+      throws Throwable {
+    try {
+      proceedUnlessSkipped(invocation);
+    } catch (TestAbortedException e) {
+      skip(context, e.getMessage());
+    }
+  }
+
+  @Override
+  public void interceptAfterAllMethod(
+      Invocation<Void> invocation,
+      ReflectiveInvocationContext<Method> invocationContext,
+      ExtensionContext context)
+      throws Throwable {
+    proceedUnlessSkipped(invocation);
+  }
+
+  private void proceedUnlessSkipped(Invocation<Void> invocation) throws Throwable {
+    if (skipped != null) {
+      invocation.skip();
+    } else {
+      invocation.proceed();
+    }
+  }
+
+  /**
+   * Fails under {@code CI=true}; elsewhere marks every test of the class skipped for {@code why}.
+   */
+  private void skip(ExtensionContext context, String why) {
+    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      throw new IllegalStateException(why + " (CI=true: failing instead of skipping)");
+    }
+    System.err.println(context.getDisplayName() + ": skipped: " + why);
+    skipped = why;
   }
 
   @Override

@@ -10,12 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -95,38 +92,6 @@ class LocalClusterIT {
                 + CONTAINER
                 + " orted\" >> \"$ENROOT_ENVIRON\"\n",
             mode);
-  }
-
-  /** host -> mount namespace of the rank that ran there, from ring's output (3 ranks, all ok). */
-  static Map<String, String> ringRanks(Result r) {
-    Pattern line =
-        Pattern.compile(
-            "rank=(\\d+) size=3 host=(\\S+) mntns=(\\S+) ring=(\\d+) allreduce=(\\d+) ok=(\\d)");
-    Map<String, String> rankMountNs = new HashMap<>();
-    int ranks = 0;
-    for (String l : r.stdout().split("\n")) {
-      Matcher m = line.matcher(l);
-      if (!m.matches()) {
-        continue;
-      }
-      ranks++;
-      int rank = Integer.parseInt(m.group(1));
-      assertThat(Integer.parseInt(m.group(4))).as(l).isEqualTo((rank + 2) % 3);
-      assertThat(m.group(5)).as(l).isEqualTo("6");
-      assertThat(m.group(6)).as(l).isEqualTo("1");
-      rankMountNs.put(m.group(2), m.group(3));
-    }
-    assertThat(ranks).as("%s", r).isEqualTo(3);
-    assertThat(rankMountNs.keySet()).containsExactlyInAnyOrder("node1", "node2", "node3");
-    return rankMountNs;
-  }
-
-  static Map<String, String> nodeMountNamespaces() {
-    Map<String, String> nodeMountNs = new HashMap<>();
-    for (String node : c().nodes()) {
-      nodeMountNs.put(node, ok(c().exec(node, "readlink", "/proc/self/ns/mnt")).out());
-    }
-    return nodeMountNs;
   }
 
   static List<String> mpirun(String... program) {
@@ -224,9 +189,9 @@ class LocalClusterIT {
   @Test
   @Order(4)
   void mpiRanksOnAllNodesExchangeDataInsideContainers() {
-    Map<String, String> nodeMountNs = nodeMountNamespaces();
+    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(c());
     Result r = ok(c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
-    Map<String, String> rankMountNs = ringRanks(r);
+    Map<String, String> rankMountNs = Runs.ringRanks(r.stdout());
     // Each rank ran in a container: its mount namespace is not its node's.
     for (String node : c().nodes()) {
       assertThat(rankMountNs.get(node)).as(node).isNotEqualTo(nodeMountNs.get(node));
@@ -237,11 +202,11 @@ class LocalClusterIT {
   @Order(4)
   void withANonExecutableAgentHookRemoteRanksRunOutsideTheContainerAndTheJobStillPasses() {
     // The trap from the field notes, reproduced: the only witness is the mount namespace.
-    Map<String, String> nodeMountNs = nodeMountNamespaces();
+    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(c());
     writeAgentHook("rw-r--r--");
     try {
       Result r = ok(c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
-      Map<String, String> rankMountNs = ringRanks(r);
+      Map<String, String> rankMountNs = Runs.ringRanks(r.stdout());
       assertThat(rankMountNs.get("node1")).isNotEqualTo(nodeMountNs.get("node1"));
       assertThat(rankMountNs.get("node2")).isEqualTo(nodeMountNs.get("node2"));
       assertThat(rankMountNs.get("node3")).isEqualTo(nodeMountNs.get("node3"));

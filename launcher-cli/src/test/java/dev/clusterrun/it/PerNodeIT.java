@@ -1,11 +1,11 @@
 package dev.clusterrun.it;
 
 import static dev.clusterrun.it.LocalCluster.ok;
+import static dev.clusterrun.it.Runs.runLine;
+import static dev.clusterrun.it.Runs.summary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,7 +14,6 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,7 +49,7 @@ class PerNodeIT {
   }
 
   @BeforeAll
-  static void launcherSetupImageAndProgram() throws IOException {
+  static void launcherSetupImageAndProgram() {
     LocalCluster c = c();
     shared = c.sharedDir().toString();
     launcher = c.installClusterrun(Paths.get("target")).toString();
@@ -58,29 +57,11 @@ class PerNodeIT {
     app = shared + "/pn-app";
     hosts = shared + "/hosts";
     ok(c.exec("node1", "mkdir", "-p", ws, app));
-    c().writeAsJobUser(hosts, c.hostfile(2));
-    Path repo = LocalCluster.script().getParent().getParent().getParent();
-    c().writeAsJobUser(
-            app + "/rendezvous.py",
-            Files.readString(repo.resolve("examples/per-node/rendezvous.py")));
-    ok(
-        c.exec(
-            "node1",
-            false,
-            null,
-            RUN_TIMEOUT,
-            List.of(launcher, "setup", "--nodes", hosts, "--data-path", shared + "/enroot-data")));
-    String given = System.getenv("CLUSTERRUN_IT_IMAGE");
+    c.writeAsJobUser(hosts, c.hostfile(2));
+    c.writeAsJobUser(app + "/rendezvous.py", Runs.repoFile("examples/per-node/rendezvous.py"));
+    Runs.setup(c, launcher, hosts, shared + "/enroot-data");
     image = app + "/base.sqsh";
-    if (given != null && !given.isBlank()) {
-      Files.copy(Paths.get(given), Paths.get(image));
-      ok(c.exec("node1", true, "chown", c.jobUser(), image));
-    } else {
-      assertThat(LocalClusterExtension.realEnrootRequested())
-          .as("CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (from build-image.sh)")
-          .isFalse();
-      ok(c.exec("node1", "enroot", "import", "-o", image, "docker://clusterrun/tiny"));
-    }
+    Runs.imageFileAt(c, image);
   }
 
   @Test
@@ -153,7 +134,7 @@ class PerNodeIT {
     String runId = runLine(r).group(1);
     assertThat(runLine(r).group(2)).isEqualTo("failed");
     for (String node : c().nodes()) {
-      assertThat(processes(node, runId, "sleep 654")).as(node).isEmpty();
+      assertThat(Runs.processes(c(), node, runId, "sleep 654")).as(node).isEmpty();
     }
   }
 
@@ -177,44 +158,9 @@ class PerNodeIT {
   @Test
   @Order(4)
   void ctrlCStopsEveryNodeAndLeavesNothingBehind() throws Exception {
-    String pidFile = "/tmp/per-node-it.pid";
     List<String> cmd = new ArrayList<>(List.of(launcher));
     cmd.addAll(args(List.of("--", "sleep", "987")));
-    String script =
-        "cd "
-            + ShellQuote.quote(shared)
-            + " && echo $$ > "
-            + pidFile
-            + " && exec "
-            + ShellQuote.join(cmd);
-    CompletableFuture<Result> running =
-        CompletableFuture.supplyAsync(
-            () -> c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script)));
-    // The nodes share one process table: wait for one `sleep 987` per node.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    List<String> found = List.of();
-    while (System.nanoTime() < deadline && !running.isDone()) {
-      found = processes("node1", "", "sleep 987");
-      if (found.size() >= 3) {
-        break;
-      }
-      Thread.sleep(300);
-    }
-    assertThat(found)
-        .as("one sleep per node (%s)", running.isDone() ? running.get() : "running")
-        .hasSize(3);
-    String pid = ok(c().exec("node1", "cat", pidFile)).out();
-    ok(c().exec("node1", "kill", "-INT", pid));
-    Result r = running.get(90, TimeUnit.SECONDS);
-    System.err.println("--- per-node -- sleep 987, SIGINT after every node started\n" + r);
-    assertThat(r.exitCode()).as("%s", r).isEqualTo(130);
-    String runId = runLine(r).group(1);
-    assertThat(runLine(r).group(2)).isEqualTo("interrupted");
-    for (String node : c().nodes()) {
-      assertThat(processes(node, runId, "sleep 987"))
-          .as("processes of %s on %s", runId, node)
-          .isEmpty();
-    }
+    Runs.interruptedOnceRunning(c(), shared, cmd);
   }
 
   @Test
@@ -222,17 +168,7 @@ class PerNodeIT {
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
     List<String> cmd = new ArrayList<>(List.of(launcher));
     cmd.addAll(args(List.of("--", "sleep", "120")));
-    try {
-      JobSignals.Running j = JobSignals.start(c(), shared, cmd, "sleep 120", 3);
-      JobSignals.send(c(), j, "KILL");
-      Result r = j.result().get(60, TimeUnit.SECONDS);
-      assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
-      assertThat(JobSignals.leftAfter(c(), j.runId(), Duration.ofSeconds(10)))
-          .as("processes of run %s 10 s after clusterrun was killed", j.runId())
-          .isEmpty();
-    } finally {
-      JobSignals.endMasters(c());
-    }
+    Runs.killedLeavesNothingBehind(c(), shared, cmd);
   }
 
   @Test
@@ -287,64 +223,8 @@ class PerNodeIT {
 
   /** Runs the launcher as the job user on node1 from the shared dir, with {@code env} added. */
   static Result run(List<String> env, List<String> extra) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add("env");
-    cmd.addAll(env);
-    cmd.add(launcher);
+    List<String> cmd = new ArrayList<>(List.of(launcher));
     cmd.addAll(args(extra));
-    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
-    Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
-    System.err.println("--- clusterrun " + String.join(" ", args(extra)) + "\n" + r);
-    return r;
-  }
-
-  static Matcher runLine(Result r) {
-    Matcher m = SetupRunIT.RUN_LINE.matcher(r.stderr());
-    assertThat(m.find()).as("the run's last line in %s", r).isTrue();
-    return m;
-  }
-
-  static JsonNode summary(Result r) {
-    Path dir = Paths.get(runLine(r).group(4));
-    try {
-      return new ObjectMapper().readTree(Files.readString(dir.resolve("summary.json")));
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * Live (not zombie) processes on {@code node}, read from /proc as root: any {@code orted}, any
-   * carrying {@code CLUSTERRUN_RUN_ID=runId} in its environment (when runId is not empty), and any
-   * whose command line is exactly {@code args}. One "PID COMM ARGS" line each.
-   */
-  static List<String> processes(String node, String runId, String args) {
-    String script =
-        String.join(
-            "\n",
-            "id=$1; want=$2",
-            "for d in /proc/[0-9]*; do",
-            "  p=${d#/proc/}",
-            "  [ \"$p\" = $$ ] && continue",
-            "  st=$(sed 's/.*) //' \"$d/stat\" 2>/dev/null | cut -d' ' -f1)",
-            "  [ -n \"$st\" ] && [ \"$st\" != Z ] || continue",
-            "  comm=$(cat \"$d/comm\" 2>/dev/null)",
-            "  cmd=$(tr '\\000' ' ' < \"$d/cmdline\" 2>/dev/null)",
-            "  hit=''",
-            "  [ \"$comm\" = orted ] && hit=1",
-            "  [ \"$cmd\" = \"$want \" ] && hit=1",
-            "  if [ -n \"$id\" ] && tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null"
-                + " | grep -qxF \"CLUSTERRUN_RUN_ID=$id\"; then hit=1; fi",
-            "  [ -n \"$hit\" ] && echo \"$p $comm $cmd\"",
-            "done",
-            "exit 0");
-    Result r = ok(c().exec(node, true, "sh", "-c", script, "procs", runId, args));
-    List<String> out = new ArrayList<>();
-    for (String l : r.stdout().split("\n")) {
-      if (!l.isBlank()) {
-        out.add(l);
-      }
-    }
-    return out;
+    return Runs.shown(c(), shared, RUN_TIMEOUT, env, cmd);
   }
 }

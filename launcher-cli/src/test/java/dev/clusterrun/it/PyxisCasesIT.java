@@ -3,7 +3,6 @@ package dev.clusterrun.it;
 import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,7 +59,7 @@ class PyxisCasesIT {
   }
 
   @BeforeAll
-  static void launcherSetupAndImage() throws IOException {
+  static void launcherSetupAndImage() {
     LocalCluster c = c();
     shared = c.sharedDir().toString();
     launcher = c.installClusterrun(Paths.get("target")).toString();
@@ -69,33 +68,14 @@ class PyxisCasesIT {
     hosts1 = shared + "/hosts-head";
     hosts3 = shared + "/hosts";
     ok(c.exec("node1", "mkdir", "-p", ws, pyx + "/ro-src", pyx + "/gone-src"));
-    c().writeAsJobUser(hosts1, "node1 slots=1\n");
-    c().writeAsJobUser(hosts3, c.hostfile(1));
-    c().writeAsJobUser(pyx + "/ro-src/marker", "ro-marker\n");
-    c().writeAsJobUser(pyx + "/script.txt", "script-marker\n");
-    // Keep Open MPI on the cluster's network (read by mpirun and orted from the shared home).
-    ok(c.exec("node1", "mkdir", "-p", c.jobHome() + "/.openmpi"));
-    c().writeAsJobUser(
-            c.jobHome() + "/.openmpi/mca-params.conf",
-            "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
-    ok(
-        c.exec(
-            "node1",
-            false,
-            null,
-            RUN_TIMEOUT,
-            List.of(launcher, "setup", "--nodes", hosts3, "--data-path", shared + "/enroot-data")));
-    String given = System.getenv("CLUSTERRUN_IT_IMAGE");
+    c.writeAsJobUser(hosts1, "node1 slots=1\n");
+    c.writeAsJobUser(hosts3, c.hostfile(1));
+    c.writeAsJobUser(pyx + "/ro-src/marker", "ro-marker\n");
+    c.writeAsJobUser(pyx + "/script.txt", "script-marker\n");
+    Runs.keepMpiOnClusterNetwork(c);
+    Runs.setup(c, launcher, hosts3, shared + "/enroot-data");
     image = pyx + "/base.sqsh";
-    if (given != null && !given.isBlank()) {
-      Files.copy(Paths.get(given), Paths.get(image));
-      ok(c.exec("node1", true, "chown", c.jobUser(), image));
-    } else {
-      assertThat(LocalClusterExtension.realEnrootRequested())
-          .as("CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (from build-image.sh)")
-          .isFalse();
-      ok(c.exec("node1", "enroot", "import", "-o", image, "docker://clusterrun/tiny"));
-    }
+    Runs.imageFileAt(c, image);
   }
 
   // ------------------------------------------------------------------ mounts.bats
@@ -196,15 +176,10 @@ class PyxisCasesIT {
   @Order(3)
   void aMissingMountSourceIsNamedBeforeAnyNode() {
     Result r =
-        clusterrun(
-            List.of(),
-            "run",
-            List.of(
-                "--nodes",
-                hosts1,
-                "--container-image=" + image,
-                "--container-mounts=/tmp:/mnt,/nonexistent/path:/mnt2",
-                "true"));
+        headRun(
+            "--container-image=" + image,
+            "--container-mounts=/tmp:/mnt,/nonexistent/path:/mnt2",
+            "true");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(2);
     assertThat(r.stderr())
         .contains(
@@ -257,17 +232,7 @@ class PyxisCasesIT {
   @Test
   @Order(5)
   void aWorkdirThatDoesNotExistFails() {
-    Result r =
-        clusterrun(
-            List.of(),
-            "run",
-            List.of(
-                "--nodes",
-                hosts1,
-                "--no-canary",
-                "--container-image=" + image,
-                "--container-workdir=/pyxis",
-                "true"));
+    Result r = onHead("--container-image=" + image, "--container-workdir=/pyxis", "true");
     assertThat(r.exitCode()).as("%s", r).isNotZero();
     assertThat(r.stdout() + r.stderr()).contains("/pyxis");
   }
@@ -285,37 +250,27 @@ class PyxisCasesIT {
             + "if m \"$HOME\"; then echo H=home-mounted; else echo H=no-home; fi\n";
     Result ro =
         ok(
-            clusterrun(
+            onHeadWith(
                 List.of("PYXIS_CONTAINER_WRITABLE=1"),
-                "run",
-                List.of(
-                    "--nodes",
-                    hosts1,
-                    "--no-canary",
-                    "--container-image=" + image,
-                    "--container-readonly",
-                    "--no-container-mount-home",
-                    "sh",
-                    "-c",
-                    script)));
+                "--container-image=" + image,
+                "--container-readonly",
+                "--no-container-mount-home",
+                "sh",
+                "-c",
+                script));
     assertThat(lines(ro.stdout(), "W"))
         .containsExactly("W=touch: cannot touch '/newfile': Read-only file system");
     assertThat(lines(ro.stdout(), "H")).containsExactly("H=no-home");
 
     Result rw =
         ok(
-            clusterrun(
+            onHeadWith(
                 List.of("PYXIS_CONTAINER_READONLY=0"),
-                "run",
-                List.of(
-                    "--nodes",
-                    hosts1,
-                    "--no-canary",
-                    "--container-image=" + image,
-                    "--container-mount-home",
-                    "sh",
-                    "-c",
-                    script)));
+                "--container-image=" + image,
+                "--container-mount-home",
+                "sh",
+                "-c",
+                script));
     assertThat(lines(rw.stdout(), "W")).containsExactly("W=written");
     assertThat(lines(rw.stdout(), "H")).containsExactly("H=home-mounted");
   }
@@ -330,42 +285,21 @@ class PyxisCasesIT {
   @Order(7)
   void namedContainersPersistAndANameAloneUsesThem() {
     ok(
-        clusterrun(
-            List.of(),
-            "run",
-            List.of(
-                "--nodes",
-                hosts1,
-                "--no-canary",
-                "--container-image=" + image,
-                "--container-name=pyx-named",
-                "--container-writable",
-                "sh",
-                "-c",
-                "echo pyxis > /marker-file")));
-    Result again =
-        ok(
-            clusterrun(
-                List.of(),
-                "run",
-                List.of(
-                    "--nodes",
-                    hosts1,
-                    "--no-canary",
-                    "--container-name=pyx-named",
-                    "cat",
-                    "/marker-file")));
+        onHead(
+            "--container-image=" + image,
+            "--container-name=pyx-named",
+            "--container-writable",
+            "sh",
+            "-c",
+            "echo pyxis > /marker-file"));
+    Result again = ok(onHead("--container-name=pyx-named", "cat", "/marker-file"));
     assertThat(again.stdout()).contains("pyxis");
     assertThat(again.stderr())
         .contains("container pyx-named: using the existing container")
         .doesNotContain("null");
 
     ok(c().exec("node1", "enroot", "remove", "-f", "pyx-named"));
-    Result gone =
-        clusterrun(
-            List.of(),
-            "run",
-            List.of("--nodes", hosts1, "--no-canary", "--container-name=pyx-named", "true"));
+    Result gone = onHead("--container-name=pyx-named", "true");
     assertThat(gone.exitCode()).as("%s", gone).isEqualTo(4);
     assertThat(gone.stderr()).contains("pyx-named does not exist");
   }
@@ -383,33 +317,21 @@ class PyxisCasesIT {
     Files.deleteIfExists(Paths.get(pyx, "saved.sqsh"));
     Files.deleteIfExists(Paths.get(pyx, "saved-ro.sqsh"));
     ok(
-        clusterrun(
-            List.of(),
-            "run",
-            List.of(
-                "--nodes",
-                hosts1,
-                "--no-canary",
-                "--container-image=./pyx/base.sqsh",
-                "--container-writable",
-                "--container-save=./pyx/saved.sqsh",
-                "sh",
-                "-c",
-                "echo pyxis > /test")));
+        onHead(
+            "--container-image=./pyx/base.sqsh",
+            "--container-writable",
+            "--container-save=./pyx/saved.sqsh",
+            "sh",
+            "-c",
+            "echo pyxis > /test"));
     assertThat(Paths.get(pyx, "saved.sqsh")).isRegularFile();
     Result ro =
         ok(
-            clusterrun(
-                List.of(),
-                "run",
-                List.of(
-                    "--nodes",
-                    hosts1,
-                    "--no-canary",
-                    "--container-image=./pyx/saved.sqsh",
-                    "--container-save=./pyx/saved-ro.sqsh",
-                    "cat",
-                    "/test")));
+            onHead(
+                "--container-image=./pyx/saved.sqsh",
+                "--container-save=./pyx/saved-ro.sqsh",
+                "cat",
+                "/test"));
     assertThat(lines(ro.stdout(), "pyxis")).containsExactly("pyxis");
     assertThat(Paths.get(pyx, "saved-ro.sqsh")).isRegularFile();
   }
@@ -426,16 +348,7 @@ class PyxisCasesIT {
   void containerSaveNeverWritesOverAUsersFileOrADirectory() throws IOException {
     c().writeAsJobUser(pyx + "/mine.sqsh", "the user's own\n");
     Result file =
-        clusterrun(
-            List.of(),
-            "run",
-            List.of(
-                "--nodes",
-                hosts1,
-                "--no-canary",
-                "--container-image=./pyx/base.sqsh",
-                "--container-save=./pyx/mine.sqsh",
-                "true"));
+        onHead("--container-image=./pyx/base.sqsh", "--container-save=./pyx/mine.sqsh", "true");
     assertThat(file.exitCode()).as("%s", file).isEqualTo(2);
     assertThat(file.stderr())
         .contains(
@@ -444,17 +357,7 @@ class PyxisCasesIT {
                 + "/mine.sqsh' exists and clusterrun did not save it");
     assertThat(Files.readString(Paths.get(pyx, "mine.sqsh"))).isEqualTo("the user's own\n");
 
-    Result dir =
-        clusterrun(
-            List.of(),
-            "run",
-            List.of(
-                "--nodes",
-                hosts1,
-                "--no-canary",
-                "--container-image=./pyx/base.sqsh",
-                "--container-save=./pyx",
-                "true"));
+    Result dir = onHead("--container-image=./pyx/base.sqsh", "--container-save=./pyx", "true");
     assertThat(dir.exitCode()).as("%s", dir).isEqualTo(2);
     assertThat(dir.stderr()).contains("is a directory");
     assertThat(Paths.get(pyx, "script.txt")).isRegularFile();
@@ -463,19 +366,13 @@ class PyxisCasesIT {
     // The target is free when the run starts; the job itself puts a file of its own there.
     Files.deleteIfExists(Paths.get(pyx, "during.sqsh"));
     Result during =
-        clusterrun(
-            List.of(),
-            "run",
-            List.of(
-                "--nodes",
-                hosts1,
-                "--no-canary",
-                "--container-image=./pyx/base.sqsh",
-                "--container-mounts=./pyx:/pyx",
-                "--container-save=./pyx/during.sqsh",
-                "sh",
-                "-c",
-                "echo written-by-the-job > /pyx/during.sqsh"));
+        onHead(
+            "--container-image=./pyx/base.sqsh",
+            "--container-mounts=./pyx:/pyx",
+            "--container-save=./pyx/during.sqsh",
+            "sh",
+            "-c",
+            "echo written-by-the-job > /pyx/during.sqsh");
     assertThat(Files.readString(Paths.get(pyx, "during.sqsh"))).isEqualTo("written-by-the-job\n");
     assertThat(during.stderr()).contains("but not renamed").contains("clusterrun did not save it");
     try (var left = Files.list(Paths.get(pyx))) {
@@ -491,17 +388,7 @@ class PyxisCasesIT {
     // What clusterrun saved, it may save again.
     Files.deleteIfExists(Paths.get(pyx, "twice.sqsh"));
     for (int i = 0; i < 2; i++) {
-      ok(
-          clusterrun(
-              List.of(),
-              "run",
-              List.of(
-                  "--nodes",
-                  hosts1,
-                  "--no-canary",
-                  "--container-image=./pyx/base.sqsh",
-                  "--container-save=./pyx/twice.sqsh",
-                  "true")));
+      ok(onHead("--container-image=./pyx/base.sqsh", "--container-save=./pyx/twice.sqsh", "true"));
       assertThat(Paths.get(pyx, "twice.sqsh")).isRegularFile();
       assertThat(Paths.get(pyx, "twice.sqsh.clusterrun-save")).isRegularFile();
     }
@@ -511,16 +398,7 @@ class PyxisCasesIT {
   @Test
   @Order(9)
   void aSquashfsFileThatDoesNotExistFails() {
-    Result r =
-        clusterrun(
-            List.of(),
-            "run",
-            List.of(
-                "--nodes",
-                hosts1,
-                "--skip-checks",
-                "--container-image=./nonexistent.sqsh",
-                "true"));
+    Result r = headRun("--skip-checks", "--container-image=./nonexistent.sqsh", "true");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(4);
     assertThat(r.stderr()).contains("nonexistent.sqsh");
   }
@@ -567,34 +445,16 @@ class PyxisCasesIT {
             "rm -rf \"$1\"");
     ok(c().exec("node1", true, "sh", "-c", build, "build", tree, image, pyx + "/entry.sqsh", rc));
     String show = "echo E=${PYXIS_ENTRY:-none}";
-    Result with =
-        ok(
-            clusterrun(
-                List.of(),
-                "run",
-                List.of(
-                    "--nodes",
-                    hosts1,
-                    "--no-canary",
-                    "--container-image=./pyx/entry.sqsh",
-                    "sh",
-                    "-c",
-                    show)));
+    Result with = ok(onHead("--container-image=./pyx/entry.sqsh", "sh", "-c", show));
     assertThat(lines(with.stdout(), "E")).containsExactly("E=ran");
     Result without =
         ok(
-            clusterrun(
-                List.of(),
-                "run",
-                List.of(
-                    "--nodes",
-                    hosts1,
-                    "--no-canary",
-                    "--container-image=./pyx/entry.sqsh",
-                    "--no-container-entrypoint",
-                    "sh",
-                    "-c",
-                    show)));
+            onHead(
+                "--container-image=./pyx/entry.sqsh",
+                "--no-container-entrypoint",
+                "sh",
+                "-c",
+                show));
     assertThat(lines(without.stdout(), "E")).containsExactly("E=none");
   }
 
@@ -610,18 +470,12 @@ class PyxisCasesIT {
       jobs.add(
           CompletableFuture.supplyAsync(
               () ->
-                  clusterrun(
-                      List.of(),
-                      "run",
-                      List.of(
-                          "--nodes",
-                          hosts1,
-                          "--no-canary",
-                          "--container-image=" + image,
-                          "--container-name=" + name,
-                          "sh",
-                          "-c",
-                          "echo C " + name))));
+                  onHead(
+                      "--container-image=" + image,
+                      "--container-name=" + name,
+                      "sh",
+                      "-c",
+                      "echo C " + name)));
     }
     for (int i = 0; i < 3; i++) {
       Result r = jobs.get(i).get(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -639,17 +493,30 @@ class PyxisCasesIT {
 
   /** The launcher as the job user on node1, from the shared directory, with {@code env} added. */
   static Result clusterrun(List<String> env, String command, List<String> args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add("env");
-    cmd.add("CLUSTERRUN_WORKSPACE=" + ws);
-    cmd.addAll(env);
-    cmd.add(launcher);
-    cmd.add(command);
+    List<String> vars = new ArrayList<>(List.of("CLUSTERRUN_WORKSPACE=" + ws));
+    vars.addAll(env);
+    List<String> cmd = new ArrayList<>(List.of(launcher, command));
     cmd.addAll(args);
-    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
-    Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
-    System.err.println("--- clusterrun " + command + " " + String.join(" ", args) + "\n" + r);
-    return r;
+    return Runs.shown(c(), shared, RUN_TIMEOUT, vars, cmd);
+  }
+
+  /** {@code run --nodes HOSTS1 --no-canary ARGS}: a job in one container on the head. */
+  static Result onHead(String... args) {
+    return onHeadWith(List.of(), args);
+  }
+
+  /** As {@link #onHead}, with {@code env} added. */
+  static Result onHeadWith(List<String> env, String... args) {
+    List<String> a = new ArrayList<>(List.of("--nodes", hosts1, "--no-canary"));
+    a.addAll(List.of(args));
+    return clusterrun(env, "run", a);
+  }
+
+  /** {@code run --nodes HOSTS1 ARGS}. */
+  static Result headRun(String... args) {
+    List<String> a = new ArrayList<>(List.of("--nodes", hosts1));
+    a.addAll(List.of(args));
+    return clusterrun(List.of(), "run", a);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.clusterrun.it;
 
 import static dev.clusterrun.it.LocalCluster.ok;
+import static dev.clusterrun.it.Runs.summary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,8 +18,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -40,7 +39,6 @@ class RegistryRunIT {
 
   static final Duration TIMEOUT = Duration.ofSeconds(240);
   static final ObjectMapper JSON = new ObjectMapper();
-  static final Pattern RUN_DIR = Pattern.compile("run directory (\\S+)");
 
   static String shared;
   static String launcher;
@@ -62,13 +60,7 @@ class RegistryRunIT {
     ws = shared + "/reg-ws-" + id;
     repo = "lab/moved-" + id;
     ok(c.exec("node1", "mkdir", "-p", ws));
-    ok(
-        c.exec(
-            "node1",
-            false,
-            c.hostfile(1),
-            Duration.ofSeconds(30),
-            List.of("sh", "-c", "cat > " + ShellQuote.quote(hosts))));
+    c.writeAsJobUser(hosts, c.hostfile(1));
     ok(run(List.of("setup", "--nodes", hosts, "--data-path", shared + "/enroot-data")));
   }
 
@@ -79,18 +71,18 @@ class RegistryRunIT {
 
   /** {@code clusterrun ARGS} on node1 as the job user, from the shared directory. */
   static Result run(List<String> args, String... env) {
-    List<String> cmd = new ArrayList<>(List.of("env"));
-    cmd.addAll(Arrays.asList(env));
-    cmd.add(launcher);
+    List<String> cmd = new ArrayList<>(List.of(launcher));
     cmd.addAll(args);
-    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
-    Result r = c().exec("node1", false, null, TIMEOUT, List.of("sh", "-c", script));
-    System.err.println("--- " + String.join(" ", args) + "\n" + r);
-    return r;
+    return Runs.shown(c(), shared, TIMEOUT, Arrays.asList(env), cmd);
   }
 
   /** A job of 3 ranks, one a node, that prints the image's /opt/tiny/VERSION. */
   static List<String> versionJob(String image, String... more) {
+    return job(image, Arrays.asList(more), "cat", "/opt/tiny/VERSION");
+  }
+
+  /** A job of 3 ranks, one a node, in {@code image}: {@code run ... MORE -- COMMAND}. */
+  static List<String> job(String image, List<String> more, String... command) {
     List<String> a =
         new ArrayList<>(
             List.of(
@@ -102,19 +94,14 @@ class RegistryRunIT {
                 "--np",
                 "3",
                 "--container-image=" + image));
-    a.addAll(Arrays.asList(more));
-    a.addAll(List.of("--", "cat", "/opt/tiny/VERSION"));
+    a.addAll(more);
+    a.add("--");
+    a.addAll(Arrays.asList(command));
     return a;
   }
 
   static List<String> lines(Result r) {
     return r.stdout().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
-  }
-
-  static JsonNode summary(Result r) throws IOException {
-    Matcher m = RUN_DIR.matcher(r.stderr());
-    assertThat(m.find()).as("run directory in %s", r.stderr()).isTrue();
-    return JSON.readTree(Files.readString(Paths.get(m.group(1), "summary.json")));
   }
 
   static List<Path> cached() throws IOException {
@@ -216,20 +203,7 @@ class RegistryRunIT {
     String dShort = c().push(repo + ":short", "--add", "/opt/tiny/VERSION=short");
     // A job that runs a while on its image...
     List<String> longJob =
-        new ArrayList<>(
-            List.of(
-                "run",
-                "--nodes",
-                hosts,
-                "--workspace",
-                ws,
-                "--np",
-                "3",
-                "--container-image=" + image("long"),
-                "--",
-                "sh",
-                "-c",
-                "sleep 8; cat /opt/tiny/VERSION"));
+        job(image("long"), List.of(), "sh", "-c", "sleep 8; cat /opt/tiny/VERSION");
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> run(longJob));
     Path longFile = Paths.get(ws, "images", "sha256-" + dLong.substring(7) + ".sqsh");
     long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -299,13 +273,8 @@ class RegistryRunIT {
         .doesNotContain(c().privateRegistryPassword());
     // check names the same before any run: the job file gives the image.
     String jobFile = config + "/job.yaml";
-    ok(
-        c().exec(
-                "node1",
-                false,
-                "name: private\ncontainer:\n  image: " + priv + "\ncommand: [hostname]\n",
-                Duration.ofSeconds(30),
-                List.of("sh", "-c", "cat > " + ShellQuote.quote(jobFile))));
+    c().writeAsJobUser(
+            jobFile, "name: private\ncontainer:\n  image: " + priv + "\ncommand: [hostname]\n");
     Result check = run(List.of("check", "--nodes", hosts, "--only", "image", jobFile), env);
     assertThat(check.exitCode()).as("%s", check).isEqualTo(3);
     assertThat(check.stdout() + check.stderr()).contains("401").contains(config + "/.credentials");

@@ -1,10 +1,14 @@
 package dev.clusterrun.it;
 
 import static dev.clusterrun.it.LocalCluster.ok;
+import static dev.clusterrun.it.Runs.RING;
+import static dev.clusterrun.it.Runs.ringRanks;
+import static dev.clusterrun.it.Runs.runLine;
+import static dev.clusterrun.it.Runs.summary;
+import static dev.clusterrun.it.Runs.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
@@ -55,41 +59,23 @@ class SetupRunIT {
   }
 
   @BeforeAll
-  static void launcherJobAndProgramInTheSharedDir() throws IOException {
+  static void launcherJobAndProgramInTheSharedDir() {
     LocalCluster c = c();
     shared = c.sharedDir().toString();
     launcher = c.installClusterrun(Paths.get("target")).toString();
     hosts = shared + "/hosts";
     ws = shared + "/ws";
     dataPath = shared + "/enroot-data";
-    c().writeAsJobUser(hosts, c.hostfile(1));
+    c.writeAsJobUser(hosts, c.hostfile(1));
     ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
-    Path repo = LocalCluster.script().getParent().getParent().getParent();
-    c().writeAsJobUser(
-            shared + "/examples/hello-mpi.yaml",
-            Files.readString(repo.resolve("examples/hello-mpi.yaml")));
-    c().writeAsJobUser(
-            shared + "/examples/seed.yaml", Files.readString(repo.resolve("examples/seed.yaml")));
-    c().writeAsJobUser(
-            ws + "/ring.c", Files.readString(repo.resolve("examples/local-cluster/mpi/ring.c")));
+    for (String example : List.of("hello-mpi.yaml", "seed.yaml")) {
+      c.writeAsJobUser(shared + "/examples/" + example, Runs.repoFile("examples/" + example));
+    }
+    c.writeAsJobUser(ws + "/ring.c", Runs.repoFile("examples/local-cluster/mpi/ring.c"));
     // The stand-in's containers see the node's /usr: the node's mpicc is the container's.
     ok(c.exec("node1", "mpicc", "-O2", "-o", ws + "/ring", ws + "/ring.c"));
-    // Keep Open MPI on the cluster's network on a multi-homed host (read by mpirun and orted from
-    // the home directory, which every container mounts).
-    ok(c.exec("node1", "mkdir", "-p", c.jobHome() + "/.openmpi"));
-    c().writeAsJobUser(
-            c.jobHome() + "/.openmpi/mca-params.conf",
-            "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
-    String image = System.getenv("CLUSTERRUN_IT_IMAGE");
-    if (image != null && !image.isBlank()) {
-      Path copy = Paths.get(shared, "it-image.sqsh");
-      Files.copy(Paths.get(image), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      imageFlags = List.of("--container-image", copy.toString());
-    } else {
-      assertThat(LocalClusterExtension.realEnrootRequested())
-          .as("CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (from build-image.sh)")
-          .isFalse();
-    }
+    Runs.keepMpiOnClusterNetwork(c);
+    imageFlags = Runs.requiredImageFlags(c, shared + "/it-image.sqsh");
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -113,7 +99,7 @@ class SetupRunIT {
       assertThat(setup.stdout()).contains(node + ": changed");
     }
 
-    Map<String, String> nodeNs = nodeMountNamespaces();
+    Map<String, String> nodeNs = Runs.nodeMountNamespaces(c());
     List<String> args =
         new ArrayList<>(List.of("run", "examples/hello-mpi.yaml", "--nodes", hosts));
     args.addAll(imageFlags);
@@ -232,63 +218,12 @@ class SetupRunIT {
   @Test
   @Order(4)
   void sigintInTheMiddleOfALongJobExits130AndLeavesNothingOnAnyNode() throws Exception {
-    String pidFile = "/tmp/setup-run-it.pid";
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                launcher,
-                "run",
-                "examples/hello-mpi.yaml",
-                "--nodes",
-                hosts,
-                "--workspace",
-                ws,
-                "--skip-checks"));
-    cmd.addAll(imageFlags);
-    cmd.addAll(List.of("--", "sleep", "987"));
-    String script =
-        "cd "
-            + ShellQuote.quote(shared)
-            + " && echo $$ > "
-            + pidFile
-            + " && exec "
-            + ShellQuote.join(cmd);
-    CompletableFuture<Result> running =
-        CompletableFuture.supplyAsync(
-            () -> c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script)));
-    // Wait until the job runs on every node: one `sleep 987` per node.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    List<String> found = List.of();
-    while (System.nanoTime() < deadline && !running.isDone()) {
-      found =
-          processes("node1", "", "sleep 987").stream()
-              .filter(l -> l.endsWith("sleep 987 "))
-              .toList();
-      if (found.size() >= 3) {
-        break;
-      }
-      Thread.sleep(300);
-    }
-    assertThat(found)
-        .as("the job's ranks (%s)", running.isDone() ? running.get() : "running")
-        .hasSize(3);
-    String pid = ok(c().exec("node1", "cat", pidFile)).out();
-    ok(c().exec("node1", "kill", "-INT", pid));
-    Result r = running.get(90, TimeUnit.SECONDS);
-    System.err.println("--- clusterrun run ... -- sleep 987, SIGINT after the ranks started\n" + r);
-    assertThat(r.exitCode()).as("%s", r).isEqualTo(130);
-    String runId = runLine(r).group(1);
-    assertThat(runLine(r).group(2)).isEqualTo("interrupted");
-    for (String node : c().nodes()) {
-      assertThat(processes(node, runId, "sleep 987"))
-          .as("orted or processes of run %s on %s", runId, node)
-          .isEmpty();
-    }
+    Result r = Runs.interruptedOnceRunning(c(), shared, longJob("987"));
     assertThat(summary(r).path("outcome").asText()).isEqualTo("interrupted");
   }
 
-  /** `clusterrun run … -- sleep 120` on the three nodes (mpirun launcher), checks skipped. */
-  static List<String> longJob() {
+  /** `clusterrun run … -- sleep SECONDS` on the three nodes (mpirun launcher), checks skipped. */
+  static List<String> longJob(String seconds) {
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -301,7 +236,7 @@ class SetupRunIT {
                 ws,
                 "--skip-checks"));
     cmd.addAll(imageFlags);
-    cmd.addAll(List.of("--", "sleep", "120"));
+    cmd.addAll(List.of("--", "sleep", seconds));
     return cmd;
   }
 
@@ -309,7 +244,7 @@ class SetupRunIT {
   @Order(4)
   void sigtermAndSighupStopALongJobOnEveryNodeAsCtrlCDoesAndExit143And129() throws Exception {
     for (String[] s : new String[][] {{"TERM", "143"}, {"HUP", "129"}}) {
-      JobSignals.Running j = JobSignals.start(c(), shared, longJob(), "sleep 120", 3);
+      JobSignals.Running j = JobSignals.start(c(), shared, longJob("120"), "sleep 120", 3);
       JobSignals.send(c(), j, s[0]);
       Result r = j.result().get(90, TimeUnit.SECONDS);
       System.err.println("--- clusterrun run ... -- sleep 120, SIG" + s[0] + "\n" + r);
@@ -326,17 +261,7 @@ class SetupRunIT {
   @Test
   @Order(4)
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
-    try {
-      JobSignals.Running j = JobSignals.start(c(), shared, longJob(), "sleep 120", 3);
-      JobSignals.send(c(), j, "KILL");
-      Result r = j.result().get(60, TimeUnit.SECONDS);
-      assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
-      assertThat(JobSignals.leftAfter(c(), j.runId(), Duration.ofSeconds(10)))
-          .as("processes of run %s 10 s after clusterrun was killed", j.runId())
-          .isEmpty();
-    } finally {
-      JobSignals.endMasters(c());
-    }
+    Runs.killedLeavesNothingBehind(c(), shared, longJob("120"));
   }
 
   @Test
@@ -352,10 +277,10 @@ class SetupRunIT {
       assertThat(r.stderr()).contains("node2").contains("hook").contains("nothing was started");
       assertThat(r.stdout()).doesNotContain("rank=");
       assertThat(countEntries(runs)).as("no run directory").isEqualTo(before);
-      assertThat(processes("node2", "", "/workspace/ring")).isEmpty();
+      assertThat(Runs.processes(c(), "node2", "", "/workspace/ring")).isEmpty();
 
       // Where the hook cannot be fixed, --no-hook hands the agent over with enroot start -e.
-      Map<String, String> nodeNs = nodeMountNamespaces();
+      Map<String, String> nodeNs = Runs.nodeMountNamespaces(c());
       Result noHook = run(List.of(), List.of("--no-hook"));
       ok(noHook);
       Map<String, String> rankNs = ringRanks(noHook.stdout());
@@ -457,7 +382,7 @@ class SetupRunIT {
             + flags
             + " seed orted\" >> \"$ENROOT_ENVIRON\"\n",
         "rwxr-xr-x");
-    Map<String, String> nodeNs = nodeMountNamespaces();
+    Map<String, String> nodeNs = Runs.nodeMountNamespaces(c());
     Result manual;
     try {
       manual =
@@ -630,47 +555,9 @@ class SetupRunIT {
 
   /** Runs the launcher as the job user on node1 from the shared dir, with {@code env} added. */
   static Result inShared(List<String> env, List<String> args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add("env");
-    cmd.addAll(env);
-    cmd.add(launcher);
+    List<String> cmd = new ArrayList<>(List.of(launcher));
     cmd.addAll(args);
-    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
-    Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
-    System.err.println("--- clusterrun " + String.join(" ", args) + "\n" + r);
-    return r;
-  }
-
-  static Map<String, String> nodeMountNamespaces() {
-    Map<String, String> ns = new HashMap<>();
-    for (String node : c().nodes()) {
-      ns.put(node, ok(c().exec(node, "readlink", "/proc/self/ns/mnt")).out());
-    }
-    return ns;
-  }
-
-  static final Pattern RING =
-      Pattern.compile(
-          "rank=(\\d+) size=3 host=(\\S+) mntns=(\\S+) ring=(\\d+) allreduce=(\\d+) ok=(\\d)");
-
-  /** host → mount namespace of its rank, asserting 3 ranks on 3 hosts passed the data round. */
-  static Map<String, String> ringRanks(String stdout) {
-    Map<String, String> ns = new HashMap<>();
-    int ranks = 0;
-    for (String l : stdout.split("\n")) {
-      Matcher m = RING.matcher(l);
-      if (m.matches()) {
-        ranks++;
-        int rank = Integer.parseInt(m.group(1));
-        assertThat(Integer.parseInt(m.group(4))).as(l).isEqualTo((rank + 2) % 3);
-        assertThat(m.group(5)).as(l).isEqualTo("6");
-        assertThat(m.group(6)).as(l).isEqualTo("1");
-        ns.put(m.group(2), m.group(3));
-      }
-    }
-    assertThat(ranks).as(stdout).isEqualTo(3);
-    assertThat(ns.keySet()).containsExactlyInAnyOrder("node1", "node2", "node3");
-    return ns;
+    return Runs.shown(c(), shared, RUN_TIMEOUT, env, cmd);
   }
 
   /** The ring lines, sorted, with the namespace replaced by inside/outside its node's. */
@@ -684,66 +571,6 @@ class SetupRunIT {
       }
     }
     out.sort(null);
-    return out;
-  }
-
-  static final Pattern RUN_LINE =
-      Pattern.compile(
-          "clusterrun: run (\\S+) (\\S+) \\(exit (-?\\d+)\\) in .* run directory (\\S+)");
-
-  static Matcher runLine(Result r) {
-    Matcher m = RUN_LINE.matcher(r.stderr());
-    assertThat(m.find()).as("the run's last line in %s", r).isTrue();
-    return m;
-  }
-
-  static JsonNode summary(Result r) {
-    Path dir = Paths.get(runLine(r).group(4));
-    try {
-      return new ObjectMapper().readTree(Files.readString(dir.resolve("summary.json")));
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  static List<String> texts(JsonNode array) {
-    List<String> out = new ArrayList<>();
-    array.forEach(n -> out.add(n.asText()));
-    return out;
-  }
-
-  /**
-   * Live (not zombie) processes on {@code node}, read from /proc as root: any {@code orted}, any
-   * carrying {@code CLUSTERRUN_RUN_ID=runId} in its environment (when runId is not empty), and any
-   * whose command line is exactly {@code args}. One "PID COMM ARGS" line each.
-   */
-  static List<String> processes(String node, String runId, String args) {
-    String script =
-        String.join(
-            "\n",
-            "id=$1; want=$2",
-            "for d in /proc/[0-9]*; do",
-            "  p=${d#/proc/}",
-            "  [ \"$p\" = $$ ] && continue",
-            "  st=$(sed 's/.*) //' \"$d/stat\" 2>/dev/null | cut -d' ' -f1)",
-            "  [ -n \"$st\" ] && [ \"$st\" != Z ] || continue",
-            "  comm=$(cat \"$d/comm\" 2>/dev/null)",
-            "  cmd=$(tr '\\000' ' ' < \"$d/cmdline\" 2>/dev/null)",
-            "  hit=''",
-            "  [ \"$comm\" = orted ] && hit=1",
-            "  [ \"$cmd\" = \"$want \" ] && hit=1",
-            "  if [ -n \"$id\" ] && tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null"
-                + " | grep -qxF \"CLUSTERRUN_RUN_ID=$id\"; then hit=1; fi",
-            "  [ -n \"$hit\" ] && echo \"$p $comm $cmd\"",
-            "done",
-            "exit 0");
-    Result r = ok(c().exec(node, true, "sh", "-c", script, "procs", runId, args));
-    List<String> out = new ArrayList<>();
-    for (String l : r.stdout().split("\n")) {
-      if (!l.isBlank()) {
-        out.add(l);
-      }
-    }
     return out;
   }
 

@@ -13,12 +13,8 @@ import dev.clusterrun.core.launch.RunEnd;
 import dev.clusterrun.core.launch.RunSummary;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Progress;
-import dev.clusterrun.core.spec.ContainerSpec;
-import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
-import dev.clusterrun.core.spec.MpiSpec;
-import dev.clusterrun.core.spec.SshSpec;
-import dev.clusterrun.core.spec.WorkspaceSpec;
+import dev.clusterrun.core.spec.JobSpecBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -100,24 +96,7 @@ class BenchFlowTest {
 
   /** The job flags with only an image (and a container name, when given). */
   static JobSpec flags(String image, String name) {
-    return new JobSpec(
-        null,
-        new ContainerSpec(
-            image == null ? null : ImageRef.parse(image),
-            name,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null),
-        WorkspaceSpec.EMPTY,
-        MpiSpec.EMPTY,
-        null,
-        SshSpec.EMPTY,
-        "flags");
+    return JobSpecBuilder.layer("flags").image(image).containerName(name).build();
   }
 
   static BenchRequest request(Path tmp, BenchPreset preset, JobSpec flags, BenchSettings bench) {

@@ -19,15 +19,8 @@ class JUnitReportTest {
   private static final Instant NOW = Instant.parse("2026-11-21T06:00:00Z");
 
   private static BenchResult passedHpl() {
-    return new HplParser()
-        .parse(Fixtures.read("hpl-nvidia-2nodes.txt"))
-        .withRun(
-            List.of("node1", "node2"),
-            16,
-            16,
-            "docker://nvcr.io#nvidia/hpc-benchmarks:25.04",
-            Instant.parse("2026-11-21T05:54:03Z"),
-            Instant.parse("2026-11-21T05:56:10.5Z"));
+    return Fixtures.nvidiaHpl2Nodes(
+        Instant.parse("2026-11-21T05:54:03Z"), Instant.parse("2026-11-21T05:56:10.5Z"));
   }
 
   private static Document parse(String xml) throws Exception {

@@ -9,16 +9,7 @@ import org.junit.jupiter.api.Test;
 class TablesTest {
   @Test
   void summaryOfAnNvidiaHplRun() {
-    BenchResult r =
-        new HplParser()
-            .parse(Fixtures.read("hpl-nvidia-2nodes.txt"))
-            .withRun(
-                List.of("node1", "node2"),
-                16,
-                16,
-                "docker://nvcr.io#nvidia/hpc-benchmarks:25.04",
-                null,
-                null);
+    BenchResult r = Fixtures.nvidiaHpl2Nodes(null, null);
     assertThat(SummaryTable.lines(r))
         .containsExactly(
             "hpl: PASSED",

@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.LaunchAgent;
-import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
-import dev.clusterrun.core.spec.JobSpec;
-import dev.clusterrun.core.spec.MpiSpec;
-import dev.clusterrun.core.spec.SshSpec;
-import dev.clusterrun.core.spec.WorkspaceSpec;
+import dev.clusterrun.core.spec.JobSpecBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -79,50 +75,29 @@ class ContainerPreparerTest {
   Plan plan(String image, String name, Source nameSource, Source imageSource) {
     JobResolver r = new JobResolver();
     r.layer(
-        new JobSpec(
-            "job",
-            new ContainerSpec(
-                image == null ? null : ImageRef.parse(image),
-                name,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null),
-            new WorkspaceSpec(ws.toString(), "/app"),
-            MpiSpec.EMPTY,
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "job.yaml"),
+        JobSpecBuilder.layer("job.yaml")
+            .name("job")
+            .image(image)
+            .containerName(name)
+            .workspace(ws.toString(), "/app")
+            .command("hostname")
+            .build(),
         imageSource,
         "job.yaml");
     if (nameSource != imageSource && name != null) {
       // the name from another layer, above the image's
       r = new JobResolver();
       r.layer(
-          new JobSpec(
-              null,
-              new ContainerSpec(null, name, null, null, null, null, null, null, null, null),
-              WorkspaceSpec.EMPTY,
-              MpiSpec.EMPTY,
-              null,
-              SshSpec.EMPTY,
-              "--container-name"),
+          JobSpecBuilder.layer("--container-name").containerName(name).build(),
           nameSource,
           "--container-name");
       r.layer(
-          new JobSpec(
-              "job",
-              new ContainerSpec(
-                  ImageRef.parse(image), null, null, null, null, null, null, null, null, null),
-              new WorkspaceSpec(ws.toString(), "/app"),
-              MpiSpec.EMPTY,
-              List.of("hostname"),
-              SshSpec.EMPTY,
-              "preset"),
+          JobSpecBuilder.layer("preset")
+              .name("job")
+              .image(image)
+              .workspace(ws.toString(), "/app")
+              .command("hostname")
+              .build(),
           imageSource,
           "preset");
     }

@@ -9,12 +9,8 @@ import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.session.Progress;
 import dev.clusterrun.core.session.Session;
-import dev.clusterrun.core.spec.ContainerSpec;
-import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
-import dev.clusterrun.core.spec.MpiSpec;
-import dev.clusterrun.core.spec.SshSpec;
-import dev.clusterrun.core.spec.WorkspaceSpec;
+import dev.clusterrun.core.spec.JobSpecBuilder;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,15 +40,13 @@ class JobRunnerTest {
    */
   private void interruptedWhilePreparing(int signal, int exit) throws Exception {
     JobSpec f =
-        new JobSpec(
-            "j",
-            new ContainerSpec(
-                ImageRef.parse("/i.sqsh"), "named", null, null, null, null, null, null, null, null),
-            new WorkspaceSpec(ws.toString(), "/app"),
-            MpiSpec.EMPTY,
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "j.yaml");
+        JobSpecBuilder.layer("j.yaml")
+            .name("j")
+            .image("/i.sqsh")
+            .containerName("named")
+            .workspace(ws.toString(), "/app")
+            .command("hostname")
+            .build();
     ResolvedJob job =
         new JobResolver()
             .layer(f, Source.FILE, "j.yaml")
@@ -120,14 +114,12 @@ class JobRunnerTest {
   @Test
   void aNamedContainerWithoutAnImageIsSaidToBeUsedAsItIs() throws Exception {
     JobSpec f =
-        new JobSpec(
-            "j",
-            new ContainerSpec(null, "mine", null, null, null, null, null, null, null, null),
-            new WorkspaceSpec(ws.toString(), "/app"),
-            MpiSpec.EMPTY,
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "j.yaml");
+        JobSpecBuilder.layer("j.yaml")
+            .name("j")
+            .containerName("mine")
+            .workspace(ws.toString(), "/app")
+            .command("hostname")
+            .build();
     ResolvedJob job =
         new JobResolver()
             .layer(f, Source.FILE, "j.yaml")

@@ -8,13 +8,9 @@ import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.session.Progress;
 import dev.clusterrun.core.session.Session;
-import dev.clusterrun.core.spec.ContainerSpec;
-import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.JobSpecBuilder;
 import dev.clusterrun.core.spec.LauncherKind;
-import dev.clusterrun.core.spec.MpiSpec;
-import dev.clusterrun.core.spec.SshSpec;
-import dev.clusterrun.core.spec.WorkspaceSpec;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,26 +62,13 @@ class PerNodeLauncherTest {
 
   ResolvedJob job() {
     JobSpec f =
-        new JobSpec(
-            "j",
-            new ContainerSpec(
-                ImageRef.parse("/i.sqsh"),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null),
-            new WorkspaceSpec(dir.toString(), "/app"),
-            MpiSpec.EMPTY,
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "j.yaml",
-            LauncherKind.PER_NODE);
+        JobSpecBuilder.layer("j.yaml")
+            .name("j")
+            .image("/i.sqsh")
+            .workspace(dir.toString(), "/app")
+            .command("hostname")
+            .launcher(LauncherKind.PER_NODE)
+            .build();
     return new JobResolver()
         .layer(f, Source.FILE, "j.yaml")
         .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");

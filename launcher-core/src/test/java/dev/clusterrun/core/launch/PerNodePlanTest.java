@@ -11,14 +11,12 @@ import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.LocalNodeShell;
-import dev.clusterrun.core.spec.ContainerSpec;
-import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.JobSpecBuilder;
 import dev.clusterrun.core.spec.LauncherKind;
 import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.MpiSpec;
 import dev.clusterrun.core.spec.SshSpec;
-import dev.clusterrun.core.spec.WorkspaceSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -165,26 +163,14 @@ class PerNodePlanTest {
   @Test
   void settingsOfMpirunAreRefusedNamingWhereTheyCameFrom() {
     JobSpec file =
-        new JobSpec(
-            "j",
-            new ContainerSpec(
-                ImageRef.parse("/i.sqsh"),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null),
-            new WorkspaceSpec("/ws", null),
-            new MpiSpec(null, 2, Map.of("btl", "tcp"), null, null, null),
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "j.yaml",
-            LauncherKind.PER_NODE);
+        JobSpecBuilder.layer("j.yaml")
+            .name("j")
+            .image("/i.sqsh")
+            .workspace("/ws", null)
+            .mpi(new MpiSpec(null, 2, Map.of("btl", "tcp"), null, null, null))
+            .command("hostname")
+            .launcher(LauncherKind.PER_NODE)
+            .build();
     ResolvedJob job = new JobResolver().layer(file, Source.FILE, "j.yaml").resolve(THREE, "/h");
     LaunchOptions o = new LaunchOptions(false, CanaryMode.BEFORE, LaunchOptions.Daemon.AUTO, true);
     BadInputException e =
