@@ -6,12 +6,12 @@ import dev.clusterrun.core.check.CheckJob;
 import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.CheckSelection;
 import dev.clusterrun.core.check.EnrootVersions;
-import dev.clusterrun.core.check.HeadMasters;
 import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.image.ImagePin;
 import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Session;
 import dev.clusterrun.core.spec.LauncherKind;
@@ -218,7 +218,7 @@ public final class LaunchFlow {
     long t0 = System.nanoTime();
     // The head's OpenSSH logins are the run's connections (and carry mpirun's), when the settings
     // allow it.
-    HeadMasters masters = HeadMasters.forSettings(job.ssh().explicit(), PROOF_TIMEOUT);
+    SshMasters masters = SshMasters.forSettings(job.ssh().explicit(), PROOF_TIMEOUT);
     boolean check = !launch.options().skipChecks();
     // The registry image's tag is asked once, on the head (the image check, or the early start).
     ImagePin pin = pinOf(job);
@@ -336,7 +336,7 @@ public final class LaunchFlow {
       Launch launch,
       JobFinisher finisher,
       Console console,
-      HeadMasters masters,
+      SshMasters masters,
       CheckFlow flow,
       CheckFlow.Opening opening,
       CheckJob checkJob,

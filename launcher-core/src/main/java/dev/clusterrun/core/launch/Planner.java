@@ -446,7 +446,7 @@ public final class Planner {
         options.network() == null ? null : job.nodeTimeout().value(),
         options.sshMasters() == null
             ? null
-            : dev.clusterrun.core.check.NodeToNodeSsh.mpirunSshArgs(options.sshMasters()),
+            : dev.clusterrun.core.remote.SshMasters.mpirunSshArgs(options.sshMasters()),
         options.daemon() == LaunchAgent.Daemon.PRTED,
         new MpiTuning.JobSets(jobMca, names, job.mpiArgs().value()));
   }
