@@ -63,6 +63,7 @@ fi
 # The name the write probes below put in their file names (hostname prints uname's node name).
 cr_un=$cr_h cr_un_set=1
 cr_kv hostname "$cr_h"
+# shellcheck disable=SC2034 # an output: read by the script appended after this one
 CR_HOSTNAME=$cr_h
 # One `id` (uid=N(NAME) gid=N(NAME) ... [euid=...] [egid=...]), read as `id -u`, `id -g` and
 # `id -un` would: effective ids; a uid without a name asks `id -un` (GNU id prints the number
