@@ -5,13 +5,17 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.InstanceofCheck;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.domain.JavaConstructorCall;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -28,6 +32,7 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
   static final String CORE = "dev.clusterrun.core..";
   static final String SESSION = "dev.clusterrun.core.session..";
+  static final String REACH = "dev.clusterrun.core.session.Session$Reach";
 
   /**
    * Classes that start processes: their output is pumped by commons-exec's own threads, inside the
@@ -112,6 +117,40 @@ class ArchitectureTest {
   @Test
   void corePackagesHaveNoCycles() {
     slices().matching("dev.clusterrun.core.(*)..").should().beFreeOfCycles().check(CLASSES);
+  }
+
+  @Test
+  void remoteAndSessionKnowNoCheck() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.clusterrun.core.remote..", SESSION)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.clusterrun.core.check..")
+        .because(
+            "the checks use the session and its connections, never the other way round: what a"
+                + " session's opening round found is offered by Session.Reach")
+        .check(CLASSES);
+  }
+
+  @Test
+  void noCodeAsksWhichReachASessionHas() {
+    JavaClass reach = CLASSES.get(REACH);
+    List<String> found = new ArrayList<>();
+    for (JavaClass c : CLASSES) {
+      for (JavaCodeUnit u : c.getCodeUnits()) {
+        for (InstanceofCheck i : u.getInstanceofChecks()) {
+          if (i.getRawType().isAssignableTo(reach.getName())) {
+            found.add(u.getFullName() + " asks instanceof " + i.getRawType().getName());
+          }
+        }
+      }
+    }
+    assertThat(found)
+        .as(
+            "what the session's reach offers is asked through Session.Reach (firstAnswer, logins),"
+                + " not by telling its kinds apart")
+        .isEmpty();
   }
 
   private static com.tngtech.archunit.base.DescribedPredicate<JavaConstructorCall> newThread() {

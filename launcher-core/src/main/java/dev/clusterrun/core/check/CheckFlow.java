@@ -6,6 +6,8 @@ import dev.clusterrun.core.image.ImagePin;
 import dev.clusterrun.core.image.RegistrySettings;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.remote.SshLogins;
+import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.session.Progress;
 import dev.clusterrun.core.session.Session;
@@ -90,7 +92,7 @@ public final class CheckFlow {
       throws InterruptedException {
     CheckFlow flow = standard();
     flow.lettingGo = true;
-    HeadMasters masters = HeadMasters.forSettings(rq.ssh(), PROBE_TIMEOUT);
+    SshMasters masters = SshMasters.forSettings(rq.ssh(), PROBE_TIMEOUT);
     Opening opening = flow.opening(rq.job(), rq.selection(), null);
     if (masters != null) {
       opening.give(masters);
@@ -105,8 +107,8 @@ public final class CheckFlow {
   }
 
   /**
-   * The fact script for {@code job}: what {@link HeadMasters#first} runs in the logins, so that the
-   * checks find the facts gathered already.
+   * The fact script for {@code job}: what the session's opening round runs ({@link Opening}), so
+   * that the checks find the facts gathered already.
    */
   public String factScript(CheckJob job) {
     return FactScript.render(
@@ -116,13 +118,12 @@ public final class CheckFlow {
   }
 
   /**
-   * What the session's first commands run ({@link HeadMasters#first}) so that the checks need no
-   * other round on most nodes: the fact script, and the first two rounds of the data path's proof
-   * and the workspace's ({@link SharedPathProof.Carried}).
-   *
-   * @param workspace the job's workspace, proven with the data path (null for none)
+   * The session's opening round, so that the checks need no other round on most nodes: the fact
+   * script, and the first two rounds of the data path's proof and the workspace's ({@link
+   * CarriedProof}). Over the head's OpenSSH masters ({@link #give}) it rides on their logins;
+   * without them it is the checks' first round over clusterrun's own connections.
    */
-  public record Opening(String factScript, SharedPathProof.Carried proof) {
+  public record Opening(String factScript, CarriedProof proof) {
     /** What every node but the head runs. */
     public String nodeScript() {
       return proof == null ? factScript : factScript + proof.nodeTail();
@@ -134,15 +135,14 @@ public final class CheckFlow {
     }
 
     /** Gives the scripts to the head's logins. */
-    public void give(HeadMasters masters) {
+    public void give(SshMasters masters) {
       masters.first(nodeScript(), headScript());
     }
   }
 
   /** The opening for {@code job} and {@code selection}, proving {@code workspace} (or null). */
   public Opening opening(CheckJob job, CheckSelection selection, String workspace) {
-    SharedPathProof.Carried c =
-        new SharedPathProof.Carried(selection.includes(CheckId.DATA_PATH_SHARED), workspace);
+    CarriedProof c = new CarriedProof(selection.includes(CheckId.DATA_PATH_SHARED), workspace);
     return new Opening(factScript(job), c.any() ? c : null);
   }
 
@@ -166,7 +166,7 @@ public final class CheckFlow {
    * {@link #check}, proving {@code workspace} (when not null) shared in the same rounds.
    *
    * @param keepSshMasters keep the head's SSH probe logins open as master connections for mpirun
-   *     ({@link NodeToNodeSsh}); the session ends them when it closes
+   *     ({@link SshMasters}); the session ends them when it closes
    */
   public Checked check(
       Session session,
@@ -275,12 +275,13 @@ public final class CheckFlow {
       List<String> sshTargets = nodes.stream().filter(n -> !n.equals(head)).toList();
       FanOut.Task<Timed<Map<String, NodeToNodeSsh.Answer>>> sshProbe = null;
       Timed<Map<String, NodeToNodeSsh.Answer>> probedAtOpen = null;
-      if (session.reach() instanceof HeadMasters hm && hm.answers() != null) {
-        // The session's connections are the probe's own logins: its answers are the verdict.
-        Map<String, NodeToNodeSsh.Answer> a = new LinkedHashMap<>(hm.answers());
+      SshLogins.Result opened = session.reach().logins();
+      if (opened != null) {
+        // The session's connections are the probe's own logins: their outcomes are the verdict.
+        Map<String, NodeToNodeSsh.Answer> a = NodeToNodeSsh.answers(opened.logins());
         a.keySet().retainAll(sshTargets);
-        probedAtOpen = new Timed<>(a, hm.took());
-        sshMasters = hm.masters();
+        probedAtOpen = new Timed<>(a, session.reach().took());
+        sshMasters = opened.masters();
       } else if (selection.includes(CheckId.SSH_FROM_HEAD)
           && session.shells().containsKey(head)
           && !session.unreachable().containsKey(head)) {
@@ -289,7 +290,7 @@ public final class CheckFlow {
 
       // 1. Facts, one round trip per node.
       Map<String, Facts> facts = facts();
-      Duration factsTime = since(start);
+      Duration factsTime = Timed.since(start);
       if (enrootVersions != null) {
         enrootVersions.learn(facts.values());
       }
@@ -352,20 +353,24 @@ public final class CheckFlow {
           checks,
           results,
           facts,
-          new CheckReport.Timings(since(start), factsTime, proof.took(), ssh.took()),
+          new CheckReport.Timings(Timed.since(start), factsTime, proof.took(), ssh.took()),
           proof.value() == null ? null : proof.value().cleanupProblem());
     }
 
     /** The head's SSH probe; masters it keeps are ended when the session closes. */
     Map<String, NodeToNodeSsh.Answer> probe(List<String> targets) {
-      NodeToNodeSsh.Probe p =
-          NodeToNodeSsh.run(session.headShell(), targets, probeTimeout, keepSshMasters);
+      SshLogins.Result p =
+          SshLogins.run(
+              session.headShell(),
+              targets,
+              probeTimeout,
+              keepSshMasters ? SshLogins.Ask.kept(null) : SshLogins.Ask.PLAIN);
       if (p.masters() != null) {
         NodeShell headShell = session.headShell();
-        session.onClose(() -> NodeToNodeSsh.closeMasters(headShell, p.masters(), probeTimeout));
+        session.onClose(() -> SshMasters.closeMasters(headShell, p.masters(), probeTimeout));
         sshMasters = p.masters();
       }
-      return p.answers();
+      return NodeToNodeSsh.answers(p.logins());
     }
 
     /** Whether the proof's first rounds rode on the session's first commands. */
@@ -380,7 +385,7 @@ public final class CheckFlow {
         throws InterruptedException {
       Map<String, String> dataPaths = new LinkedHashMap<>();
       Map<String, String> hostnames = new LinkedHashMap<>();
-      Map<String, String> nodeOuts = new LinkedHashMap<>();
+      Map<String, ExecResult> nodeOuts = new LinkedHashMap<>();
       for (String n : nodes) {
         Facts f = facts.get(n);
         if (f.answered() && session.shells().containsKey(n)) {
@@ -390,7 +395,7 @@ public final class CheckFlow {
           }
           ExecResult o = firstOut.get(n);
           if (o != null && !n.equals(session.head())) {
-            nodeOuts.put(n, o.stdout());
+            nodeOuts.put(n, o);
           }
         }
       }
@@ -411,9 +416,9 @@ public final class CheckFlow {
                     firstOut.get(session.head()),
                     nodeOuts);
         workspaceVerdict = v.get(1);
-        return new Timed<>(dataPath ? v.get(0) : null, since(t));
+        return new Timed<>(dataPath ? v.get(0) : null, Timed.since(t));
       } catch (RuntimeException e) {
-        return new Timed<>(null, since(t));
+        return new Timed<>(null, Timed.since(t));
       }
     }
 
@@ -433,15 +438,11 @@ public final class CheckFlow {
       if (failure != null) {
         return Facts.unanswered(node, failure, Duration.ZERO);
       }
-      if (session.reach() instanceof HeadMasters hm && opening != null) {
-        // Gathered by the login that opened the session (or by the head beside it).
-        ExecResult first =
-            hm.takeFirst(
-                node, node.equals(session.head()) ? opening.headScript() : opening.nodeScript());
-        if (first != null) {
-          firstOut.put(node, first);
-          return FactParser.parse(node, first);
-        }
+      // Gathered by the session's opening round (a login, or the head beside them), when it ran.
+      ExecResult first = opening == null ? null : session.reach().firstAnswer(node);
+      if (first != null) {
+        firstOut.put(node, first);
+        return FactParser.parse(node, first);
       }
       NodeShell shell = session.shells().get(node);
       if (shell == null) {
@@ -485,33 +486,10 @@ public final class CheckFlow {
         if (workspace != null) {
           workspaceVerdict = v.get(v.size() - 1);
         }
-        return new Timed<>(dataPath ? v.get(0) : null, since(t));
+        return new Timed<>(dataPath ? v.get(0) : null, Timed.since(t));
       } catch (RuntimeException e) {
-        return new Timed<>(null, since(t));
+        return new Timed<>(null, Timed.since(t));
       }
     }
-  }
-
-  /** A value (null when there is none) and how long it took to get. */
-  private record Timed<T>(T value, Duration took) {
-    static <T> Timed<T> none() {
-      return new Timed<>(null, Duration.ZERO);
-    }
-
-    /** Runs {@code get}; a failure yields no value. */
-    static <T> Timed<T> of(java.util.function.Supplier<T> get) {
-      long t = System.nanoTime();
-      T v;
-      try {
-        v = get.get();
-      } catch (RuntimeException e) {
-        v = null;
-      }
-      return new Timed<>(v, since(t));
-    }
-  }
-
-  private static Duration since(long start) {
-    return Duration.ofNanos(System.nanoTime() - start);
   }
 }

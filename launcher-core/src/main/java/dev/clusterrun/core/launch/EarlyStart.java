@@ -1,6 +1,6 @@
 package dev.clusterrun.core.launch;
 
-import dev.clusterrun.core.check.HeadMasters;
+import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.ShellQuote;
@@ -101,7 +101,7 @@ public final class EarlyStart {
       LaunchFlow.Launch launch,
       boolean checks,
       boolean finisher,
-      HeadMasters masters,
+      SshMasters masters,
       Candidates candidates) {
     if (launch.job().launcher().value() == LauncherKind.PER_NODE
         || launch.options().canary() != CanaryMode.OFF

@@ -31,7 +31,7 @@ public final class Planner {
    * @param hook true when the node hook hands the agent to mpirun; false ({@code --no-hook}) passes
    *     it with {@code enroot start --env} instead
    * @param sshMasters the directory of the head's SSH master connections mpirun's ssh rides on
-   *     ({@link dev.clusterrun.core.check.NodeToNodeSsh}), null for none
+   *     ({@link dev.clusterrun.core.remote.SshMasters}), null for none
    * @param io the job's input and its ranks' output ({@code --stdin}, {@code --label}, {@code
    *     --output-per-rank}): mpirun's words for them
    */
@@ -448,7 +448,7 @@ public final class Planner {
         options.network() == null ? null : job.nodeTimeout().value(),
         options.sshMasters() == null
             ? null
-            : dev.clusterrun.core.check.NodeToNodeSsh.mpirunSshArgs(options.sshMasters()),
+            : dev.clusterrun.core.remote.SshMasters.mpirunSshArgs(options.sshMasters()),
         options.daemon() == LaunchAgent.Daemon.PRTED,
         new MpiTuning.JobSets(jobMca, names, job.mpiArgs().value()));
   }

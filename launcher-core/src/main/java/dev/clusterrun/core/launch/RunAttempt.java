@@ -7,7 +7,7 @@ import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.CheckSelection;
 import dev.clusterrun.core.check.EnrootVersions;
 import dev.clusterrun.core.check.Facts;
-import dev.clusterrun.core.check.HeadMasters;
+import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.image.ImagePin;
@@ -42,7 +42,7 @@ final class RunAttempt implements AutoCloseable {
   private final ImagePin pin;
   private final CheckJob checkJob;
   private final CheckFlow flow;
-  private HeadMasters masters;
+  private SshMasters masters;
   private CheckFlow.Opening opening;
   private EarlyStart.Slot early;
   private volatile LaunchAgent.Daemon earlyDaemon;
@@ -80,7 +80,7 @@ final class RunAttempt implements AutoCloseable {
    * ({@link EarlyStart#consider}); then the container lock (with the checks) and the session.
    */
   void open() throws IOException, InterruptedException {
-    masters = HeadMasters.forSettings(job.ssh().explicit(), LaunchFlow.PROOF_TIMEOUT);
+    masters = SshMasters.forSettings(job.ssh().explicit(), LaunchFlow.PROOF_TIMEOUT);
     opening = flow.opening(checkJob, selection(), workspace());
     if (masters != null && checks) {
       opening.give(masters);

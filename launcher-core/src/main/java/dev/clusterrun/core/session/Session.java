@@ -2,14 +2,18 @@ package dev.clusterrun.core.session;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.HeadDetector;
 import dev.clusterrun.core.remote.LocalNodeShell;
 import dev.clusterrun.core.remote.NodeConnectException;
 import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.remote.SshConfigResolver;
+import dev.clusterrun.core.remote.SshLogins;
+import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.remote.SshNodeShell;
 import dev.clusterrun.core.remote.SshTarget;
 import dev.clusterrun.core.spec.SshSpec;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -52,8 +56,10 @@ public final class Session implements AutoCloseable {
   }
 
   /**
-   * A way to reach nodes from the head before clusterrun's own SSH connections are made: the nodes
-   * it reaches need no connection of clusterrun's (e.g. the head's OpenSSH master connections).
+   * How the session reaches its nodes from the head before clusterrun's own SSH connections are
+   * made, and what its opening round found there. {@link #DIRECT}: no node is reached that way
+   * (every node over clusterrun's own SSH, whose first round is the caller's); {@link OverMasters}:
+   * the head's OpenSSH logins, kept as masters, carry the opening round.
    */
   public interface Reach {
     /**
@@ -66,6 +72,18 @@ public final class Session implements AutoCloseable {
     Map<String, NodeShell> reach(NodeShell head, List<String> nodes, FanOut fanOut)
         throws InterruptedException;
 
+    /**
+     * What the opening round printed on {@code node} (the head included), once: null when it did
+     * not run there, or was taken already.
+     */
+    ExecResult firstAnswer(String node);
+
+    /** The head's logins to the nodes (their outcomes and masters), or null when none were made. */
+    SshLogins.Result logins();
+
+    /** How long the logins took. */
+    Duration took();
+
     /** Ends what {@link #reach} left open; called once, when the session closes. */
     void close();
 
@@ -75,6 +93,36 @@ public final class Session implements AutoCloseable {
      * never does).
      */
     void lost(String node);
+
+    /** Every node over clusterrun's own SSH: nothing reached, no opening answer, no logins. */
+    Reach DIRECT =
+        new Reach() {
+          @Override
+          public Map<String, NodeShell> reach(NodeShell head, List<String> nodes, FanOut fanOut) {
+            return Map.of();
+          }
+
+          @Override
+          public ExecResult firstAnswer(String node) {
+            return null;
+          }
+
+          @Override
+          public SshLogins.Result logins() {
+            return null;
+          }
+
+          @Override
+          public Duration took() {
+            return Duration.ZERO;
+          }
+
+          @Override
+          public void close() {}
+
+          @Override
+          public void lost(String node) {}
+        };
   }
 
   /**
@@ -89,11 +137,13 @@ public final class Session implements AutoCloseable {
   }
 
   /**
-   * {@link #open(Hostfile, SshSpec, Progress)}, the nodes {@code reach} reaches from the head
-   * without a connection of clusterrun's (null: every node over clusterrun's own SSH).
+   * {@link #open(Hostfile, SshSpec, Progress)}, the nodes reached over the head's OpenSSH logins
+   * kept as {@code masters}, which carry the opening round (null: every node over clusterrun's own
+   * SSH).
    */
-  public static Session open(Hostfile hostfile, SshSpec ssh, Progress progress, Reach reach)
+  public static Session open(Hostfile hostfile, SshSpec ssh, Progress progress, SshMasters masters)
       throws InterruptedException {
+    Reach reach = masters == null ? null : new OverMasters(masters);
     int fanout = ssh.fanout() == null ? FanOut.DEFAULT_PARALLELISM : ssh.fanout();
     // At most one task per node, the head (when the hostfile does not list it) and one beside.
     FanOut fan = new FanOut(Math.min(fanout, hostfile.hosts().size() + 2));
@@ -219,9 +269,10 @@ public final class Session implements AutoCloseable {
     }
   }
 
-  /** What reached nodes from the head when the session opened, or null. */
+  /** What reached nodes from the head when the session opened ({@link Reach#DIRECT}: nothing). */
   public Reach reach() {
-    return reach;
+    Reach r = reach;
+    return r == null ? Reach.DIRECT : r;
   }
 
   /**

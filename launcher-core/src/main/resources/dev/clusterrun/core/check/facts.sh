@@ -2,6 +2,9 @@
 # Generated prelude (above) sets: positional parameters = container names, CR_SYSCONF.
 # Values are escaped ('\' -> '\\', newline -> '\n') so a value can never start a line of its own.
 # No probe may stop the script: no `set -e`, every command guarded.
+# Leaves for a script appended after it (CarriedProof.java): CR_HOSTNAME, the hostname it printed,
+# and every ENROOT_*_PATH (and ENROOT_MOUNT_HOME, ENROOT_ALLOW_HTTP) exported as the effective value
+# it printed (unset when empty), e.g. ENROOT_DATA_PATH.
 exec </dev/null
 CR_NL='
 '
@@ -60,6 +63,8 @@ fi
 # The name the write probes below put in their file names (hostname prints uname's node name).
 cr_un=$cr_h cr_un_set=1
 cr_kv hostname "$cr_h"
+# shellcheck disable=SC2034 # an output: read by the script appended after this one
+CR_HOSTNAME=$cr_h
 # One `id` (uid=N(NAME) gid=N(NAME) ... [euid=...] [egid=...]), read as `id -u`, `id -g` and
 # `id -un` would: effective ids; a uid without a name asks `id -un` (GNU id prints the number
 # then), and so does an unexpected form for all three.

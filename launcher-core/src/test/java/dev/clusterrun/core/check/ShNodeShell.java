@@ -20,11 +20,11 @@ import java.util.concurrent.TimeUnit;
  * clean environment like a non-interactive SSH session (only what the test gives), optionally
  * behind a prefix such as {@code runuser -u nobody --} or {@code unshare -m ...}.
  */
-final class ShNodeShell implements NodeShell {
+public final class ShNodeShell implements NodeShell {
   private final String node;
   private final Map<String, String> env;
   private final List<String> prefix;
-  int calls;
+  public int calls;
 
   ShNodeShell(String node, Map<String, String> env, List<String> prefix) {
     this.node = node;
@@ -32,14 +32,14 @@ final class ShNodeShell implements NodeShell {
     this.prefix = List.copyOf(prefix);
   }
 
-  static ShNodeShell of(String node, String home) {
+  public static ShNodeShell of(String node, String home) {
     return new ShNodeShell(
         node,
         Map.of("PATH", "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME", home),
         List.of());
   }
 
-  ShNodeShell withEnv(String key, String value) {
+  public ShNodeShell withEnv(String key, String value) {
     Map<String, String> e = new LinkedHashMap<>(env);
     e.put(key, value);
     return new ShNodeShell(node, e, prefix);

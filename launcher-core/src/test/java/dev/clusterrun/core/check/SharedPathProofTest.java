@@ -292,15 +292,16 @@ class SharedPathProofTest {
     node("n2", n2, shared);
     node("n3", n3, local);
     node("n4", n4, shared);
-    SharedPathProof.Carried c = new SharedPathProof.Carried(true, ws.toString());
-    // What the session's first commands print after the facts (which set ENROOT_DATA_PATH and the
-    // hostname cr_h): n4 looked before the head had written its probes, n2 and n3 after.
-    Map<String, String> early = new LinkedHashMap<>();
+    CarriedProof c = new CarriedProof(true, ws.toString());
+    // What the session's first commands print after the facts (which leave ENROOT_DATA_PATH and
+    // CR_HOSTNAME, as facts.sh's header says): n4 looked before the head had written its probes, n2
+    // and n3 after.
+    Map<String, dev.clusterrun.core.remote.ExecResult> early = new LinkedHashMap<>();
     early.put("n4", firstCommand(n4, shared, c.nodeTail()));
     var headOut = n(head, shared, c.headTail());
     early.put("n2", firstCommand(n2, shared, c.nodeTail()));
     early.put("n3", firstCommand(n3, local, c.nodeTail()));
-    assertThat(early.get("n4")).contains("p0.seen=missing");
+    assertThat(early.get("n4").stdout()).contains("p0.seen=missing");
     Map<String, String> hostnames = Map.of("head", "head", "n2", "n2", "n3", "n3", "n4", "n4");
 
     java.util.List<SharedPathProof.Verdict> v =
@@ -365,10 +366,10 @@ class SharedPathProofTest {
     ShNodeShell head = sh("head");
     node("head", head, shared);
     node("n2", n2, view);
-    SharedPathProof.Carried c = new SharedPathProof.Carried(true, null);
-    Map<String, String> early = new LinkedHashMap<>();
+    CarriedProof c = new CarriedProof(true, null);
+    Map<String, dev.clusterrun.core.remote.ExecResult> early = new LinkedHashMap<>();
     early.put("n2", firstCommand(n2, view, c.nodeTail()));
-    assertThat(early.get("n2")).contains("p0.seen=missing");
+    assertThat(early.get("n2").stdout()).contains("p0.seen=missing");
     var headOut = n(head, shared, c.headTail());
     try (Stream<Path> written = Files.list(shared)) {
       written.forEach(f -> missed.add(f.getFileName().toString()));
@@ -396,9 +397,9 @@ class SharedPathProofTest {
     ShNodeShell n2 = sh("n2");
     node("head", head, shared);
     node("n2", n2, shared);
-    SharedPathProof.Carried c = new SharedPathProof.Carried(true, null);
+    CarriedProof c = new CarriedProof(true, null);
     var headOut = n(head, shared, c.headTail());
-    Map<String, String> early = new LinkedHashMap<>();
+    Map<String, dev.clusterrun.core.remote.ExecResult> early = new LinkedHashMap<>();
     early.put("n2", firstCommand(n2, shared, c.nodeTail()));
 
     java.util.List<SharedPathProof.Verdict> v =
@@ -418,15 +419,16 @@ class SharedPathProofTest {
   }
 
   /** {@code tail} as a node's first command runs it: after its facts. */
-  private String firstCommand(NodeShell shell, Path dataPath, String tail) {
-    return n(shell, dataPath, tail).stdout();
+  private dev.clusterrun.core.remote.ExecResult firstCommand(
+      NodeShell shell, Path dataPath, String tail) {
+    return n(shell, dataPath, tail);
   }
 
   private dev.clusterrun.core.remote.ExecResult n(NodeShell shell, Path dataPath, String tail) {
     return shell.run(
         "ENROOT_DATA_PATH="
             + dataPath
-            + "; export ENROOT_DATA_PATH; cr_h="
+            + "; export ENROOT_DATA_PATH; CR_HOSTNAME="
             + shell.node()
             + "\n"
             + tail,

@@ -1,9 +1,8 @@
-package dev.clusterrun.core.check;
+package dev.clusterrun.core.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clusterrun.core.remote.ExecResult;
-import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.check.ShNodeShell;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -15,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The head's probe script with the real {@code sh} and a stand-in {@code ssh} first on PATH (the
+ * The head's logins script with the real {@code sh} and a stand-in {@code ssh} first on PATH (the
  * real sshd runs in the harness ITs): it records its arguments and fails like OpenSSH does.
  */
-class NodeToNodeSshTest {
+class SshLoginsTest {
   @TempDir Path tmp;
 
   @Test
@@ -42,8 +41,8 @@ class NodeToNodeSshTest {
     nodes.add("nowhere");
     nodes.add("it's");
 
-    NodeToNodeSsh.Probe p = NodeToNodeSsh.run(head, nodes, Duration.ofSeconds(30), false);
-    Map<String, NodeToNodeSsh.Answer> r = p.answers();
+    SshLogins.Result p = SshLogins.run(head, nodes, Duration.ofSeconds(30), SshLogins.Ask.PLAIN);
+    Map<String, SshLogins.Login> r = p.logins();
 
     assertThat(p.masters()).isNull();
     assertThat(r).hasSize(43);
@@ -67,12 +66,13 @@ class NodeToNodeSshTest {
       throws Exception {
     Path log = tmp.resolve("argv.log");
     ShNodeShell head = headWithSsh("exit 0\n");
-    String longName = "n".repeat(NodeToNodeSsh.MAX_MASTER_NAME + 1);
+    String longName = "n".repeat(SshMasters.MAX_NAME + 1);
 
-    NodeToNodeSsh.Probe p =
-        NodeToNodeSsh.run(head, List.of("node2", longName), Duration.ofSeconds(30), true);
+    SshLogins.Result p =
+        SshLogins.run(
+            head, List.of("node2", longName), Duration.ofSeconds(30), SshLogins.Ask.kept(null));
 
-    assertThat(p.answers().get("node2").ok()).isTrue();
+    assertThat(p.logins().get("node2").ok()).isTrue();
     assertThat(p.masters()).startsWith("/dev/shm/clusterrun-ssh.");
     // this ssh leaves no socket behind: no node is reached through a master
     assertThat(p.mastered()).isEmpty();
@@ -82,13 +82,13 @@ class NodeToNodeSshTest {
     assertThat(Files.readAllLines(log))
         .containsExactlyInAnyOrder(
             "-n|-o|ControlMaster=yes|-o|ControlPersist="
-                + NodeToNodeSsh.PERSIST_SECONDS
+                + SshMasters.PERSIST_SECONDS
                 + "|-o|ControlPath="
                 + dir
                 + "/%n|-o|BatchMode=yes|-o|ConnectTimeout=5|--|node2|true|",
             // too long for a socket path: an ordinary login
             "-n|-o|BatchMode=yes|-o|ConnectTimeout=5|--|" + longName + "|true|");
-    assertThat(NodeToNodeSsh.mpirunSshArgs(p.masters()))
+    assertThat(SshMasters.mpirunSshArgs(p.masters()))
         .isEqualTo("-o ControlMaster=no -o ControlPath=" + dir + "/%n");
 
     // what OpenSSH's master leaves: a socket named after the node
@@ -96,7 +96,7 @@ class NodeToNodeSshTest {
         java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
       master.bind(java.net.UnixDomainSocketAddress.of(dir.resolve("node2")));
       Files.delete(log);
-      NodeToNodeSsh.closeMasters(head, p.masters(), Duration.ofSeconds(30));
+      SshMasters.closeMasters(head, p.masters(), Duration.ofSeconds(30));
     }
     assertThat(Files.readAllLines(log))
         .containsExactly("-F|/dev/null|-o|ControlPath=" + dir + "/node2|-O|exit|clusterrun|");
@@ -106,29 +106,29 @@ class NodeToNodeSshTest {
   @Test
   void theMastersGoWhereTheCallerChoseUnlessThatNameIsTakenAlready() throws Exception {
     ShNodeShell head = headWithSsh("exit 0\n");
-    String chosen = NodeToNodeSsh.newMastersDir();
+    String chosen = SshMasters.newMastersDir();
     assertThat(chosen).matches("/dev/shm/clusterrun-ssh\\.[A-Za-z0-9]{10}");
-    assertThat(NodeToNodeSsh.newMastersDir()).isNotEqualTo(chosen);
+    assertThat(SshMasters.newMastersDir()).isNotEqualTo(chosen);
 
-    NodeToNodeSsh.Probe p =
-        NodeToNodeSsh.run(head, List.of("node2"), Duration.ofSeconds(30), true, null, chosen);
+    SshLogins.Result p =
+        SshLogins.run(head, List.of("node2"), Duration.ofSeconds(30), SshLogins.Ask.kept(chosen));
     try {
       assertThat(p.masters()).isEqualTo(chosen);
       assertThat(Files.getPosixFilePermissions(Path.of(chosen)))
           .isEqualTo(PosixFilePermissions.fromString("rwx------"));
     } finally {
-      NodeToNodeSsh.closeMasters(head, p.masters(), Duration.ofSeconds(30));
+      SshMasters.closeMasters(head, p.masters(), Duration.ofSeconds(30));
     }
     assertThat(Path.of(chosen)).doesNotExist();
 
     // Someone else's directory of that name is not used (nor touched): mktemp's instead.
-    Path taken = Files.createDirectory(Path.of(NodeToNodeSsh.newMastersDir()));
+    Path taken = Files.createDirectory(Path.of(SshMasters.newMastersDir()));
     try {
       Files.writeString(taken.resolve("theirs"), "x");
-      NodeToNodeSsh.Probe q =
-          NodeToNodeSsh.run(
-              head, List.of("node2"), Duration.ofSeconds(30), true, null, taken.toString());
-      NodeToNodeSsh.closeMasters(head, q.masters(), Duration.ofSeconds(30));
+      SshLogins.Result q =
+          SshLogins.run(
+              head, List.of("node2"), Duration.ofSeconds(30), SshLogins.Ask.kept(taken.toString()));
+      SshMasters.closeMasters(head, q.masters(), Duration.ofSeconds(30));
       assertThat(q.masters()).startsWith("/dev/shm/clusterrun-ssh.").isNotEqualTo(taken.toString());
       assertThat(taken.resolve("theirs")).hasContent("x");
     } finally {
@@ -141,8 +141,8 @@ class NodeToNodeSshTest {
   void closingLeavesAnyOtherDirectoryAlone() throws Exception {
     Path victim = Files.createDirectories(tmp.resolve("victim"));
     ShNodeShell head = ShNodeShell.of("head", tmp.toString());
-    NodeToNodeSsh.closeMasters(head, victim.toString(), Duration.ofSeconds(30));
-    NodeToNodeSsh.closeMasters(head, "/dev/shm/clusterrun-ssh.x/../../..", Duration.ofSeconds(30));
+    SshMasters.closeMasters(head, victim.toString(), Duration.ofSeconds(30));
+    SshMasters.closeMasters(head, "/dev/shm/clusterrun-ssh.x/../../..", Duration.ofSeconds(30));
     assertThat(victim).exists();
     assertThat(head.calls).isZero();
   }
@@ -164,10 +164,14 @@ class NodeToNodeSshTest {
           @Override
           public void close() {}
         };
-    NodeToNodeSsh.Probe p =
-        NodeToNodeSsh.run(head, List.of("a", "b"), Duration.ofSeconds(5), true, "echo hi");
-    assertThat(p.answers().get("b").ok()).isFalse();
-    assertThat(p.answers().get("b").error()).isEqualTo("the head gave no answer: connection lost");
+    SshLogins.Result p =
+        SshLogins.run(
+            head,
+            List.of("a", "b"),
+            Duration.ofSeconds(5),
+            SshLogins.Ask.kept(null).running("echo hi"));
+    assertThat(p.logins().get("b").ok()).isFalse();
+    assertThat(p.logins().get("b").error()).isEqualTo("the head gave no answer: connection lost");
     assertThat(p.first()).isEmpty();
     assertThat(p.masters()).isNull();
   }
@@ -192,14 +196,18 @@ class NodeToNodeSshTest {
             + "printf 'no newline at the end'\n"
             + "exit 3";
 
-    NodeToNodeSsh.Probe p =
-        NodeToNodeSsh.run(head, List.of("n1", "down", "n'3"), Duration.ofSeconds(30), false, first);
+    SshLogins.Result p =
+        SshLogins.run(
+            head,
+            List.of("n1", "down", "n'3"),
+            Duration.ofSeconds(30),
+            SshLogins.Ask.PLAIN.running(first));
 
-    assertThat(p.answers().get("n1").ok()).isTrue();
-    assertThat(p.answers().get("n'3").ok()).isTrue();
-    assertThat(p.answers().get("down").ok()).isFalse();
-    assertThat(p.answers().get("down").exitCode()).isEqualTo(255);
-    assertThat(p.answers().get("down").error())
+    assertThat(p.logins().get("n1").ok()).isTrue();
+    assertThat(p.logins().get("n'3").ok()).isTrue();
+    assertThat(p.logins().get("down").ok()).isFalse();
+    assertThat(p.logins().get("down").exitCode()).isEqualTo(255);
+    assertThat(p.logins().get("down").error())
         .isEqualTo("ssh: connect to host down port 22: Connection refused");
     assertThat(p.first()).containsOnlyKeys("n1", "n'3");
     ExecResult n1 = p.first().get("n1");
@@ -220,10 +228,11 @@ class NodeToNodeSshTest {
                 + "echo '@clusterrun-login-not'\n"
                 + "exec sh -c \"$cmd\"\n");
 
-    NodeToNodeSsh.Probe p =
-        NodeToNodeSsh.run(head, List.of("n1"), Duration.ofSeconds(30), false, "echo facts");
+    SshLogins.Result p =
+        SshLogins.run(
+            head, List.of("n1"), Duration.ofSeconds(30), SshLogins.Ask.PLAIN.running("echo facts"));
 
-    assertThat(p.answers().get("n1").ok()).isTrue();
+    assertThat(p.logins().get("n1").ok()).isTrue();
     assertThat(p.first().get("n1").stdout()).isEqualTo("facts\n");
   }
 
@@ -231,11 +240,12 @@ class NodeToNodeSshTest {
   void aLoginThatNeverRanTheCommandIsNoLogin() throws Exception {
     ShNodeShell head = headWithSsh("echo 'Welcome to the cluster'\nexit 0\n");
 
-    NodeToNodeSsh.Probe p =
-        NodeToNodeSsh.run(head, List.of("n1"), Duration.ofSeconds(30), false, "echo facts");
+    SshLogins.Result p =
+        SshLogins.run(
+            head, List.of("n1"), Duration.ofSeconds(30), SshLogins.Ask.PLAIN.running("echo facts"));
 
-    assertThat(p.answers().get("n1").ok()).isFalse();
-    assertThat(p.answers().get("n1").error())
+    assertThat(p.logins().get("n1").ok()).isFalse();
+    assertThat(p.logins().get("n1").error())
         .startsWith("the login did not run the command it was given")
         .endsWith("; it printed: Welcome to the cluster");
     assertThat(p.first()).isEmpty();
@@ -262,15 +272,15 @@ class NodeToNodeSshTest {
                 + "fi\n"
                 + "exit 0\n");
     List<String> nodes = new java.util.ArrayList<>(List.of("slow"));
-    for (int i = 1; i < NodeToNodeSsh.PARALLEL; i++) {
+    for (int i = 1; i < SshLogins.PARALLEL; i++) {
       nodes.add("n" + i);
     }
     nodes.add("last");
 
-    NodeToNodeSsh.Probe p = NodeToNodeSsh.run(head, nodes, Duration.ofSeconds(30), false);
+    SshLogins.Result p = SshLogins.run(head, nodes, Duration.ofSeconds(30), SshLogins.Ask.PLAIN);
 
-    assertThat(p.answers().values()).allMatch(NodeToNodeSsh.Answer::ok);
-    assertThat(p.answers().get("slow").error()).isEqualTo("saw the last login");
+    assertThat(p.logins().values()).allMatch(SshLogins.Login::ok);
+    assertThat(p.logins().get("slow").error()).isEqualTo("saw the last login");
   }
 
   @Test
@@ -281,17 +291,15 @@ class NodeToNodeSshTest {
                 + "NODE=$host; export NODE\n"
                 + "exec sh -c \"$cmd\"\n");
 
-    NodeToNodeSsh.Probe p =
-        NodeToNodeSsh.run(
+    SshLogins.Result p =
+        SshLogins.run(
             head,
             List.of("hung", "fine"),
             Duration.ofSeconds(1),
-            false,
-            "if [ \"$NODE\" = hung ]; then sleep 30; fi; echo done",
-            1,
-            null);
+            SshLogins.Ask.PLAIN.running("if [ \"$NODE\" = hung ]; then sleep 30; fi; echo done"),
+            1);
 
-    assertThat(p.answers().get("hung").ok()).isTrue();
+    assertThat(p.logins().get("hung").ok()).isTrue();
     assertThat(p.first().get("fine").stdout()).isEqualTo("done\n");
     assertThat(p.first().get("hung").error())
         .isEqualTo("hung: timed out after 2 s (command killed)");
