@@ -305,7 +305,7 @@ public final class LaunchFlow {
               .withIo(launch.options().io());
       Plan plan = Planner.plan(job, launch.hostfile(), o);
       LaunchAgent.Daemon d =
-          fixed != null ? fixed : MpirunLauncher.rememberedDaemon(plan, f.dataPath());
+          fixed != null ? fixed : MpirunLauncher.rememberedDaemon(plan, f.storage().dataPath());
       if (d == null
           // PRRTE's network settings are enroot start's variables: known after every node's facts.
           || (d == LaunchAgent.Daemon.PRTED
@@ -322,7 +322,7 @@ public final class LaunchFlow {
                     .withSshMasters(o.sshMasters())
                     .withIo(o.io()));
       }
-      if (EarlyStart.startsAsIs(plan, f.dataPath())) {
+      if (EarlyStart.startsAsIs(plan, f.storage().dataPath())) {
         slot.begin(plan);
       }
     } catch (IOException | RuntimeException e) {
@@ -475,7 +475,7 @@ public final class LaunchFlow {
     if (dir == null || f == null) {
       return null;
     }
-    for (dev.clusterrun.core.check.Facts.AgentMention m : f.agents()) {
+    for (dev.clusterrun.core.check.AgentMention m : f.mpi().agents()) {
       if (m.active() && !m.comment() && !m.variable().endsWith("launch_agent")) {
         return null;
       }
@@ -599,7 +599,7 @@ public final class LaunchFlow {
   /** The head's ENROOT_DATA_PATH as its facts read it, or null (no checks, or no answer). */
   private static String headDataPath(CheckReport report, Session session) {
     dev.clusterrun.core.check.Facts f = report == null ? null : report.facts().get(session.head());
-    return f == null ? null : f.dataPath();
+    return f == null ? null : f.storage().dataPath();
   }
 
   /** Each node's hostname and own mount namespace, as the checks read them. */
@@ -609,8 +609,12 @@ public final class LaunchFlow {
         .facts()
         .forEach(
             (node, f) -> {
-              if (f.problem() == null && f.hostname() != null && f.mountNamespace() != null) {
-                m.put(node, new DaemonProof.Node(f.hostname(), f.mountNamespace(), true));
+              if (f.problem() == null
+                  && f.host().hostname() != null
+                  && f.host().mountNamespace() != null) {
+                m.put(
+                    node,
+                    new DaemonProof.Node(f.host().hostname(), f.host().mountNamespace(), true));
               }
             });
     return m;
