@@ -349,9 +349,9 @@ public final class BenchFlow {
         if (f == null) {
           continue;
         }
-        total += f.gpuCount() == null ? 0 : f.gpuCount();
-        if (model == null && f.gpuModel() != null) {
-          model = f.gpuModel();
+        total += f.gpus().count() == null ? 0 : f.gpus().count();
+        if (model == null && f.gpus().model() != null) {
+          model = f.gpus().model();
         }
       }
       return new Gpus(model, total);

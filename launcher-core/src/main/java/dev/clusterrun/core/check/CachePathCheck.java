@@ -20,21 +20,23 @@ final class CachePathCheck extends NodeCheck {
 
   @Override
   CheckResult judge(CheckInput in, Facts f) {
-    EnrootConfigValue v = f.enroot().cachePath();
+    EnrootConfigValue v = f.enroot().settings().cachePath();
     String n = f.node();
     String fix =
         "run `clusterrun setup` (sets ENROOT_CACHE_PATH to a per-user path), or make it writable"
             + " for "
-            + f.user();
+            + f.account().user();
     if (unexpanded(v) != null) {
       return fail(n, unexpanded(v), "fix that line");
     }
     if (!v.isSet()) {
       return fail(n, unsetReason(v), fix);
     }
-    if (!f.cache().writable()) {
+    if (!f.storage().cache().writable()) {
       return fail(
-          n, v.value() + " " + from(v) + " is not writable: " + oneLine(f.cache().error()), fix);
+          n,
+          v.value() + " " + from(v) + " is not writable: " + oneLine(f.storage().cache().error()),
+          fix);
     }
     return pass(n, v.value() + " " + from(v));
   }

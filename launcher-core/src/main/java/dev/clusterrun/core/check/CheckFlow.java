@@ -206,10 +206,10 @@ public final class CheckFlow {
    */
   public static Map<String, String> enrootValues(Facts f) {
     Map<String, String> m = new LinkedHashMap<>();
-    if (f == null || f.enroot() == null) {
+    if (f == null || f.enroot().settings() == null) {
       return m;
     }
-    for (var v : List.of(f.enroot().configPath(), f.enroot().allowHttp())) {
+    for (var v : List.of(f.enroot().settings().configPath(), f.enroot().settings().allowHttp())) {
       if (v.source() != null && !v.source().isEmpty()) {
         m.put(v.name(), v.value() == null ? "" : v.value());
       }
@@ -389,9 +389,9 @@ public final class CheckFlow {
       for (String n : nodes) {
         Facts f = facts.get(n);
         if (f.answered() && session.shells().containsKey(n)) {
-          dataPaths.put(n, f.dataPath());
-          if (f.hostname() != null) {
-            hostnames.put(n, f.hostname());
+          dataPaths.put(n, f.storage().dataPath());
+          if (f.host().hostname() != null) {
+            hostnames.put(n, f.host().hostname());
           }
           ExecResult o = firstOut.get(n);
           if (o != null && !n.equals(session.head())) {
@@ -465,7 +465,7 @@ public final class CheckFlow {
       for (String n : nodes) {
         Facts f = facts.get(n);
         if (f.answered() && session.shells().containsKey(n)) {
-          dataPaths.put(n, f.dataPath());
+          dataPaths.put(n, f.storage().dataPath());
         }
       }
       List<SharedPathProof.Subject> subjects = new ArrayList<>();

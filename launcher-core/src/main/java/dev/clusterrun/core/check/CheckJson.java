@@ -71,16 +71,16 @@ final class CheckJson {
   }
 
   private static void facts(ObjectNode o, Facts f) {
-    o.put("hostname", f.hostname());
-    putInt(o, "uid", f.uid());
-    putInt(o, "gid", f.gid());
-    o.put("user", f.user());
-    o.put("home", f.home());
-    o.put("enrootPath", f.enrootPath());
-    o.put("enrootVersion", f.enrootVersion());
-    if (f.enroot() != null) {
+    o.put("hostname", f.host().hostname());
+    putInt(o, "uid", f.account().uid());
+    putInt(o, "gid", f.account().gid());
+    o.put("user", f.account().user());
+    o.put("home", f.account().home());
+    o.put("enrootPath", f.enroot().path());
+    o.put("enrootVersion", f.enroot().version());
+    if (f.enroot().settings() != null) {
       ObjectNode e = o.putObject("enroot");
-      for (EnrootConfigValue v : f.enroot().all()) {
+      for (EnrootConfigValue v : f.enroot().settings().all()) {
         ObjectNode s = e.putObject(v.name());
         s.put("value", v.value());
         s.put("source", v.source());
@@ -92,12 +92,12 @@ final class CheckJson {
         }
       }
     }
-    o.put("dataFsType", f.dataFsType());
-    o.put("dataMountPoint", f.dataMountPoint());
+    o.put("dataFsType", f.storage().dataFsType());
+    o.put("dataMountPoint", f.storage().dataMountPoint());
     o.put("dataInHome", f.dataInHome());
-    o.put("configFingerprint", f.configFingerprint());
+    o.put("configFingerprint", f.enroot().configFingerprint());
     ArrayNode hooks = o.putArray("hooks");
-    for (Facts.HookFile h : f.hooks()) {
+    for (HookFile h : f.enroot().hooks()) {
       ObjectNode ho = hooks.addObject();
       ho.put("path", h.path());
       ho.put("scope", h.scope());
@@ -108,7 +108,7 @@ final class CheckJson {
       putInt(ho, "version", h.version());
     }
     ArrayNode agents = o.putArray("agentSettings");
-    for (Facts.AgentMention m : f.agents()) {
+    for (AgentMention m : f.mpi().agents()) {
       ObjectNode ao = agents.addObject();
       ao.put("kind", m.kind().name().toLowerCase(java.util.Locale.ROOT));
       ao.put("scope", m.scope());
@@ -119,12 +119,12 @@ final class CheckJson {
       ao.put("active", m.active());
     }
     ObjectNode cs = o.putObject("containers");
-    f.containers().forEach(cs::put);
-    putInt(o, "gpuCount", f.gpuCount());
-    o.put("gpuModel", f.gpuModel());
-    o.put("mountNamespace", f.mountNamespace());
-    o.put("mpiVersion", f.mpiVersion());
-    o.put("fuse", f.fuse());
+    f.enroot().containers().forEach(cs::put);
+    putInt(o, "gpuCount", f.gpus().count());
+    o.put("gpuModel", f.gpus().model());
+    o.put("mountNamespace", f.host().mountNamespace());
+    o.put("mpiVersion", f.mpi().version());
+    o.put("fuse", f.host().fuse());
   }
 
   private static void putInt(ObjectNode o, String k, Integer v) {

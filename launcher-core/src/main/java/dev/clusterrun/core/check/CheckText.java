@@ -9,16 +9,18 @@ final class CheckText {
   private CheckText() {}
 
   static boolean mountHomeEffective(CheckInput in, Facts f) {
-    return in.job().mountHome() != null ? in.job().mountHome() : f.enroot().mountHomeOn();
+    return in.job().mountHome() != null
+        ? in.job().mountHome()
+        : f.enroot().settings().mountHomeOn();
   }
 
   static String fsText(Facts f) {
-    if (f.dataFsType() == null) {
+    if (f.storage().dataFsType() == null) {
       return "";
     }
     return " ["
-        + f.dataFsType()
-        + (f.dataMountPoint() != null ? " on " + f.dataMountPoint() : "")
+        + f.storage().dataFsType()
+        + (f.storage().dataMountPoint() != null ? " on " + f.storage().dataMountPoint() : "")
         + "]";
   }
 

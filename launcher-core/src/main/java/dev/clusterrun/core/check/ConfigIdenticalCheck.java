@@ -20,7 +20,7 @@ final class ConfigIdenticalCheck extends ClusterCheck {
 
   @Override
   public Map<String, CheckResult> evaluate(CheckInput in) {
-    Map<String, String> prints = answeredValues(in, Facts::configFingerprint);
+    Map<String, String> prints = answeredValues(in, f -> f.enroot().configFingerprint());
     Map<String, CheckResult> out = new LinkedHashMap<>();
     String ref = reference(in, prints);
     List<String> refNodes = ref == null ? List.of() : nodesWith(prints, ref);
@@ -30,7 +30,8 @@ final class ConfigIdenticalCheck extends ClusterCheck {
             : in.facts().get(refNodes.contains(in.head()) ? in.head() : refNodes.get(0));
     for (String n : prints.keySet()) {
       Facts f = in.facts().get(n);
-      String files = f.confFiles().size() + " file" + (f.confFiles().size() == 1 ? "" : "s");
+      String files =
+          f.enroot().confFiles().size() + " file" + (f.enroot().confFiles().size() == 1 ? "" : "s");
       if (prints.get(n).equals(ref)) {
         out.put(
             n,
@@ -50,7 +51,7 @@ final class ConfigIdenticalCheck extends ClusterCheck {
                   + ": "
                   + configDiff(refFacts, f),
               "make "
-                  + f.sysconfDir()
+                  + f.enroot().sysconfDir()
                   + "/enroot.conf and enroot.conf.d/ on "
                   + n
                   + " the same as on "
@@ -62,12 +63,12 @@ final class ConfigIdenticalCheck extends ClusterCheck {
 
   private static String configDiff(Facts ref, Facts f) {
     Map<String, String> a = new LinkedHashMap<>();
-    for (Facts.ConfFile c : ref.confFiles()) {
-      a.put(ref.relativeConfName(c), c.sha256());
+    for (ConfFile c : ref.enroot().confFiles()) {
+      a.put(ref.enroot().relativeConfName(c), c.sha256());
     }
     Map<String, String> b = new LinkedHashMap<>();
-    for (Facts.ConfFile c : f.confFiles()) {
-      b.put(f.relativeConfName(c), c.sha256());
+    for (ConfFile c : f.enroot().confFiles()) {
+      b.put(f.enroot().relativeConfName(c), c.sha256());
     }
     List<String> parts = new ArrayList<>();
     for (var e : a.entrySet()) {

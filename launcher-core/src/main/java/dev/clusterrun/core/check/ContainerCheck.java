@@ -22,7 +22,7 @@ final class ContainerCheck extends ClusterCheck {
     String name = in.job().containerName();
     Map<String, CheckResult> out = new LinkedHashMap<>();
     Map<String, Boolean> present =
-        answeredValues(in, f -> name == null ? null : f.containers().get(name));
+        answeredValues(in, f -> name == null ? null : f.enroot().containers().get(name));
     List<String> have = nodesWith(present, Boolean.TRUE);
     for (String n : in.nodes()) {
       Facts f = in.facts().get(n);
@@ -32,7 +32,7 @@ final class ContainerCheck extends ClusterCheck {
       if (name == null) {
         out.put(n, skip(n, "the job names no container"));
       } else if (Boolean.TRUE.equals(present.get(n))) {
-        out.put(n, pass(n, name + " in " + f.dataPath()));
+        out.put(n, pass(n, name + " in " + f.storage().dataPath()));
       } else if (have.isEmpty()) {
         out.put(n, skip(n, name + " not created yet; `clusterrun run` creates it from the image"));
       } else {
@@ -42,9 +42,9 @@ final class ContainerCheck extends ClusterCheck {
                 n,
                 name
                     + " is not in "
-                    + f.dataPath()
+                    + f.storage().dataPath()
                     + " "
-                    + from(f.enroot().dataPath())
+                    + from(f.enroot().settings().dataPath())
                     + " here, but exists on "
                     + names(have)
                     + ": the data path is not shared",

@@ -28,7 +28,7 @@ final class DataPathCheck extends NodeCheck {
 
   @Override
   CheckResult judge(CheckInput in, Facts f) {
-    EnrootConfigValue v = f.enroot().dataPath();
+    EnrootConfigValue v = f.enroot().settings().dataPath();
     String n = f.node();
     if (unexpanded(v) != null) {
       return fail(n, unexpanded(v), "fix that line");
@@ -40,14 +40,19 @@ final class DataPathCheck extends NodeCheck {
           "set ENROOT_DATA_PATH to a directory on shared storage (clusterrun setup)");
     }
     String fs = fsText(f);
-    if (!f.data().writable()) {
+    if (!f.storage().data().writable()) {
       return fail(
           n,
-          v.value() + " " + from(v) + fs + " is not writable: " + oneLine(f.data().error()),
+          v.value()
+              + " "
+              + from(v)
+              + fs
+              + " is not writable: "
+              + oneLine(f.storage().data().error()),
           "make "
               + v.value()
               + " writable for "
-              + f.user()
+              + f.account().user()
               + ", or set ENROOT_DATA_PATH elsewhere");
     }
     if (f.dataInHome() && mountHomeEffective(in, f)) {
@@ -58,7 +63,7 @@ final class DataPathCheck extends NodeCheck {
               + from(v)
               + fs
               + " lies inside "
-              + f.home()
+              + f.account().home()
               + ", which enroot mounts into the container: starts can fail with `enroot-mount:"
               + " ... Invalid argument`",
           "move ENROOT_DATA_PATH out of the home directory (e.g. /shared/enroot/data-$(id -u))");

@@ -38,19 +38,21 @@ final class DataPathSharedCheck extends NodeCheck {
     switch (oc.status()) {
       case SHARED -> {
         Facts head = in.facts().get(in.head());
-        String headPath = head != null ? head.dataPath() : null;
-        if (headPath != null && f.dataPath() != null && !headPath.equals(f.dataPath())) {
+        String headPath = head != null ? head.storage().dataPath() : null;
+        if (headPath != null
+            && f.storage().dataPath() != null
+            && !headPath.equals(f.storage().dataPath())) {
           return warn(
               n,
               "shared, but as "
-                  + f.dataPath()
+                  + f.storage().dataPath()
                   + " "
-                  + from(f.enroot().dataPath())
+                  + from(f.enroot().settings().dataPath())
                   + fs
                   + " here and "
                   + headPath
                   + " "
-                  + from(head.enroot().dataPath())
+                  + from(head.enroot().settings().dataPath())
                   + " on the head "
                   + in.head(),
               "use the same ENROOT_DATA_PATH on every node (clusterrun setup)");
@@ -66,7 +68,7 @@ final class DataPathSharedCheck extends NodeCheck {
                 + " "
                 + oc.detail()
                 + " (ENROOT_DATA_PATH "
-                + from(f.enroot().dataPath()).substring(1)
+                + from(f.enroot().settings().dataPath()).substring(1)
                 + fs,
             fix);
       }
@@ -74,7 +76,7 @@ final class DataPathSharedCheck extends NodeCheck {
         return fail(
             n,
             "could not prove sharing: " + oc.detail(),
-            "make ENROOT_DATA_PATH exist and be writable for " + f.user() + " on " + n);
+            "make ENROOT_DATA_PATH exist and be writable for " + f.account().user() + " on " + n);
       }
     }
   }

@@ -19,8 +19,8 @@ final class DropInCheck extends NodeCheck {
   CheckResult judge(ExpectedSetup exp, Facts f) {
     String n = f.node();
     String path = exp.dropInPath();
-    Optional<Facts.ConfFile> c =
-        f.confFiles().stream()
+    Optional<ConfFile> c =
+        f.enroot().confFiles().stream()
             .filter(
                 x ->
                     x.fileName().equals(exp.dropInFileName())
@@ -42,7 +42,7 @@ final class DropInCheck extends NodeCheck {
     List<String> fixes = new ArrayList<>();
     for (var e : c.get().sets().entrySet()) {
       EnrootConfigValue v =
-          f.enroot().all().stream()
+          f.enroot().settings().all().stream()
               .filter(x -> x.name().equals(e.getKey()))
               .findFirst()
               .orElse(null);
@@ -64,7 +64,7 @@ final class DropInCheck extends NodeCheck {
             "unset "
                 + e.getKey()
                 + " in the environment of "
-                + (f.user() != null ? f.user() : "the job user"));
+                + (f.account().user() != null ? f.account().user() : "the job user"));
       }
     }
     if (!shadowed.isEmpty()) {

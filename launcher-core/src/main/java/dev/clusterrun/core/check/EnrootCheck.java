@@ -17,7 +17,7 @@ final class EnrootCheck extends NodeCheck {
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();
-    if (!f.enrootInstalled()) {
+    if (!f.enroot().installed()) {
       return fail(
           n,
           "enroot is not in PATH of a non-interactive SSH session (PATH="
@@ -27,8 +27,9 @@ final class EnrootCheck extends NodeCheck {
               + n
               + " (in a directory on the PATH sshd gives non-interactive sessions)");
     }
-    if (f.enrootVersion() == null) {
-      String err = f.enrootVersionError() == null ? "no output" : f.enrootVersionError().strip();
+    if (f.enroot().version() == null) {
+      String err =
+          f.enroot().versionError() == null ? "no output" : f.enroot().versionError().strip();
       boolean runtime = err.contains("mkdir") || err.contains("Permission denied");
       return fail(
           n,
@@ -37,6 +38,6 @@ final class EnrootCheck extends NodeCheck {
               ? "make enroot's paths writable for the job user: run `clusterrun setup` (see runtime-path)"
               : "check the enroot installation on " + n + " (`enroot version` must work)");
     }
-    return pass(n, "enroot " + f.enrootVersion() + " at " + f.enrootPath());
+    return pass(n, "enroot " + f.enroot().version() + " at " + f.enroot().path());
   }
 }

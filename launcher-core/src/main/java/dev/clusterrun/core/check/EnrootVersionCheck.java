@@ -13,7 +13,7 @@ final class EnrootVersionCheck extends ClusterCheck {
 
   @Override
   public Map<String, CheckResult> evaluate(CheckInput in) {
-    Map<String, String> versions = answeredValues(in, Facts::enrootVersion);
+    Map<String, String> versions = answeredValues(in, f -> f.enroot().version());
     Map<String, CheckResult> out = new LinkedHashMap<>();
     String ref = reference(in, versions);
     for (String n : in.nodes()) {

@@ -128,15 +128,15 @@ public final class EnrootVersions {
         continue;
       }
       String id = f.raw().get("enroot.id");
-      String version = f.enrootVersion();
+      String version = f.enroot().version();
       if (id == null
           || id.isEmpty()
           || id.contains(" ")
           || "yes".equals(f.raw().get("enroot.version.remembered"))
-          || !rememberable(f.enrootPath(), version)) {
+          || !rememberable(f.enroot().path(), version)) {
         continue;
       }
-      String key = f.enrootPath() + " " + id;
+      String key = f.enroot().path() + " " + id;
       entries.remove(key);
       entries.put(key, new Entry(now, version));
       changed = true;

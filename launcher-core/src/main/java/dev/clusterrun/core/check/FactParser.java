@@ -9,7 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Turns the output of {@link FactScript} into {@link Facts}; never throws on bad output. */
+/**
+ * Turns the output of {@link FactScript} into {@link Facts}, one group of {@link Facts} from its
+ * keys at a time; never throws on bad output.
+ */
 public final class FactParser {
   private FactParser() {}
 
@@ -38,68 +41,50 @@ public final class FactParser {
   }
 
   static Facts fromValues(String node, Map<String, String> v, Duration elapsed) {
-    EnrootConfig enroot = enrootConfig(v);
-    List<Facts.AgentMention> agents = new ArrayList<>();
-    List<Facts.ConfFile> confs = confFiles(v, agents);
-    List<Facts.HookFile> hooks = hooks(v, agents);
-    for (int i = 0; v.containsKey("environ." + i + ".path"); i++) {
-      String pre = "environ." + i + ".";
-      mentions(
-          agents,
-          Facts.AgentMention.Kind.ENVIRON,
-          v.getOrDefault(pre + "scope", "system"),
-          v.get(pre + "path"),
-          v.get(pre + "agent"),
-          true);
-    }
-    for (String name : v.getOrDefault("env.agent", "").split("\n")) {
-      if (!name.isBlank()) {
-        agents.add(
-            new Facts.AgentMention(
-                Facts.AgentMention.Kind.ENVIRONMENT, null, null, null, false, name.strip(), true));
-      }
-    }
+    Facts.Enroot enroot = enroot(v);
+    return new Facts(
+        node,
+        null,
+        elapsed,
+        new Facts.Host(v.get("hostname"), emptyToNull(v.get("mntns")), v.get("fuse")),
+        account(v),
+        enroot,
+        storage(v, enroot.settings()),
+        gpus(v),
+        new Facts.Mpi(emptyToNull(v.get("mpi.version")), agents(v, enroot.hooks())),
+        v);
+  }
+
+  private static Facts.Account account(Map<String, String> v) {
+    return new Facts.Account(
+        toInt(v.get("uid")),
+        toInt(v.get("gid")),
+        v.get("user"),
+        v.get("home"),
+        emptyToNull(v.get("home.real")),
+        v.containsKey("home.ssh_dir") ? "yes".equals(v.get("home.ssh_dir")) : null,
+        v.getOrDefault("env.xdg_runtime_dir", ""));
+  }
+
+  private static Facts.Enroot enroot(Map<String, String> v) {
     Map<String, Boolean> containers = new LinkedHashMap<>();
     for (int i = 0; v.containsKey("container." + i + ".name"); i++) {
       containers.put(
           v.get("container." + i + ".name"), "yes".equals(v.get("container." + i + ".present")));
     }
-    Facts.Builder f =
-        Facts.builder(node)
-            .elapsed(elapsed)
-            .hostname(v.get("hostname"))
-            .uid(toInt(v.get("uid")))
-            .gid(toInt(v.get("gid")))
-            .user(v.get("user"))
-            .home(v.get("home"))
-            .homeReal(emptyToNull(v.get("home.real")))
-            .sshDir(v.containsKey("home.ssh_dir") ? "yes".equals(v.get("home.ssh_dir")) : null)
-            .xdgRuntimeDir(v.getOrDefault("env.xdg_runtime_dir", ""))
-            .enrootPath(v.getOrDefault("enroot.path", ""))
-            .enrootVersion(emptyToNull(v.get("enroot.version")))
-            .enrootVersionError(v.get("enroot.version.error"))
-            .sysconfDir(v.get("enroot.sysconf"))
-            .enroot(enroot)
-            .runtime(probe(v, "runtime", enroot.runtimePath()))
-            .cache(probe(v, "cache", enroot.cachePath()))
-            .data(probe(v, "data", enroot.dataPath()))
-            .dataReal(emptyToNull(v.get("data.real")))
-            .dataFsType(emptyToNull(v.get("data.fstype")))
-            .dataMountPoint(emptyToNull(v.get("data.mountpoint")))
-            .confFiles(confs)
-            .hooks(hooks)
-            .containers(containers)
-            .mountNamespace(emptyToNull(v.get("mntns")))
-            .mpiVersion(emptyToNull(v.get("mpi.version")))
-            .fuse(v.get("fuse"))
-            .agents(agents)
-            .raw(v);
-    gpus(v, f);
-    return f.build();
+    return new Facts.Enroot(
+        v.getOrDefault("enroot.path", ""),
+        emptyToNull(v.get("enroot.version")),
+        v.get("enroot.version.error"),
+        v.get("enroot.sysconf"),
+        settings(v),
+        confFiles(v),
+        hooks(v),
+        containers);
   }
 
   /** Each of enroot's settings: its effective value, where it came from, what the line said. */
-  private static EnrootConfig enrootConfig(Map<String, String> v) {
+  private static EnrootConfig settings(Map<String, String> v) {
     Map<String, EnrootConfigValue> cfg = new LinkedHashMap<>();
     for (String name : EnrootConfig.NAMES) {
       String k = "enroot." + name;
@@ -117,10 +102,9 @@ public final class FactParser {
     return EnrootConfig.of(cfg);
   }
 
-  /** enroot.conf and the drop-ins, in reading order; their agent lines go to {@code agents}. */
-  private static List<Facts.ConfFile> confFiles(
-      Map<String, String> v, List<Facts.AgentMention> agents) {
-    List<Facts.ConfFile> confs = new ArrayList<>();
+  /** enroot.conf and the drop-ins, in reading order. */
+  private static List<ConfFile> confFiles(Map<String, String> v) {
+    List<ConfFile> confs = new ArrayList<>();
     for (int i = 0; v.containsKey("conf." + i + ".path"); i++) {
       String pre = "conf." + i + ".";
       Map<String, Integer> sets = new LinkedHashMap<>();
@@ -131,23 +115,21 @@ public final class FactParser {
           sets.putIfAbsent(w.substring(0, colon), line);
         }
       }
-      String path = v.get(pre + "path");
       confs.add(
-          new Facts.ConfFile(path, emptyToNull(v.get(pre + "sha256")), v.get(pre + "error"), sets));
-      mentions(agents, Facts.AgentMention.Kind.CONFIG, "system", path, v.get(pre + "agent"), true);
+          new ConfFile(
+              v.get(pre + "path"), emptyToNull(v.get(pre + "sha256")), v.get(pre + "error"), sets));
     }
     return confs;
   }
 
-  /** The hooks; the agent lines of every hook but clusterrun's own go to {@code agents}. */
-  private static List<Facts.HookFile> hooks(
-      Map<String, String> v, List<Facts.AgentMention> agents) {
-    List<Facts.HookFile> hooks = new ArrayList<>();
+  /** The files of the hooks.d directories, system then user, as the script lists them. */
+  private static List<HookFile> hooks(Map<String, String> v) {
+    List<HookFile> hooks = new ArrayList<>();
     for (int i = 0; v.containsKey("hook." + i + ".path"); i++) {
       String pre = "hook." + i + ".";
       String[] st = v.getOrDefault(pre + "stat", "").split(" ", 4);
       hooks.add(
-          new Facts.HookFile(
+          new HookFile(
               v.getOrDefault(pre + "scope", "system"),
               v.get(pre + "path"),
               st.length > 0 && !st[0].isEmpty() ? st[0] : null,
@@ -157,29 +139,34 @@ public final class FactParser {
               "yes".equals(v.get(pre + "executable")),
               emptyToNull(v.get(pre + "sha256")),
               toInt(v.get(pre + "version"))));
-      Facts.HookFile h = hooks.get(hooks.size() - 1);
-      // clusterrun's own hook (its header says so) passes the job's agent: not a foreign one.
-      if (h.version() == null) {
-        boolean runs =
-            h.executable()
-                && h.fileName().endsWith(".sh")
-                && (h.type() == null || h.type().startsWith("regular"));
-        mentions(
-            agents, Facts.AgentMention.Kind.HOOK, h.scope(), h.path(), v.get(pre + "agent"), runs);
-      }
     }
     return hooks;
   }
 
+  private static Facts.Storage storage(Map<String, String> v, EnrootConfig settings) {
+    return new Facts.Storage(
+        probe(v, "runtime", settings.runtimePath()),
+        probe(v, "cache", settings.cachePath()),
+        probe(v, "data", settings.dataPath()),
+        emptyToNull(v.get("data.real")),
+        emptyToNull(v.get("data.fstype")),
+        emptyToNull(v.get("data.mountpoint")));
+  }
+
+  private static PathProbe probe(Map<String, String> v, String name, EnrootConfigValue setting) {
+    String pre = "probe." + name + ".";
+    return new PathProbe(
+        setting.value(), "yes".equals(v.get(pre + "writable")), v.get(pre + "error"));
+  }
+
   /** {@code nvidia-smi -L}: the count, the first model, or why it failed. */
-  private static void gpus(Map<String, String> v, Facts.Builder f) {
+  private static Facts.Gpus gpus(Map<String, String> v) {
     if (!v.containsKey("gpu.list")) {
-      return;
+      return new Facts.Gpus(null, null, null);
     }
     String list = v.get("gpu.list");
     if (!"0".equals(v.get("gpu.rc"))) {
-      f.gpuError(list.strip()).gpuCount(0);
-      return;
+      return new Facts.Gpus(0, null, list.strip());
     }
     int n = 0;
     String model = null;
@@ -195,13 +182,67 @@ public final class FactParser {
         }
       }
     }
-    f.gpuCount(n).gpuModel(model);
+    return new Facts.Gpus(n, model, null);
+  }
+
+  /**
+   * The lines naming an agent variable, in this order: enroot's configuration files, the hooks but
+   * clusterrun's own (its header says so: it passes the job's agent, not a foreign one), the
+   * environ.d files, the environment.
+   */
+  private static List<AgentMention> agents(Map<String, String> v, List<HookFile> hooks) {
+    List<AgentMention> agents = new ArrayList<>();
+    for (int i = 0; v.containsKey("conf." + i + ".path"); i++) {
+      String pre = "conf." + i + ".";
+      mentions(
+          agents,
+          AgentMention.Kind.CONFIG,
+          "system",
+          v.get(pre + "path"),
+          v.get(pre + "agent"),
+          true);
+    }
+    for (int i = 0; i < hooks.size(); i++) {
+      HookFile h = hooks.get(i);
+      if (h.version() == null) {
+        boolean runs =
+            h.executable()
+                && h.fileName().endsWith(".sh")
+                && (h.type() == null || h.type().startsWith("regular"));
+        mentions(
+            agents,
+            AgentMention.Kind.HOOK,
+            h.scope(),
+            h.path(),
+            v.get("hook." + i + ".agent"),
+            runs);
+      }
+    }
+    for (int i = 0; v.containsKey("environ." + i + ".path"); i++) {
+      String pre = "environ." + i + ".";
+      String scope = v.getOrDefault(pre + "scope", "system");
+      mentions(
+          agents,
+          AgentMention.Kind.ENVIRON,
+          scope,
+          v.get(pre + "path"),
+          v.get(pre + "agent"),
+          true);
+    }
+    for (String name : v.getOrDefault("env.agent", "").split("\n")) {
+      if (!name.isBlank()) {
+        agents.add(
+            new AgentMention(
+                AgentMention.Kind.ENVIRONMENT, null, null, null, false, name.strip(), true));
+      }
+    }
+    return agents;
   }
 
   /** Adds the fact script's {@code LINE KIND NAME} lines about one file. */
   private static void mentions(
-      List<Facts.AgentMention> out,
-      Facts.AgentMention.Kind kind,
+      List<AgentMention> out,
+      AgentMention.Kind kind,
       String scope,
       String path,
       String lines,
@@ -213,17 +254,9 @@ public final class FactParser {
       String[] f = l.strip().split(" ", 3);
       if (f.length == 3 && toInt(f[0]) != null) {
         out.add(
-            new Facts.AgentMention(
-                kind, scope, path, toInt(f[0]), f[1].equals("comment"), f[2], active));
+            new AgentMention(kind, scope, path, toInt(f[0]), f[1].equals("comment"), f[2], active));
       }
     }
-  }
-
-  private static Facts.PathProbe probe(
-      Map<String, String> v, String name, EnrootConfigValue setting) {
-    String pre = "probe." + name + ".";
-    return new Facts.PathProbe(
-        setting.value(), "yes".equals(v.get(pre + "writable")), v.get(pre + "error"));
   }
 
   private static Integer toInt(String s) {

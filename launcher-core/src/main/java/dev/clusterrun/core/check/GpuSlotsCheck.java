@@ -13,23 +13,25 @@ final class GpuSlotsCheck extends NodeCheck {
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();
-    if (f.gpuCount() == null) {
+    if (f.gpus().count() == null) {
       return skip(n, "no nvidia-smi");
     }
-    if (f.gpuError() != null) {
+    if (f.gpus().error() != null) {
       return warn(
-          n, "nvidia-smi -L failed: " + oneLine(f.gpuError()), "check the NVIDIA driver on " + n);
+          n,
+          "nvidia-smi -L failed: " + oneLine(f.gpus().error()),
+          "check the NVIDIA driver on " + n);
     }
     Host h = in.hosts().get(n);
     if (h == null) {
       return skip(n, "not in the hostfile");
     }
     String gpus =
-        f.gpuCount()
+        f.gpus().count()
             + " GPU"
-            + (f.gpuCount() == 1 ? "" : "s")
-            + (f.gpuModel() != null ? " (" + f.gpuModel() + ")" : "");
-    if (h.slots() == f.gpuCount()) {
+            + (f.gpus().count() == 1 ? "" : "s")
+            + (f.gpus().model() != null ? " (" + f.gpus().model() + ")" : "");
+    if (h.slots() == f.gpus().count()) {
       return pass(n, h.slots() + " slots, " + gpus);
     }
     return warn(
@@ -43,7 +45,7 @@ final class GpuSlotsCheck extends NodeCheck {
         "write `"
             + n
             + " slots="
-            + f.gpuCount()
+            + f.gpus().count()
             + "` in the hostfile for one rank per GPU (ignore if intended)");
   }
 }

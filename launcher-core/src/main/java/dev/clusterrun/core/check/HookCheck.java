@@ -18,14 +18,14 @@ final class HookCheck extends NodeCheck {
   CheckResult judge(ExpectedSetup exp, Facts f) {
     String n = f.node();
     String path = exp.hookPath();
-    Optional<Facts.HookFile> h = f.systemHook(exp.hookFileName());
+    Optional<HookFile> h = f.enroot().systemHook(exp.hookFileName());
     if (h.isEmpty()) {
       return fail(
           n,
           "no " + path + ": remote ranks get no launch agent",
           "run `clusterrun setup` (or run the job with --no-hook)");
     }
-    Facts.HookFile hf = h.get();
+    HookFile hf = h.get();
     List<String> problems = new ArrayList<>();
     List<String> fixes = new ArrayList<>();
     if (hf.type() != null && !hf.type().startsWith("regular")) {

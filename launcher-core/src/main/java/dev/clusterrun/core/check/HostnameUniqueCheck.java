@@ -18,7 +18,10 @@ final class HostnameUniqueCheck extends ClusterCheck {
     Map<String, String> shortNames =
         answeredValues(
             in,
-            f -> f.hostname() == null || f.hostname().isEmpty() ? null : shortName(f.hostname()));
+            f ->
+                f.host().hostname() == null || f.host().hostname().isEmpty()
+                    ? null
+                    : shortName(f.host().hostname()));
     Map<String, CheckResult> out = new LinkedHashMap<>();
     for (String n : in.nodes()) {
       Facts f = in.facts().get(n);
@@ -33,14 +36,14 @@ final class HostnameUniqueCheck extends ClusterCheck {
       List<String> same = nodesWith(shortNames, s);
       same.remove(n);
       if (same.isEmpty()) {
-        out.put(n, pass(n, f.hostname()));
+        out.put(n, pass(n, f.host().hostname()));
       } else {
         out.put(
             n,
             fail(
                 n,
                 "hostname '"
-                    + f.hostname()
+                    + f.host().hostname()
                     + "' is also the hostname of "
                     + names(same)
                     + ": Open MPI takes them for one host (shared memory between them)",

@@ -22,7 +22,7 @@ final class ImageStartCheck extends NodeCheck {
       return skip(n, "the job starts no image directly (a named container, or none given)");
     }
     String squashfuse = f.raw().get("squashfuse");
-    String fuse = f.fuse();
+    String fuse = f.host().fuse();
     if (squashfuse == null || squashfuse.isBlank()) {
       return fail(
           n,

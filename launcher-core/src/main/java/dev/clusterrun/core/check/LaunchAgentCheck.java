@@ -29,11 +29,11 @@ final class LaunchAgentCheck extends NodeCheck {
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();
     Findings found = new Findings();
-    Map<String, List<Facts.AgentMention>> byPlace = new LinkedHashMap<>();
-    for (Facts.AgentMention m : f.agents()) {
+    Map<String, List<AgentMention>> byPlace = new LinkedHashMap<>();
+    for (AgentMention m : f.mpi().agents()) {
       byPlace.computeIfAbsent(m.path() == null ? "" : m.path(), k -> new ArrayList<>()).add(m);
     }
-    for (List<Facts.AgentMention> ms : byPlace.values()) {
+    for (List<AgentMention> ms : byPlace.values()) {
       switch (ms.get(0).kind()) {
         case HOOK -> hook(ms, found);
         case ENVIRON -> environ(ms, found);
@@ -62,9 +62,9 @@ final class LaunchAgentCheck extends NodeCheck {
   }
 
   /** A hook that sets an agent (or names one in a comment). */
-  private static void hook(List<Facts.AgentMention> ms, Findings found) {
-    Facts.AgentMention first = ms.get(0);
-    List<Facts.AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
+  private static void hook(List<AgentMention> ms, Findings found) {
+    AgentMention first = ms.get(0);
+    List<AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
     String sudo = "user".equals(first.scope()) ? "" : "sudo ";
     List<String> failures = found.failures;
     List<String> warnings = found.warnings;
@@ -102,9 +102,9 @@ final class LaunchAgentCheck extends NodeCheck {
   }
 
   /** An environ.d file that sets an agent in every container. */
-  private static void environ(List<Facts.AgentMention> ms, Findings found) {
-    Facts.AgentMention first = ms.get(0);
-    List<Facts.AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
+  private static void environ(List<AgentMention> ms, Findings found) {
+    AgentMention first = ms.get(0);
+    List<AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
     List<String> failures = found.failures;
     List<String> fixes = found.fixes;
     if (!code.isEmpty()) {
@@ -112,7 +112,7 @@ final class LaunchAgentCheck extends NodeCheck {
       fixes.add(
           "remove "
               + code.stream()
-                  .map(Facts.AgentMention::variable)
+                  .map(AgentMention::variable)
                   .distinct()
                   .collect(java.util.stream.Collectors.joining(", "))
               + " from "
@@ -121,9 +121,9 @@ final class LaunchAgentCheck extends NodeCheck {
   }
 
   /** enroot's configuration names an agent: enroot ignores it. */
-  private static void config(List<Facts.AgentMention> ms, Findings found) {
-    Facts.AgentMention first = ms.get(0);
-    List<Facts.AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
+  private static void config(List<AgentMention> ms, Findings found) {
+    AgentMention first = ms.get(0);
+    List<AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
     List<String> warnings = found.warnings;
     List<String> fixes = found.fixes;
     if (!code.isEmpty()) {
@@ -136,37 +136,37 @@ final class LaunchAgentCheck extends NodeCheck {
   }
 
   /** The job user's environment sets an agent: hooks see it. */
-  private static void environment(List<Facts.AgentMention> ms, Facts f, Findings found) {
+  private static void environment(List<AgentMention> ms, Facts f, Findings found) {
     String n = f.node();
     List<String> warnings = found.warnings;
     List<String> fixes = found.fixes;
-    for (Facts.AgentMention m : ms) {
+    for (AgentMention m : ms) {
       warnings.add(
           m.variable()
               + " is set in the environment of "
-              + (f.user() != null ? f.user() : "the job user")
+              + (f.account().user() != null ? f.account().user() : "the job user")
               + " (non-interactive SSH): enroot clears it in containers, but hooks see it");
       fixes.add(
           "unset "
               + m.variable()
               + " in the shell startup files of "
-              + (f.user() != null ? f.user() : "the job user")
+              + (f.account().user() != null ? f.account().user() : "the job user")
               + " on "
               + n);
     }
   }
 
   /** {@code /etc/enroot/hooks.d/ompi.sh:2 sets OMPI_MCA_orte_launch_agent} (and more lines). */
-  private static String setsText(List<Facts.AgentMention> code) {
-    Facts.AgentMention first = code.get(0);
+  private static String setsText(List<AgentMention> code) {
+    AgentMention first = code.get(0);
     StringBuilder b = new StringBuilder(first.place()).append(" sets ").append(first.variable());
-    for (Facts.AgentMention m : code.subList(1, code.size())) {
+    for (AgentMention m : code.subList(1, code.size())) {
       b.append(", line ").append(m.line()).append(' ').append(m.variable());
     }
     return b.toString();
   }
 
-  private static String consequence(List<Facts.AgentMention> code) {
+  private static String consequence(List<AgentMention> code) {
     boolean launch = code.stream().anyMatch(m -> m.variable().endsWith("launch_agent"));
     return launch
         ? "it replaces the launch agent clusterrun gives each job, so remote daemons start without"

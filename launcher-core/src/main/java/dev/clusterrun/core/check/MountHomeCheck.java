@@ -24,7 +24,7 @@ final class MountHomeCheck extends NodeCheck {
       return skip(n, "one node: mpirun starts no SSH");
     }
     String via = null;
-    EnrootConfigValue mh = f.enroot().mountHome();
+    EnrootConfigValue mh = f.enroot().settings().mountHome();
     String why;
     String fix;
     if (in.job().mountHome() != null) {
@@ -46,12 +46,12 @@ final class MountHomeCheck extends NodeCheck {
               ? "set ENROOT_MOUNT_HOME yes in " + mh.describeSource()
               : EnrootConfigValue.ENVIRONMENT.equals(mh.source())
                   ? "unset ENROOT_MOUNT_HOME in the environment of "
-                      + (f.user() != null ? f.user() : "the job user")
+                      + (f.account().user() != null ? f.account().user() : "the job user")
                   : "run `clusterrun setup` (ENROOT_MOUNT_HOME yes)";
       fix += ", or give --container-mount-home (container.mount-home: true)";
     }
-    if (via == null && f.home() != null) {
-      String ssh = f.home() + "/.ssh";
+    if (via == null && f.account().home() != null) {
+      String ssh = f.account().home() + "/.ssh";
       for (Mount m : in.job().mounts()) {
         String t = m.target().endsWith("/") ? m.target() : m.target() + "/";
         if ((ssh + "/").startsWith(t)) {
@@ -66,15 +66,19 @@ final class MountHomeCheck extends NodeCheck {
           "no ~/.ssh inside the container: "
               + why
               + ", and no mount of "
-              + (f.home() == null ? "~" : f.home())
+              + (f.account().home() == null ? "~" : f.account().home())
               + "/.ssh; SSH from mpirun fails with `Host key verification failed.`",
           fix + ", or mount ~/.ssh");
     }
-    if (Boolean.FALSE.equals(f.sshDir())) {
+    if (Boolean.FALSE.equals(f.account().sshDir())) {
       return warn(
           n,
-          via + ", but " + f.home() + "/.ssh does not exist on " + n,
-          "give " + f.user() + " a ~/.ssh with keys and known_hosts on " + n + " (shared home)");
+          via + ", but " + f.account().home() + "/.ssh does not exist on " + n,
+          "give "
+              + f.account().user()
+              + " a ~/.ssh with keys and known_hosts on "
+              + n
+              + " (shared home)");
     }
     return pass(n, via);
   }

@@ -19,7 +19,9 @@ final class ReachableCheck extends NodeCheck {
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();
     if (f.answered()) {
-      return pass(n, String.format(Locale.ROOT, "answered in %.2f s as %s", seconds(f), f.user()));
+      return pass(
+          n,
+          String.format(Locale.ROOT, "answered in %.2f s as %s", seconds(f), f.account().user()));
     }
     return fail(
         n,

@@ -22,7 +22,7 @@ final class RuntimePathCheck extends NodeCheck {
 
   @Override
   CheckResult judge(CheckInput in, Facts f) {
-    EnrootConfigValue v = f.enroot().runtimePath();
+    EnrootConfigValue v = f.enroot().settings().runtimePath();
     String n = f.node();
     String fix = "run `clusterrun setup` (sets ENROOT_RUNTIME_PATH to a per-user path)";
     if (unexpanded(v) != null) {
@@ -35,11 +35,11 @@ final class RuntimePathCheck extends NodeCheck {
       // Setup cannot help: the environment overrides every configuration file.
       fix =
           "unset ENROOT_RUNTIME_PATH in the environment of "
-              + f.user()
+              + f.account().user()
               + " on "
               + n
               + " (it overrides enroot's configuration), or point it to a directory "
-              + f.user()
+              + f.account().user()
               + " can create";
     } else if (!EnrootConfigValue.DEFAULT.equals(v.source())) {
       // Set by a file (clusterrun's drop-in or another): setup again would change nothing.
@@ -47,7 +47,7 @@ final class RuntimePathCheck extends NodeCheck {
           "make "
               + v.value()
               + " creatable by "
-              + f.user()
+              + f.account().user()
               + " on "
               + n
               + ", or set another ENROOT_RUNTIME_PATH in "
@@ -55,21 +55,21 @@ final class RuntimePathCheck extends NodeCheck {
     }
     boolean fallback =
         EnrootConfigValue.DEFAULT.equals(v.source())
-            && (f.xdgRuntimeDir() == null || f.xdgRuntimeDir().isEmpty());
-    if (!f.runtime().writable()) {
+            && (f.account().xdgRuntimeDir() == null || f.account().xdgRuntimeDir().isEmpty());
+    if (!f.storage().runtime().writable()) {
       return fail(
           n,
           v.value()
               + " "
               + from(v)
               + " is not writable: "
-              + oneLine(f.runtime().error())
+              + oneLine(f.storage().runtime().error())
               + (fallback
                   ? " (no XDG_RUNTIME_DIR in a non-interactive SSH session, so enroot uses /run/enroot)"
                   : ""),
           fix);
     }
-    if (fallback && f.uid() != null && f.uid() != 0) {
+    if (fallback && f.account().uid() != null && f.account().uid() != 0) {
       return warn(
           n,
           v.value()

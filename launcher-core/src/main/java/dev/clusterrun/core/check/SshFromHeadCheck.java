@@ -26,7 +26,7 @@ final class SshFromHeadCheck extends NodeCheck {
     }
     String err = o.error() == null ? "" : o.error();
     String last = lastMeaningfulLine(err);
-    String user = f.user() != null ? f.user() : "the job user";
+    String user = f.account().user() != null ? f.account().user() : "the job user";
     String fix;
     if (err.contains("Host key verification failed")
         || err.contains("REMOTE HOST IDENTIFICATION")) {

@@ -1,9 +1,9 @@
 package dev.clusterrun.core.launch;
 
-import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.session.InputPump;
 import dev.clusterrun.core.spec.LauncherKind;
 import java.io.ByteArrayOutputStream;

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.check.AgentMention;
 import dev.clusterrun.core.check.CheckFlow;
 import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.FactParser;
@@ -29,7 +30,7 @@ final class RunFacts {
 
   /** The node's ENROOT_DATA_PATH, or null. */
   static String dataPath(Facts f) {
-    return f == null ? null : f.dataPath();
+    return f == null ? null : f.storage().dataPath();
   }
 
   /** How the head reaches the registry: its enroot settings. */
@@ -46,7 +47,7 @@ final class RunFacts {
     if (dir == null || f == null) {
       return null;
     }
-    for (Facts.AgentMention m : f.agents()) {
+    for (AgentMention m : f.mpi().agents()) {
       if (m.active() && !m.comment() && !m.variable().endsWith("launch_agent")) {
         return null;
       }
@@ -61,8 +62,12 @@ final class RunFacts {
         .facts()
         .forEach(
             (node, f) -> {
-              if (f.problem() == null && f.hostname() != null && f.mountNamespace() != null) {
-                m.put(node, new DaemonProof.Node(f.hostname(), f.mountNamespace(), true));
+              if (f.problem() == null
+                  && f.host().hostname() != null
+                  && f.host().mountNamespace() != null) {
+                m.put(
+                    node,
+                    new DaemonProof.Node(f.host().hostname(), f.host().mountNamespace(), true));
               }
             });
     return m;

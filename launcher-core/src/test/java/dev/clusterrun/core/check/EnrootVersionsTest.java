@@ -30,7 +30,7 @@ class EnrootVersionsTest {
         known
             ? Map.of("enroot.id", id, "enroot.version.remembered", "yes")
             : Map.of("enroot.id", id);
-    return Facts.builder(name).enrootPath(path).enrootVersion(version).raw(raw).build();
+    return TestFacts.enroot(name, path, version, raw);
   }
 
   @Test

@@ -24,9 +24,9 @@ class FactParserTest {
                     + FactScript.END
                     + "\nuid=5\n"));
     assertThat(f.problem()).isNull();
-    assertThat(f.hostname()).isEqualTo("node1");
-    assertThat(f.uid()).isEqualTo(1000);
-    assertThat(f.dataPath()).isEqualTo("/a\\b\nc");
+    assertThat(f.host().hostname()).isEqualTo("node1");
+    assertThat(f.account().uid()).isEqualTo(1000);
+    assertThat(f.storage().dataPath()).isEqualTo("/a\\b\nc");
   }
 
   @Test

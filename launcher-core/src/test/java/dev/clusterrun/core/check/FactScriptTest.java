@@ -60,17 +60,17 @@ class FactScriptTest {
   @Test
   void withoutAnyConfigurationEnrootsDocumentedDefaultsApply() {
     Facts f = facts(ShNodeShell.of("n1", home.toString()));
-    assertThat(f.enroot().runtimePath().value()).isEqualTo("/run/enroot");
-    assertThat(f.enroot().runtimePath().source()).isEqualTo("default");
-    assertThat(f.enroot().dataPath().value()).isEqualTo(home + "/.local/share/enroot");
-    assertThat(f.enroot().cachePath().value()).isEqualTo(home + "/.cache/enroot");
-    assertThat(f.enroot().configPath().value()).isEqualTo(home + "/.config/enroot");
-    assertThat(f.enroot().tempPath().value()).isEqualTo("/tmp");
-    assertThat(f.enroot().mountHomeOn()).isFalse();
-    assertThat(f.confFiles()).isEmpty();
-    assertThat(f.uid()).isZero();
-    assertThat(f.hostname()).isNotEmpty();
-    assertThat(f.mountNamespace()).startsWith("mnt:[");
+    assertThat(f.enroot().settings().runtimePath().value()).isEqualTo("/run/enroot");
+    assertThat(f.enroot().settings().runtimePath().source()).isEqualTo("default");
+    assertThat(f.enroot().settings().dataPath().value()).isEqualTo(home + "/.local/share/enroot");
+    assertThat(f.enroot().settings().cachePath().value()).isEqualTo(home + "/.cache/enroot");
+    assertThat(f.enroot().settings().configPath().value()).isEqualTo(home + "/.config/enroot");
+    assertThat(f.enroot().settings().tempPath().value()).isEqualTo("/tmp");
+    assertThat(f.enroot().settings().mountHomeOn()).isFalse();
+    assertThat(f.enroot().confFiles()).isEmpty();
+    assertThat(f.account().uid()).isZero();
+    assertThat(f.host().hostname()).isNotEmpty();
+    assertThat(f.host().mountNamespace()).startsWith("mnt:[");
   }
 
   @Test
@@ -81,10 +81,11 @@ class FactScriptTest {
                 .withEnv("XDG_DATA_HOME", "/srv/data")
                 .withEnv("XDG_CACHE_HOME", "/srv/cache")
                 .withEnv("TMPDIR", "/var/tmp"));
-    assertThat(f.enroot().runtimePath().value()).isEqualTo(tmp.resolve("xdg-run") + "/enroot");
-    assertThat(f.enroot().dataPath().value()).isEqualTo("/srv/data/enroot");
-    assertThat(f.enroot().cachePath().value()).isEqualTo("/srv/cache/enroot");
-    assertThat(f.enroot().tempPath().value()).isEqualTo("/var/tmp");
+    assertThat(f.enroot().settings().runtimePath().value())
+        .isEqualTo(tmp.resolve("xdg-run") + "/enroot");
+    assertThat(f.enroot().settings().dataPath().value()).isEqualTo("/srv/data/enroot");
+    assertThat(f.enroot().settings().cachePath().value()).isEqualTo("/srv/cache/enroot");
+    assertThat(f.enroot().settings().tempPath().value()).isEqualTo("/var/tmp");
   }
 
   @Test
@@ -112,35 +113,40 @@ class FactScriptTest {
     write(sysconf.resolve("enroot.conf.d/99-ignored.txt"), "ENROOT_RUNTIME_PATH /not/a/conf\n");
 
     Facts f = facts(shell().withEnv("ENROOT_CACHE_PATH", "/env/cache"));
-    assertThat(f.enroot().runtimePath().value()).isEqualTo(tmp + "/enroot-runtime-0");
-    assertThat(f.enroot().runtimePath().source())
+    assertThat(f.enroot().settings().runtimePath().value()).isEqualTo(tmp + "/enroot-runtime-0");
+    assertThat(f.enroot().settings().runtimePath().source())
         .isEqualTo(sysconf + "/enroot.conf.d/50-clusterrun.conf");
-    assertThat(f.enroot().runtimePath().line()).isEqualTo(3);
-    assertThat(f.enroot().runtimePath().raw()).isEqualTo(tmp + "/enroot-runtime-$(id -u)");
-    assertThat(f.enroot().dataPath().value())
+    assertThat(f.enroot().settings().runtimePath().line()).isEqualTo(3);
+    assertThat(f.enroot().settings().runtimePath().raw())
+        .isEqualTo(tmp + "/enroot-runtime-$(id -u)");
+    assertThat(f.enroot().settings().dataPath().value())
         .as("enroot.conf comes first")
         .isEqualTo(home + "/data-0");
-    assertThat(f.enroot().dataPath().source()).isEqualTo(sysconf + "/enroot.conf");
-    assertThat(f.enroot().dataPath().line()).isEqualTo(3);
-    assertThat(f.enroot().dataPath().describeSource()).isEqualTo(sysconf + "/enroot.conf:3");
-    assertThat(f.enroot().cachePath().value()).isEqualTo("/env/cache");
-    assertThat(f.enroot().cachePath().source()).isEqualTo("environment");
-    assertThat(f.enroot().cachePath().line()).isNull();
-    assertThat(f.enroot().mountHomeOn()).as("'no' in the first file wins, then unsets").isFalse();
-    assertThat(f.enroot().mountHome().source()).isEqualTo(sysconf + "/enroot.conf.d/10-site.conf");
-    assertThat(f.enroot().mountHome().line()).isEqualTo(1);
-    assertThat(f.enroot().mountHome().raw()).isEqualTo("no");
-    assertThat(f.confFiles())
-        .extracting(Facts.ConfFile::fileName)
+    assertThat(f.enroot().settings().dataPath().source()).isEqualTo(sysconf + "/enroot.conf");
+    assertThat(f.enroot().settings().dataPath().line()).isEqualTo(3);
+    assertThat(f.enroot().settings().dataPath().describeSource())
+        .isEqualTo(sysconf + "/enroot.conf:3");
+    assertThat(f.enroot().settings().cachePath().value()).isEqualTo("/env/cache");
+    assertThat(f.enroot().settings().cachePath().source()).isEqualTo("environment");
+    assertThat(f.enroot().settings().cachePath().line()).isNull();
+    assertThat(f.enroot().settings().mountHomeOn())
+        .as("'no' in the first file wins, then unsets")
+        .isFalse();
+    assertThat(f.enroot().settings().mountHome().source())
+        .isEqualTo(sysconf + "/enroot.conf.d/10-site.conf");
+    assertThat(f.enroot().settings().mountHome().line()).isEqualTo(1);
+    assertThat(f.enroot().settings().mountHome().raw()).isEqualTo("no");
+    assertThat(f.enroot().confFiles())
+        .extracting(ConfFile::fileName)
         .containsExactly("enroot.conf", "10-site.conf", "50-clusterrun.conf");
-    assertThat(f.confFiles().get(2).sets())
+    assertThat(f.enroot().confFiles().get(2).sets())
         .containsExactly(
             java.util.Map.entry("ENROOT_DATA_PATH", 1),
             java.util.Map.entry("ENROOT_MOUNT_HOME", 2),
             java.util.Map.entry("ENROOT_RUNTIME_PATH", 3));
-    assertThat(f.confFiles().get(1).sha256())
+    assertThat(f.enroot().confFiles().get(1).sha256())
         .isEqualTo(sha256(sysconf.resolve("enroot.conf.d/10-site.conf")));
-    assertThat(f.configFingerprint())
+    assertThat(f.enroot().configFingerprint())
         .startsWith("enroot.conf " + sha256(sysconf.resolve("enroot.conf")) + "\n");
     assertThat(f.dataInHome()).isTrue();
   }
@@ -157,11 +163,11 @@ class FactScriptTest {
             + "ENROOT_CACHE_PATH /shared/cache/${USER}-$(id -g)\n"
             + "ENROOT_RUNTIME_PATH ${HOME}/run-${UID}\n");
     Facts f = facts(shell().withEnv("USER", "alice"));
-    assertThat(f.enroot().dataPath().value()).isEqualTo("/shared/enroot/0");
-    assertThat(f.enroot().dataPath().raw()).isEqualTo("/shared/enroot/$UID");
-    assertThat(f.enroot().dataPath().line()).isEqualTo(1);
-    assertThat(f.enroot().cachePath().value()).isEqualTo("/shared/cache/alice-0");
-    assertThat(f.enroot().runtimePath().value()).isEqualTo(home + "/run-0");
+    assertThat(f.enroot().settings().dataPath().value()).isEqualTo("/shared/enroot/0");
+    assertThat(f.enroot().settings().dataPath().raw()).isEqualTo("/shared/enroot/$UID");
+    assertThat(f.enroot().settings().dataPath().line()).isEqualTo(1);
+    assertThat(f.enroot().settings().cachePath().value()).isEqualTo("/shared/cache/alice-0");
+    assertThat(f.enroot().settings().runtimePath().value()).isEqualTo(home + "/run-0");
   }
 
   @Test
@@ -171,11 +177,11 @@ class FactScriptTest {
         "ENROOT_DATA_PATH $NOT_SET_ANYWHERE\nENROOT_MOUNT_HOME F\n");
     write(sysconf.resolve("enroot.conf.d/50-x.conf"), "ENROOT_DATA_PATH /second\n");
     Facts f = facts(shell());
-    assertThat(f.enroot().dataPath().value()).isEqualTo("/second");
-    assertThat(f.enroot().mountHomeOn()).isFalse();
+    assertThat(f.enroot().settings().dataPath().value()).isEqualTo("/second");
+    assertThat(f.enroot().settings().mountHomeOn()).isFalse();
     for (String on : List.of("yes", "nO", "0", "fALSE")) {
       write(sysconf.resolve("enroot.conf"), "ENROOT_MOUNT_HOME " + on + "\n");
-      assertThat(facts(shell()).enroot().mountHomeOn()).as(on).isTrue();
+      assertThat(facts(shell()).enroot().settings().mountHomeOn()).as(on).isTrue();
     }
   }
 
@@ -183,20 +189,20 @@ class FactScriptTest {
   void valuesExpandAsTheUserWhoRunsTheScript() throws Exception {
     write(sysconf.resolve("enroot.conf"), "ENROOT_RUNTIME_PATH " + tmp + "/rt-$(id -u)\n");
     Facts f = facts(asNobody(shell()));
-    assertThat(f.uid()).isEqualTo(65534);
-    assertThat(f.enroot().runtimePath().value()).isEqualTo(tmp + "/rt-65534");
+    assertThat(f.account().uid()).isEqualTo(65534);
+    assertThat(f.enroot().settings().runtimePath().value()).isEqualTo(tmp + "/rt-65534");
   }
 
   @Test
   void environmentFalseUnsetsAndEnvironmentBeatsFiles() throws Exception {
     write(sysconf.resolve("enroot.conf"), "ENROOT_MOUNT_HOME y\nENROOT_DATA_PATH /file/data\n");
     Facts on = facts(shell());
-    assertThat(on.enroot().mountHomeOn()).isTrue();
+    assertThat(on.enroot().settings().mountHomeOn()).isTrue();
     Facts off = facts(shell().withEnv("ENROOT_MOUNT_HOME", "FALSE"));
-    assertThat(off.enroot().mountHomeOn()).isFalse();
-    assertThat(off.enroot().mountHome().source()).isEqualTo("environment");
+    assertThat(off.enroot().settings().mountHomeOn()).isFalse();
+    assertThat(off.enroot().settings().mountHome().source()).isEqualTo("environment");
     Facts env = facts(shell().withEnv("ENROOT_DATA_PATH", "/env/data"));
-    assertThat(env.enroot().dataPath().value()).isEqualTo("/env/data");
+    assertThat(env.enroot().settings().dataPath().value()).isEqualTo("/env/data");
   }
 
   @Test
@@ -204,10 +210,10 @@ class FactScriptTest {
     write(sysconf.resolve("enroot.conf"), "\nENROOT_DATA_PATH /data/${HOME\n");
     Facts f = facts(shell());
     // enroot carries on with an empty value, so its default applies; the error names the line.
-    assertThat(f.enroot().dataPath().value()).isEqualTo(home + "/.local/share/enroot");
-    assertThat(f.enroot().dataPath().source()).isEqualTo("default");
-    assertThat(f.enroot().dataPath().error()).startsWith(sysconf + "/enroot.conf:2: ");
-    assertThat(f.enroot().runtimePath().value()).isNotNull();
+    assertThat(f.enroot().settings().dataPath().value()).isEqualTo(home + "/.local/share/enroot");
+    assertThat(f.enroot().settings().dataPath().source()).isEqualTo("default");
+    assertThat(f.enroot().settings().dataPath().error()).startsWith(sysconf + "/enroot.conf:2: ");
+    assertThat(f.enroot().settings().runtimePath().value()).isNotNull();
   }
 
   @Test
@@ -232,14 +238,14 @@ class FactScriptTest {
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
 
     Facts f = facts(asNobody(shell()));
-    assertThat(f.runtime().writable()).isFalse();
-    assertThat(f.runtime().error())
+    assertThat(f.storage().runtime().writable()).isFalse();
+    assertThat(f.storage().runtime().error())
         .contains("mkdir")
         .contains(locked + "/runtime")
         .contains("Permission denied");
-    assertThat(f.cache().writable()).isFalse();
-    assertThat(f.cache().error()).contains("touch").contains("Permission denied");
-    assertThat(f.data().writable()).isFalse();
+    assertThat(f.storage().cache().writable()).isFalse();
+    assertThat(f.storage().cache().error()).contains("touch").contains("Permission denied");
+    assertThat(f.storage().data().writable()).isFalse();
   }
 
   @Test
@@ -253,9 +259,9 @@ class FactScriptTest {
             && Files.getPosixFilePermissions(run)
                 .contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE));
     Facts f = facts(asNobody(ShNodeShell.of("n1", home.toString())));
-    assertThat(f.enroot().runtimePath().value()).isEqualTo("/run/enroot");
-    assertThat(f.runtime().writable()).isFalse();
-    assertThat(f.runtime().error()).contains("/run/enroot").contains("Permission denied");
+    assertThat(f.enroot().settings().runtimePath().value()).isEqualTo("/run/enroot");
+    assertThat(f.storage().runtime().writable()).isFalse();
+    assertThat(f.storage().runtime().error()).contains("/run/enroot").contains("Permission denied");
   }
 
   @Test
@@ -272,7 +278,9 @@ class FactScriptTest {
         }
         for (var f : all) {
           Facts facts = f.get();
-          assertThat(facts.cache().writable()).as("round %d: %s", round, facts.cache()).isTrue();
+          assertThat(facts.storage().cache().writable())
+              .as("round %d: %s", round, facts.storage().cache())
+              .isTrue();
         }
       }
     } finally {
@@ -286,7 +294,7 @@ class FactScriptTest {
   void writeProbesLeaveNoDirectoriesBehind() throws Exception {
     write(sysconf.resolve("enroot.conf"), "ENROOT_RUNTIME_PATH " + tmp + "/a/b/c\n");
     Facts f = facts(shell());
-    assertThat(f.runtime().writable()).isTrue();
+    assertThat(f.storage().runtime().writable()).isTrue();
     assertThat(tmp.resolve("a")).doesNotExist();
   }
 
@@ -316,7 +324,7 @@ class FactScriptTest {
     Files.setPosixFilePermissions(mkdir, PosixFilePermissions.fromString("rwxr-xr-x"));
     Facts f = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
     assertThat(tmp.resolve("other-node-done")).isDirectory();
-    assertThat(f.cache().writable()).as("%s", f.cache().error()).isTrue();
+    assertThat(f.storage().cache().writable()).as("%s", f.storage().cache().error()).isTrue();
     // On a shared path the probe keeps what it made (enroot makes it on first use anyway), so
     // it never pulls a directory from under another node's probe.
     assertThat(cache).isDirectory();
@@ -336,7 +344,7 @@ class FactScriptTest {
         other.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
 
     Facts f = facts(asNobody(shell()));
-    Facts.HookFile h = f.systemHook("50-clusterrun-launch-agent.sh").orElseThrow();
+    HookFile h = f.enroot().systemHook("50-clusterrun-launch-agent.sh").orElseThrow();
     assertThat(h.executable()).isFalse();
     assertThat(h.mode()).isEqualTo("644");
     assertThat(h.uid()).isZero();
@@ -344,7 +352,7 @@ class FactScriptTest {
     assertThat(h.version()).isEqualTo(3);
     assertThat(h.sha256()).isEqualTo(sha256(ours));
     assertThat(h.type()).isEqualTo("regular file");
-    Facts.HookFile o = f.systemHook("10-other.sh").orElseThrow();
+    HookFile o = f.enroot().systemHook("10-other.sh").orElseThrow();
     assertThat(o.uid()).isEqualTo(65534);
     assertThat(o.modeBits() & 0022).isNotZero();
     assertThat(o.executable()).isTrue();
@@ -380,7 +388,7 @@ class FactScriptTest {
                 .withEnv("ENROOT_CONFIG_PATH", tmp.resolve("cfg/enroot").toString())
                 .withEnv("PRTE_MCA_plm_ssh_agent", "ssh")
                 .withEnv("OMPI_MCA_btl", "tcp,self"));
-    assertThat(f.agents())
+    assertThat(f.mpi().agents())
         .extracting(
             m ->
                 m.kind()
@@ -399,7 +407,7 @@ class FactScriptTest {
             "HOOK " + userHooks + "/9-prte.sh:2 PRTE_MCA_prte_launch_agent false false",
             "ENVIRON " + environ + "/50-mpi.env:2 OMPI_MCA_plm_rsh_agent false true",
             "ENVIRONMENT the environment PRTE_MCA_plm_ssh_agent false true");
-    assertThat(f.agents().get(3).scope()).isEqualTo("user");
+    assertThat(f.mpi().agents().get(3).scope()).isEqualTo("user");
   }
 
   @Test
@@ -413,18 +421,18 @@ class FactScriptTest {
             "pytorch",
             "missing",
             "it's $(x)");
-    assertThat(f.containers())
+    assertThat(f.enroot().containers())
         .containsEntry("pytorch", true)
         .containsEntry("missing", false)
         .containsEntry("it's $(x)", true);
-    assertThat(f.dataFsType()).isNotBlank();
+    assertThat(f.storage().dataFsType()).isNotBlank();
   }
 
   @Test
   void aNewlineInAValueCannotForgeAKey() {
     Facts f = facts(shell().withEnv("ENROOT_DATA_PATH", "/x\nuid=4242\\n"));
-    assertThat(f.uid()).isZero();
-    assertThat(f.enroot().dataPath().value()).isEqualTo("/x\nuid=4242\\n");
+    assertThat(f.account().uid()).isZero();
+    assertThat(f.enroot().settings().dataPath().value()).isEqualTo("/x\nuid=4242\\n");
   }
 
   @Test
@@ -438,10 +446,10 @@ class FactScriptTest {
             + "echo 'GPU 1: NVIDIA A100-SXM4-80GB (UUID: GPU-bbb)'\n");
     Files.setPosixFilePermissions(smi, PosixFilePermissions.fromString("rwxr-xr-x"));
     Facts f = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
-    assertThat(f.gpuCount()).isEqualTo(2);
-    assertThat(f.gpuModel()).isEqualTo("NVIDIA A100-SXM4-80GB");
+    assertThat(f.gpus().count()).isEqualTo(2);
+    assertThat(f.gpus().model()).isEqualTo("NVIDIA A100-SXM4-80GB");
     Facts none = facts(shell());
-    assertThat(none.gpuCount()).isNull();
+    assertThat(none.gpus().count()).isNull();
   }
 
   @Test
@@ -451,12 +459,12 @@ class FactScriptTest {
     write(enroot, "#!/bin/sh\necho 4.1.2\n");
     Files.setPosixFilePermissions(enroot, PosixFilePermissions.fromString("rwxr-xr-x"));
     Facts f = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
-    assertThat(f.enrootInstalled()).isTrue();
-    assertThat(f.enrootVersion()).isEqualTo("4.1.2");
+    assertThat(f.enroot().installed()).isTrue();
+    assertThat(f.enroot().version()).isEqualTo("4.1.2");
     write(enroot, "#!/bin/sh\necho \"mkdir: cannot create directory '/run/enroot'\" >&2\nexit 1\n");
     Facts bad = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
-    assertThat(bad.enrootVersion()).isNull();
-    assertThat(bad.enrootVersionError()).contains("exit 1").contains("/run/enroot");
+    assertThat(bad.enroot().version()).isNull();
+    assertThat(bad.enroot().versionError()).contains("exit 1").contains("/run/enroot");
   }
 
   /**
@@ -479,7 +487,7 @@ class FactScriptTest {
 
     // First run: nothing known, enroot is started, its id and version are learned.
     Facts first = withTable(sh, memory.table());
-    assertThat(first.enrootVersion()).isEqualTo("4.1.2");
+    assertThat(first.enroot().version()).isEqualTo("4.1.2");
     assertThat(first.raw()).containsKey("enroot.id").doesNotContainKey("enroot.version.remembered");
     memory.learn(List.of(first));
     assertThat(starts(started)).isEqualTo(1);
@@ -489,7 +497,7 @@ class FactScriptTest {
         new EnrootVersions(
             tmp.resolve("ws/.clusterrun/enroot-versions"), java.time.Clock.systemUTC());
     Facts second = withTable(sh, again.table());
-    assertThat(second.enrootVersion()).isEqualTo("4.1.2");
+    assertThat(second.enroot().version()).isEqualTo("4.1.2");
     assertThat(second.raw()).containsEntry("enroot.version.remembered", "yes");
     assertThat(starts(started)).isEqualTo(1);
 
@@ -499,10 +507,10 @@ class FactScriptTest {
     write(mpirun, "#!/bin/sh\necho 'mpirun (Open MPI) 4.1.4'\n");
     Files.setPosixFilePermissions(mpirun, PosixFilePermissions.fromString("rwxr-xr-x"));
     Facts checked = facts(sh);
-    assertThat(checked.enrootVersion()).isEqualTo("4.1.2");
+    assertThat(checked.enroot().version()).isEqualTo("4.1.2");
     assertThat(starts(started)).isEqualTo(2);
-    assertThat(checked.mpiVersion()).isEqualTo("mpirun (Open MPI) 4.1.4");
-    assertThat(withTable(sh, again.table()).mpiVersion()).isNull();
+    assertThat(checked.mpi().version()).isEqualTo("mpirun (Open MPI) 4.1.4");
+    assertThat(withTable(sh, again.table()).mpi().version()).isNull();
 
     // Reinstalled (a new file under the same name): started again, and its version is new.
     Path next = bin.resolve("enroot.new");
@@ -510,7 +518,7 @@ class FactScriptTest {
     Files.setPosixFilePermissions(next, PosixFilePermissions.fromString("rwxr-xr-x"));
     Files.move(next, enroot, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     Facts third = withTable(sh, again.table());
-    assertThat(third.enrootVersion()).isEqualTo("4.2.0");
+    assertThat(third.enroot().version()).isEqualTo("4.2.0");
     assertThat(third.raw()).doesNotContainKey("enroot.version.remembered");
     assertThat(starts(started)).isEqualTo(3);
   }

@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Hand-made facts for tests: a healthy node's keys, changed per test. */
-final class TestFacts {
+/**
+ * Hand-made facts for tests: a healthy node's keys, changed per test and read by the production
+ * parser; or, for a test that reads one group only, facts holding just that group.
+ */
+public final class TestFacts {
   final String node;
   final Map<String, String> kv = new LinkedHashMap<>();
 
@@ -54,6 +57,17 @@ final class TestFacts {
 
   static TestFacts node(String node) {
     return new TestFacts(node);
+  }
+
+  /** Facts holding only the script's keys as they are (the network facts read them there). */
+  public static Facts raw(String node, Map<String, String> raw) {
+    return new Facts(node, null, null, null, null, null, null, null, null, raw);
+  }
+
+  /** Facts holding only where enroot is installed, its version, and the script's keys. */
+  static Facts enroot(String node, String path, String version, Map<String, String> raw) {
+    Facts.Enroot enroot = new Facts.Enroot(path, version, null, null, null, null, null, null);
+    return new Facts(node, null, null, null, null, enroot, null, null, null, raw);
   }
 
   TestFacts set(String key, String value) {

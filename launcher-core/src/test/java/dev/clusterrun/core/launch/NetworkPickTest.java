@@ -3,6 +3,7 @@ package dev.clusterrun.core.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.check.Facts;
+import dev.clusterrun.core.check.TestFacts;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.JobSpec;
@@ -24,7 +25,7 @@ class NetworkPickTest {
     if (mcaFile != null) {
       raw.put("net.mca_file", mcaFile);
     }
-    return Facts.builder(name).raw(raw).build();
+    return TestFacts.raw(name, raw);
   }
 
   static Map<String, Facts> cluster(String rdma, String mcaFile) {
