@@ -41,7 +41,10 @@ import java.util.Map;
 public final class ScreenFlow {
   static final String SOURCE_RESOURCE = "screen.c";
 
-  /** Compiles the program once (rank 0; the others wait for it), then runs it with its words. */
+  /**
+   * Compiles the program once (rank 0; the others wait for it), then runs it with its words as a
+   * child, passing on the signals that stop a job.
+   */
   static final String SCRIPT =
       "src=$1 bin=$2\n"
           + "shift 2\n"
@@ -58,7 +61,13 @@ public final class ScreenFlow {
           + "    done\n"
           + "  fi\n"
           + "fi\n"
-          + "exec \"$bin\" \"$@\"\n";
+          // a child, not exec: the program starts a session of its own (see screen.c)
+          + "\"$bin\" \"$@\" &\n"
+          + "pid=$!\n"
+          + "trap 'kill -TERM $pid 2>/dev/null' TERM INT HUP\n"
+          + "wait $pid; rc=$?\n"
+          + "while kill -0 $pid 2>/dev/null; do wait $pid; rc=$?; done\n"
+          + "exit $rc\n";
 
   /**
    * mpirun's words: no binding. Open MPI binds a job of one or two ranks to cores, the same core

@@ -73,6 +73,17 @@ public final class ScreenReport {
         .append("; tolerance ")
         .append(num(v.tolerance() * 100))
         .append("%\n");
+    List<String> spreads = new ArrayList<>();
+    for (Metric m : v.metrics()) {
+      if (v.spreads().containsKey(m)) {
+        spreads.add(m.label() + " " + pct(v.spreads().get(m)).substring(1));
+      }
+    }
+    if (!spreads.isEmpty()) {
+      b.append("repeats of one figure differed by up to: ")
+          .append(String.join(", ", spreads))
+          .append('\n');
+    }
     b.append(verdictLine(v)).append('\n');
     return b.toString();
   }

@@ -22,7 +22,10 @@
  *   bandwidth: 1 MiB and 4 MiB messages sent back and forth (both directions counted, MB/s), the
  *              best round trip of each size, at most BW_MAX round trips or BW_BUDGET seconds.
  * Ranks that wait (between phases, outside the round's pairs) sleep instead of polling, so they
- * do not take the CPU from nodes that share one (virtual machines, the local test cluster).
+ * do not take the CPU from nodes that share one (virtual machines, the local test cluster). Each
+ * rank starts a session of its own (clusterrun starts it as a child, not a process group leader):
+ * Linux's autogroup scheduling shares the CPU between sessions, and on the head node the ranks
+ * would otherwise share one with mpirun and clusterrun, unlike the other nodes' ranks.
  *
  * Rank 0 prints every line (one writer: lines never mix), in this order:
  *   clusterrun-screen begin nodes=N ranks=P repeat=R
@@ -37,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MM_N 64
 #define TRIAD_N 2000000
@@ -289,6 +293,7 @@ int main(int argc, char **argv) {
   int rank, size, len, local, node, nodes, repeat = 0, expected = 0;
   char name[MPI_MAX_PROCESSOR_NAME];
   MPI_Comm nodecomm, leaders;
+  (void)setsid(); /* fails harmlessly when the rank leads its process group */
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
