@@ -9,12 +9,13 @@
  *     ROUNDS  the pair rounds, node indices in hostfile order: "0-1,2-3/1-2,3-0"
  *
  * Each node alone, all nodes at once (every rank of every node):
- *   dgemm: C += A * B on 64 x 64 doubles (2 * 64^3 flops each), repeated for a window of at least
- *          WINDOW seconds, in Gflop/s;
- *   triad: STREAM's a = b + s * c on 2,000,000 doubles (24 bytes per element), repeated for a
- *          window of at least WINDOW seconds, in MB/s (10^6 bytes per second).
- *   A window spans several periods of a CPU quota (cgroup cpu.cfs_period_us, 100 ms by default),
- *   so a throttled node cannot hide in one burst. A node's figure is the mean of its ranks'.
+ *   dgemm: C += A * B on 64 x 64 doubles (2 * 64^3 flops each), in Gflop/s;
+ *   triad: STREAM's a = b + s * c on 2,000,000 doubles (24 bytes per element), in MB/s (10^6
+ *          bytes per second);
+ *   each run in bursts of BURST seconds with a pause as long after each, until the bursts add up
+ *   to WINDOW seconds, the work divided by the bursts' time. The window spans several periods of a
+ *   CPU quota (cgroup cpu.cfs_period_us, 100 ms by default), so a throttled node cannot hide in
+ *   one period. A node's figure is the mean of its ranks'.
  * Nodes in pairs (the first rank of each node; every pair of a round at once, rounds one after the
  * other, all rounds once per repeat so repeats are spread in time):
  *   latency:   8-byte messages, the best of LAT_BATCHES batches of LAT_ITERS round trips, half a
@@ -45,6 +46,7 @@
 #define MM_N 64
 #define TRIAD_N 2000000
 #define WINDOW 0.3
+#define BURST 0.02
 #define LAT_ITERS 10
 #define LAT_BATCHES 30
 #define BW_MAX 30
@@ -68,7 +70,7 @@ static void die(const char *what) {
 static void quiet_barrier(void) {
   MPI_Request r;
   int done = 0;
-  struct timespec ts = {0, 200000};
+  struct timespec ts = {0, 1000000};
   MPI_Ibarrier(MPI_COMM_WORLD, &r);
   while (!done) {
     MPI_Test(&r, &done, MPI_STATUS_IGNORE);
@@ -89,29 +91,47 @@ static void mm(void) {
   }
 }
 
-static double dgemm_window(void) {
+/*
+ * Runs `kernel` in bursts of BURST seconds, each followed by a pause as long, until the bursts add
+ * up to WINDOW seconds; returns the work per second of burst. Half the time busy, the ranks of
+ * nodes that share a machine (virtual machines, the local test cluster) do not take the CPU from
+ * each other, while a CPU quota (cpu.cfs_quota_us) still stretches the bursts past its share.
+ */
+static double bursts(long (*kernel)(double), double work_per_unit) {
+  double busy = 0.0, units = 0.0;
+  struct timespec pause = {0, (long)(BURST * 1e9)};
+  while (busy < WINDOW) {
+    double t0 = MPI_Wtime();
+    units += (double)kernel(t0 + BURST);
+    busy += MPI_Wtime() - t0;
+    nanosleep(&pause, NULL);
+  }
+  return units * work_per_unit / busy;
+}
+
+static long mm_until(double until) {
   long n = 0;
-  double t0 = MPI_Wtime(), t;
   do {
     mm();
     n++;
-    t = MPI_Wtime();
-  } while (t - t0 < WINDOW);
-  return 2.0 * MM_N * MM_N * MM_N * n / (t - t0) / 1e9;
+  } while (MPI_Wtime() < until);
+  return n;
 }
 
-static double triad_window(void) {
+static long triad_until(double until) {
   long n = 0;
-  double t0 = MPI_Wtime(), t;
   do {
     for (long i = 0; i < TRIAD_N; i++) {
       ta[i] = tb[i] + 3.0 * tc[i];
     }
     n++;
-    t = MPI_Wtime();
-  } while (t - t0 < WINDOW);
-  return 24.0 * TRIAD_N * n / (t - t0) / 1e6;
+  } while (MPI_Wtime() < until);
+  return n;
 }
+
+static double dgemm_window(void) { return bursts(mm_until, 2.0 * MM_N * MM_N * MM_N / 1e9); }
+
+static double triad_window(void) { return bursts(triad_until, 24.0 * TRIAD_N / 1e6); }
 
 static double latency(int peer, int first, char *buf) {
   double best = -1.0;
