@@ -28,8 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * link limited by a token-bucket qdisc on its eth0 (egress, 50 Mbit/s), the two pairs node3 is in
  * are slow and node3 is flagged, no other node and no link, {@code --write-hostfile} leaves out
  * exactly node3 and {@code run --nodes} of that file runs on the other two; with node3's sshd in a
- * cgroup whose CPU quota is 25% of one CPU (every session it starts inherits it), node3's compute is
- * flagged, no other node.
+ * cgroup whose CPU quota is 25% of one CPU (every session it starts inherits it), node3's compute
+ * is flagged, no other node.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ScreenIT {

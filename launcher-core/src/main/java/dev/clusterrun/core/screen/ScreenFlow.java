@@ -77,8 +77,8 @@ public final class ScreenFlow {
   static final List<String> MPIRUN_ARGS = List.of("--bind-to", "none");
 
   /**
-   * A rank waiting for its peer yields the CPU while it polls: where nodes share a machine the
-   * peer may need it; on a real node it costs a fraction of a microsecond, alike for every pair.
+   * A rank waiting for its peer yields the CPU while it polls: where nodes share a machine the peer
+   * may need it; on a real node it costs a fraction of a microsecond, alike for every pair.
    */
   static final Map<String, String> MCA = Map.of("mpi_yield_when_idle", "1");
 
