@@ -144,11 +144,6 @@ public final class ScreenJudge {
     }
   }
 
-  /** Judges pairs only (no single-node figures). */
-  public static Verdict judge(List<String> nodes, List<PairFigure> pairs, double tolerance) {
-    return judge(nodes, List.of(), pairs, tolerance, Map.of());
-  }
-
   /**
    * Judges the figures among {@code nodes}: every node in at least one pair, and in {@code own}
    * when it is not empty.

@@ -9,6 +9,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ScreenJudgeTest {
+  /** Pairs only, no single-node figures. */
+  private static ScreenJudge.Verdict judge(List<String> nodes, List<PairFigure> pairs, double t) {
+    return ScreenJudge.judge(nodes, List.of(), pairs, t, java.util.Map.of());
+  }
+
   private static List<String> nodes(int n) {
     List<String> out = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
@@ -32,7 +37,7 @@ class ScreenJudgeTest {
   @Test
   void healthy_nothingFlagged() {
     for (int n : new int[] {3, 4, 8}) {
-      var v = ScreenJudge.judge(nodes(n), ring(nodes(n), 1000, null), 0.10);
+      var v = judge(nodes(n), ring(nodes(n), 1000, null), 0.10);
       assertThat(v.clean()).as("n=%d", n).isTrue();
       assertThat(v.flaggedNodes()).isEmpty();
       assertThat(v.flaggedLinks()).isEmpty();
@@ -43,7 +48,7 @@ class ScreenJudgeTest {
   @Test
   void oneNodeSlowInBothItsPairs_thatNodeAndNoOther_evenOnThreeNodes() {
     for (int n : new int[] {3, 4, 5, 8}) {
-      var v = ScreenJudge.judge(nodes(n), ring(nodes(n), 1000, "n2"), 0.10);
+      var v = judge(nodes(n), ring(nodes(n), 1000, "n2"), 0.10);
       assertThat(v.flaggedNodes()).as("n=%d", n).containsExactly("n2");
       assertThat(v.flaggedLinks()).as("n=%d", n).isEmpty();
       var row = v.nodes().get(1).cells().get(Metric.BANDWIDTH);
@@ -61,7 +66,7 @@ class ScreenJudgeTest {
     List<String> ns = nodes(4);
     List<PairFigure> pairs = new ArrayList<>(ring(ns, 1000, null));
     pairs.set(2, new PairFigure("n3", "n4", 100, 30));
-    var v = ScreenJudge.judge(ns, pairs, 0.10);
+    var v = judge(ns, pairs, 0.10);
     assertThat(v.flaggedNodes()).isEmpty();
     assertThat(v.flaggedLinks())
         .singleElement()
@@ -81,7 +86,7 @@ class ScreenJudgeTest {
     pairs.add(new PairFigure("n2", "n3", 1000, 31));
     pairs.add(new PairFigure("n3", "n4", 1000, 90));
     pairs.add(new PairFigure("n4", "n1", 1000, 95));
-    var v = ScreenJudge.judge(ns, pairs, 0.10);
+    var v = judge(ns, pairs, 0.10);
     assertThat(v.flaggedNodes()).containsExactly("n4");
     assertThat(ScreenReport.verdictLine(v)).startsWith("flagged: node n4 (latency 90.0 us");
   }
@@ -92,19 +97,19 @@ class ScreenJudgeTest {
     List<PairFigure> pairs = new ArrayList<>(ring(ns, 1000, null));
     pairs.set(1, new PairFigure("n2", "n3", 920, 30));
     pairs.set(2, new PairFigure("n3", "n4", 920, 30));
-    assertThat(ScreenJudge.judge(ns, pairs, 0.10).clean()).isTrue();
-    assertThat(ScreenJudge.judge(ns, pairs, 0.05).flaggedNodes()).containsExactly("n3");
+    assertThat(judge(ns, pairs, 0.10).clean()).isTrue();
+    assertThat(judge(ns, pairs, 0.05).flaggedNodes()).containsExactly("n3");
   }
 
   @Test
   void twoNodesAreOnePair_nothingCanBeBlamed() {
-    var v = ScreenJudge.judge(nodes(2), List.of(new PairFigure("n1", "n2", 5, 500)), 0.10);
+    var v = judge(nodes(2), List.of(new PairFigure("n1", "n2", 5, 500)), 0.10);
     assertThat(v.clean()).isTrue();
   }
 
   @Test
   void jsonNamesTheFlaggedNode() {
-    var v = ScreenJudge.judge(nodes(3), ring(nodes(3), 1000, "n3"), 0.10);
+    var v = judge(nodes(3), ring(nodes(3), 1000, "n3"), 0.10);
     assertThat(ScreenReport.json(v))
         .contains("\"flaggedNodes\" : [ \"n3\" ]")
         .contains("\"flaggedLinks\" : [ ]");
@@ -168,7 +173,7 @@ class ScreenJudgeTest {
 
   @Test
   void junitHasACasePerNode_aFailureForTheFlagged_anErrorForOneThatDidNotRun() {
-    var v = ScreenJudge.judge(nodes(3), ring(nodes(3), 1000, "n3"), 0.10);
+    var v = judge(nodes(3), ring(nodes(3), 1000, "n3"), 0.10);
     String x = ScreenReport.junit(v, java.util.Map.of(), java.time.Instant.EPOCH);
     assertThat(x)
         .contains("<testsuite name=\"clusterrun screen\" tests=\"3\" failures=\"1\" errors=\"0\"")
