@@ -80,6 +80,9 @@ Commands:
   cut NODE [--arp]          drop NODE off the network without a reset (no RST, no ICMP; its
                             processes keep running); --arp lets ARP fail as on one Ethernet segment
   uncut NODE                undo 'cut'
+  throttle NODE PERCENT     limit NODE's sshd, and every session it starts from now on, to PERCENT
+                            of one CPU (a cgroup v1 cpu.cfs_quota_us, period 100 ms)
+  unthrottle NODE           undo 'throttle' (the sessions started meanwhile too)
   push [--private] [--oci] [--arch ARCH[,ARCH...]] REPO:TAG [--add PATH=CONTENT]...
        [--remove PATH]... [--env KEY=VALUE]...
                             push a new version of the tiny image to the cluster's open registry
@@ -1260,6 +1263,47 @@ do_uncut() {
   if [[ $how == pinned ]]; then pin_neighbours "$k" del; fi
 }
 
+# The cgroup v1 cpu controller's mount, and the group of NODE's sshd in it ("/" or "/a/b").
+readonly CPU_CGROUP=/sys/fs/cgroup/cpu
+sshd_cpu_group() {
+  local line
+  line=$(grep -E '^[0-9]+:([^:]*,)?cpu(,[^:]*)?:' "/proc/$1/cgroup") || return 1
+  echo "${line#*:*:}"
+}
+
+# A group under the sshd's own (so limits above it still hold), with a CPU quota; the sshd moves
+# into it, and every session it starts from then on is born there. The group it came from is kept
+# for `unthrottle`.
+do_throttle() {
+  local node=$1 pct=$2 pid from dir
+  require_up
+  node_index "$node" >/dev/null
+  [[ $pct =~ ^[1-9][0-9]?$ ]] || die "throttle: PERCENT must be from 1 to 99, got '$pct'"
+  [[ -w $CPU_CGROUP/cgroup.procs ]] || die "throttle: no cgroup v1 cpu controller at $CPU_CGROUP"
+  [[ ! -e $STATE_DIR/nodes/$node/throttled ]] || die "throttle: $node is throttled already"
+  pid=$(sshd_pid "$node") || die "$node: its sshd is not running"
+  from=$(sshd_cpu_group "$pid") || die "throttle: cannot read the cpu group of $node's sshd"
+  dir=$CPU_CGROUP${from%/}/crlc-$node
+  mkdir -p "$dir"
+  record emptydir "$dir"
+  echo 100000 >"$dir/cpu.cfs_period_us"
+  echo $((pct * 1000)) >"$dir/cpu.cfs_quota_us"
+  echo "$pid" >"$dir/cgroup.procs"
+  echo "$from $dir" >"$STATE_DIR/nodes/$node/throttled"
+}
+
+do_unthrottle() {
+  local node=$1 from dir pid
+  require_up
+  node_index "$node" >/dev/null
+  read -r from dir 2>/dev/null <"$STATE_DIR/nodes/$node/throttled" || die "unthrottle: $node is not throttled"
+  while read -r pid; do
+    echo "$pid" >"$CPU_CGROUP$from/cgroup.procs" 2>/dev/null || true
+  done <"$dir/cgroup.procs"
+  rmdir "$dir"
+  rm -f "$STATE_DIR/nodes/$node/throttled"
+}
+
 do_hostfile() {
   local slots=${1:-1} k
   [[ $slots =~ ^[1-9][0-9]*$ ]] || die "hostfile: SLOTS must be a positive number, got '$slots'"
@@ -1412,6 +1456,18 @@ main() {
       require_root
       require_owner uncut
       do_uncut "$1"
+      ;;
+    throttle)
+      [[ $# -eq 2 ]] || die "usage: cluster.sh throttle NODE PERCENT"
+      require_root
+      require_owner throttle
+      do_throttle "$1" "$2"
+      ;;
+    unthrottle)
+      [[ $# -eq 1 ]] || die "usage: cluster.sh unthrottle NODE"
+      require_root
+      require_owner unthrottle
+      do_unthrottle "$1"
       ;;
     push)
       require_root

@@ -69,7 +69,6 @@ class UnusedMemberTest {
         "the tests build their values with it (the main code builds them from flags, files and ssh -G)";
     for (String k :
         List.of(
-            "core.bench.BenchResult$Builder.metrics",
             "core.bench.BenchSettings$Hpcc.DEFAULTS",
             "core.bench.Gates.none",
             "core.bench.JUnitReport$Case.<init>",

@@ -26,8 +26,14 @@ final class ScreenCommand implements Callable<Integer> {
   @Option(names = "--tolerance", paramLabel = "PERCENT")
   String tolerance = "10%";
 
+  @Option(names = "--repeat", paramLabel = "N")
+  int repeat = ScreenRequest.DEFAULT_REPEAT;
+
   @Option(names = "--json", descriptionKey = "screen.json")
   boolean json;
+
+  @Option(names = "--junit", paramLabel = "FILE", descriptionKey = "screen.junit")
+  Path junit;
 
   @Option(names = "--write-hostfile", paramLabel = "FILE")
   Path writeHostfile;
@@ -42,25 +48,18 @@ final class ScreenCommand implements Callable<Integer> {
             job.input(nodes.path, JobWords.NONE, ssh, root.env, null),
             LaunchOptions.of(false, false, false, "auto", job.noHook),
             ScreenRequest.parseTolerance(tolerance),
+            repeat,
             writeHostfile,
+            junit,
             VersionProvider.version());
     ScreenOutcome out = ScreenFlow.run(rq, RunOptions.console(root));
     if (out.failed() != null) {
       RunCommand.render(out.failed(), root.err);
     }
-    out.notRun().forEach((n, why) -> root.err.println("clusterrun: " + n + ": " + why));
     if (out.verdict() != null) {
-      root.out.print(json ? ScreenReport.json(out.verdict()) : ScreenReport.table(out.verdict()));
-      if (writeHostfile != null) {
-        root.err.println(
-            "clusterrun: screen: wrote "
-                + writeHostfile
-                + " without "
-                + (out.verdict().flaggedNodes().isEmpty()
-                    ? "any node (none flagged)"
-                    : String.join(", ", out.verdict().flaggedNodes())));
-      }
+      root.out.print(ScreenReport.render(out.verdict(), json));
     }
+    ScreenReport.messages(out).forEach(root.err::println);
     root.out.flush();
     root.err.flush();
     return out.exitCode();

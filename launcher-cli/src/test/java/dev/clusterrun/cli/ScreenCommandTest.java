@@ -17,11 +17,20 @@ class ScreenCommandTest {
   }
 
   @Test
-  void npIsRefused_theScreenPlacesOneRankOnEachNodeOfAPair() {
+  void npIsRefused_theScreenPlacesOneRankOnEachSlot() {
     CliTest.Run r =
         CliTest.run("screen", "--nodes", CliTest.path("hostfiles/2x8.txt"), "--np", "4");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).startsWith("clusterrun: --np: screen runs one rank on each node");
+    assertThat(r.err()).startsWith("clusterrun: --np: screen runs one rank on each slot");
+  }
+
+  @Test
+  void aRepeatOutOfRangeIsBadInputNamingTheFlag() {
+    CliTest.Run r =
+        CliTest.run("screen", "--nodes", CliTest.path("hostfiles/2x8.txt"), "--repeat", "0");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("clusterrun: --repeat: must be from 1 to 100, got 0");
+    assertThat(r.out()).isEmpty();
   }
 
   @Test
@@ -41,6 +50,8 @@ class ScreenCommandTest {
     assertThat(r.out())
         .contains("--tolerance=PERCENT")
         .contains("--write-hostfile=FILE")
+        .contains("--repeat=N")
+        .contains("--junit=FILE")
         .contains("screen: a node or a link was flagged");
   }
 }

@@ -35,4 +35,13 @@ public final class PairRounds {
     }
     return List.of(List.copyOf(even), List.copyOf(odd), List.of(closing));
   }
+
+  /** The rounds as the screen program reads them: {@code 0-1,2-3/1-2,3-0}. */
+  public static String argument(List<List<Pair>> rounds) {
+    List<String> out = new ArrayList<>();
+    for (List<Pair> round : rounds) {
+      out.add(String.join(",", round.stream().map(p -> p.a() + "-" + p.b()).toList()));
+    }
+    return String.join("/", out);
+  }
 }

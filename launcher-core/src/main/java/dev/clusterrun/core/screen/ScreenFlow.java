@@ -4,7 +4,6 @@ import dev.clusterrun.core.AtomicFiles;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.Sha256;
-import dev.clusterrun.core.cluster.Host;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.launch.JobResolver;
 import dev.clusterrun.core.launch.LaunchFlow;
@@ -26,27 +25,32 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The flow of {@code screen}: the nodes in pairs ({@link PairRounds}), one mpirun per round with
- * every pair of the round at once (ranks 2k and 2k+1 of the round's hostfile are a pair), each rank
- * in the job's container, run by {@link LaunchFlow} like any job; the pairs' figures judged against
- * each other ({@link ScreenJudge}). The ping-pong ships as C source and is compiled by the
- * container's {@code mpicc} on the first use of an image, then kept in the workspace under a name
- * made from the source and the image's identity.
+ * The flow of {@code screen}: one mpirun across every node of the hostfile, one rank per slot, each
+ * rank in the job's container, run by {@link LaunchFlow} like any job. The program ({@code
+ * screen.c}) measures each node alone (all nodes at once), then the nodes in pairs ({@link
+ * PairRounds}: every pair of a round at once, the rounds one after the other), each measurement
+ * {@code --repeat} times; the best of each is judged against the run's median ({@link
+ * ScreenJudge}). The program ships as C source and is compiled by the container's {@code mpicc} on
+ * the first use of an image, then kept in the workspace under a name made from the source and the
+ * image's identity.
  */
 public final class ScreenFlow {
-  static final String SOURCE_RESOURCE = "pingpong.c";
+  static final String SOURCE_RESOURCE = "screen.c";
 
-  /** Compiles the ping-pong once (rank 0; the others wait for it), then runs it. */
+  /**
+   * Compiles the program once (rank 0; the others wait for it), then runs it with its words as a
+   * child, passing on the signals that stop a job.
+   */
   static final String SCRIPT =
       "src=$1 bin=$2\n"
+          + "shift 2\n"
           + "if [ ! -x \"$bin\" ]; then\n"
           + "  if [ \"${OMPI_COMM_WORLD_RANK:-0}\" = 0 ]; then\n"
-          + "    mpicc -O2 -o \"$bin.$$\" \"$src\" && mv -f \"$bin.$$\" \"$bin\" ||"
+          + "    mpicc -O3 -o \"$bin.$$\" \"$src\" && mv -f \"$bin.$$\" \"$bin\" ||"
           + " { echo \"clusterrun-screen: mpicc could not compile $src\" >&2; exit 1; }\n"
           + "  else\n"
           + "    i=0\n"
@@ -57,11 +61,31 @@ public final class ScreenFlow {
           + "    done\n"
           + "  fi\n"
           + "fi\n"
-          + "exec \"$bin\"\n";
+          // a child, not exec: the program starts a session of its own (see screen.c)
+          + "\"$bin\" \"$@\" &\n"
+          + "pid=$!\n"
+          + "trap 'kill -TERM $pid 2>/dev/null' TERM INT HUP\n"
+          + "wait $pid; rc=$?\n"
+          + "while kill -0 $pid 2>/dev/null; do wait $pid; rc=$?; done\n"
+          + "exit $rc\n";
+
+  /**
+   * mpirun's words: no binding. Open MPI binds a job of one or two ranks to cores, the same core
+   * numbers on every node; nodes that share a machine (virtual machines, the local test cluster)
+   * would then share one core.
+   */
+  static final List<String> MPIRUN_ARGS = List.of("--bind-to", "none");
+
+  /**
+   * A rank waiting for its peer yields the CPU while it polls: where nodes share a machine the peer
+   * may need it; on a real node it costs a fraction of a microsecond, alike for every pair.
+   */
+  static final Map<String, String> MCA = Map.of("mpi_yield_when_idle", "1");
 
   private final ScreenRequest rq;
   private final String source;
   private final Console quiet;
+  private Path workspace;
 
   private ScreenFlow(ScreenRequest rq, String source, Console quiet) {
     this.rq = rq;
@@ -73,14 +97,14 @@ public final class ScreenFlow {
   public static ScreenOutcome run(ScreenRequest rq, Console console)
       throws IOException, InterruptedException {
     if (rq.input().flags().mpi().np() != null) {
-      throw new BadInputException("--np", "screen runs one rank on each node of each pair");
+      throw new BadInputException("--np", "screen runs one rank on each slot of every node");
     }
     Hostfile hf = rq.input().readHostfile();
     if (hf.hosts().size() < 2) {
       throw new BadInputException(
           hf.source(), "a screen needs at least two nodes (it measures them in pairs)");
     }
-    // The ping-pong's lines go to the round's stdout.log; stdout carries the screen's report.
+    // The program's lines go to the run's stdout.log; stdout carries the screen's report.
     Console quiet =
         new Console(
             console.progress(),
@@ -90,127 +114,126 @@ public final class ScreenFlow {
             null);
     ScreenFlow flow = new ScreenFlow(rq, source(), quiet);
     List<List<PairRounds.Pair>> rounds = PairRounds.rounds(hf.hosts().size());
-    List<ScreenJudge.PairFigure> figures = new ArrayList<>();
-    Map<String, String> notRun = new LinkedHashMap<>();
-    for (int r = 0; r < rounds.size(); r++) {
-      List<Host> hosts = roundHosts(hf, rounds.get(r));
-      console
-          .progress()
-          .note("screen: round " + (r + 1) + " of " + rounds.size() + ": " + describe(hosts));
-      LaunchOutcome out = flow.runRound(new Hostfile(hf.source(), hosts));
-      RunSummary s = out.summary();
-      if (s == null || !s.jobRan()) {
-        return new ScreenOutcome(out.exitCode(), null, out, Map.of());
-      }
-      collect(hosts, s, figures, notRun);
+    console
+        .progress()
+        .note(
+            "screen: "
+                + hf.hosts().size()
+                + " nodes alone, then in pairs in "
+                + rounds.size()
+                + (rounds.size() == 1 ? " round" : " rounds")
+                + " ("
+                + describe(hf, rounds)
+                + "); each measurement "
+                + rq.repeat()
+                + (rq.repeat() == 1 ? " time" : " times, the best kept"));
+    LaunchOutcome out = flow.launch(hf, rounds);
+    RunSummary s = out.summary();
+    if (s == null || !s.jobRan()) {
+      return new ScreenOutcome(out.exitCode(), null, out, Map.of(), List.of());
     }
-    if (!notRun.isEmpty()) {
-      return new ScreenOutcome(ExitCode.CHECK_FAILED.value(), null, null, notRun);
+    ScreenFigures f = figures(hf, rounds, s);
+    if (!f.missing().isEmpty()) {
+      List<String> notes = flow.writeJUnit(null, f.missing());
+      return new ScreenOutcome(ExitCode.CHECK_FAILED.value(), null, null, f.missing(), notes);
     }
-    ScreenJudge.Verdict v = ScreenJudge.judge(hf.names(), figures, rq.tolerance());
+    ScreenJudge.Verdict v =
+        ScreenJudge.judge(hf.names(), f.nodes(), f.pairs(), rq.tolerance(), f.spreads());
+    List<String> notes = new ArrayList<>(flow.writeJUnit(v, Map.of()));
     if (rq.writeHostfile() != null) {
       ScreenHostfile.write(rq.input().hostfile(), v.flaggedNodes(), rq.writeHostfile());
+      notes.add(
+          "wrote "
+              + rq.writeHostfile()
+              + " without "
+              + (v.flaggedNodes().isEmpty()
+                  ? "any node (none flagged)"
+                  : String.join(", ", v.flaggedNodes())));
     }
+    notes.add(ScreenRecord.append(v, s, rq.input().hostfile(), flow.workspace));
     return new ScreenOutcome(
-        v.clean() ? ExitCode.OK.value() : ExitCode.RESULT_FAILED.value(), v, null, Map.of());
+        v.clean() ? ExitCode.OK.value() : ExitCode.RESULT_FAILED.value(), v, null, Map.of(), notes);
   }
 
-  /** The round's hosts, the pairs one after the other, one slot each. */
-  static List<Host> roundHosts(Hostfile hf, List<PairRounds.Pair> pairs) {
-    List<Host> out = new ArrayList<>();
-    for (PairRounds.Pair p : pairs) {
-      for (int i : new int[] {p.a(), p.b()}) {
-        Host h = hf.hosts().get(i);
-        out.add(new Host(h.name(), 1, true, 0, h.line()));
-      }
-    }
-    return out;
-  }
-
-  private static String describe(List<Host> hosts) {
-    List<String> pairs = new ArrayList<>();
-    for (int i = 0; i + 1 < hosts.size(); i += 2) {
-      pairs.add(hosts.get(i).name() + "-" + hosts.get(i + 1).name());
-    }
-    return String.join(", ", pairs);
-  }
-
-  /** The round's pairs' figures from its stdout.log; a pair without one is said in notRun. */
-  private static void collect(
-      List<Host> hosts,
-      RunSummary s,
-      List<ScreenJudge.PairFigure> figures,
-      Map<String, String> notRun)
-      throws IOException {
+  private static ScreenFigures figures(
+      Hostfile hf, List<List<PairRounds.Pair>> rounds, RunSummary s) throws IOException {
     Path log = Path.of(s.runDir()).resolve("stdout.log");
     String text =
         Files.isRegularFile(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
-    Map<Integer, PingPongParser.Measured> m = PingPongParser.parse(text);
-    for (int i = 0; i + 1 < hosts.size(); i += 2) {
-      String a = hosts.get(i).name();
-      String b = hosts.get(i + 1).name();
-      PingPongParser.Measured x = m.get(i);
-      if (x == null || x.peer() != i + 1) {
-        String why =
-            "the pair "
-                + a
-                + "-"
-                + b
-                + " gave no figure (run "
-                + s.runId()
-                + " "
-                + s.outcome()
-                + ", exit "
-                + s.exitCode()
-                + "; see "
-                + s.runDir()
-                + ")";
-        notRun.putIfAbsent(a, why);
-        notRun.putIfAbsent(b, why);
-      } else {
-        figures.add(new ScreenJudge.PairFigure(a, b, x.bandwidthMBps(), x.latencyUs()));
-      }
-    }
+    String why =
+        "run " + s.runId() + " " + s.outcome() + ", exit " + s.exitCode() + "; see " + s.runDir();
+    List<PairRounds.Pair> pairs = rounds.stream().flatMap(List::stream).toList();
+    return ScreenFigures.of(ScreenParser.parse(text), hf.names(), pairs, why);
   }
 
-  private LaunchOutcome runRound(Hostfile round) throws IOException, InterruptedException {
-    ResolvedJob first = resolve(round, List.of("true"));
+  private List<String> writeJUnit(ScreenJudge.Verdict v, Map<String, String> notRun)
+      throws IOException {
+    if (rq.junit() == null) {
+      return List.of();
+    }
+    AtomicFiles.write(rq.junit(), ScreenReport.junit(v, notRun, java.time.Instant.now()));
+    return List.of("wrote " + rq.junit());
+  }
+
+  private static String describe(Hostfile hf, List<List<PairRounds.Pair>> rounds) {
+    List<String> out = new ArrayList<>();
+    for (List<PairRounds.Pair> round : rounds) {
+      List<String> pairs = new ArrayList<>();
+      for (PairRounds.Pair p : round) {
+        pairs.add(hf.hosts().get(p.a()).name() + "-" + hf.hosts().get(p.b()).name());
+      }
+      out.add(String.join(" ", pairs));
+    }
+    return String.join(", then ", out);
+  }
+
+  private LaunchOutcome launch(Hostfile hf, List<List<PairRounds.Pair>> rounds)
+      throws IOException, InterruptedException {
+    ResolvedJob first = resolve(hf, List.of("true"));
     if (first.image().value() == null && first.containerName().source() == Source.DEFAULT) {
       throw new BadInputException(
           "--container-image",
           "screen needs the job's container: an enroot URI or a .sqsh file with Open MPI and"
               + " mpicc, or --container-name of an existing container");
     }
-    Path dir = Path.of(first.workspacePath().value()).resolve("screen");
+    workspace = Path.of(first.workspacePath().value());
+    Path dir = workspace.resolve("screen");
     Files.createDirectories(dir.resolve("bin"));
-    String srcName = "pingpong-" + Sha256.hex(source).substring(0, 12) + ".c";
+    String srcName = "screen-" + Sha256.hex(source).substring(0, 12) + ".c";
     Path src = dir.resolve(srcName);
     if (!Files.isRegularFile(src)) {
       AtomicFiles.write(src, source);
     }
+    List<String> words =
+        List.of(
+            Integer.toString(rq.repeat()),
+            Integer.toString(hf.hosts().size()),
+            PairRounds.argument(rounds));
     LaunchFlow.Launch launch =
         new LaunchFlow.Launch(
-            round, first, LaunchFlow.newRunId("screen"), null, rq.launch(), rq.clusterrunVersion());
+            hf, first, LaunchFlow.newRunId("screen"), null, rq.launch(), rq.clusterrunVersion());
     return LaunchFlow.launch(
-        launch, (session, report, job) -> withProgram(round, job, srcName), quiet);
+        launch, (session, report, job) -> withProgram(hf, job, srcName, words), quiet);
   }
 
-  /** The round's job with its command, once the image is pinned (its identity names the binary). */
-  private ResolvedJob withProgram(Hostfile round, ResolvedJob pinned, String srcName)
-      throws IOException {
+  /** The job with its command, once the image is pinned (its identity names the binary). */
+  private ResolvedJob withProgram(
+      Hostfile hf, ResolvedJob pinned, String srcName, List<String> words) throws IOException {
     String key = Sha256.hex(source + "\n" + imageIdentity(pinned)).substring(0, 16);
     String m = pinned.workspaceMount().value();
     String inContainer =
         (m.endsWith("/") && m.length() > 1 ? m.substring(0, m.length() - 1) : m) + "/screen/";
-    List<String> command =
+    List<String> command = new ArrayList<>();
+    command.addAll(
         List.of(
             "sh",
             "-c",
             SCRIPT,
             "clusterrun-screen",
             inContainer + srcName,
-            inContainer + "bin/pingpong-" + key);
-    return resolve(round, command).withImage(pinned.image());
+            inContainer + "bin/screen-" + key));
+    command.addAll(words);
+    return resolve(hf, command).withImage(pinned.image());
   }
 
   /**
@@ -235,7 +258,7 @@ public final class ScreenFlow {
         + job.containerName().value();
   }
 
-  private ResolvedJob resolve(Hostfile round, List<String> command) {
+  private ResolvedJob resolve(Hostfile hf, List<String> command) {
     JobResolver r = new JobResolver();
     r.layer(rq.input().flags(), Source.FLAG, "flags");
     r.layer(
@@ -243,14 +266,14 @@ public final class ScreenFlow {
             "screen",
             ContainerSpec.EMPTY,
             WorkspaceSpec.EMPTY,
-            new MpiSpec(round.hosts().size(), null, null, null, null, null),
+            new MpiSpec(null, null, MCA, null, MPIRUN_ARGS, null),
             command,
             SshSpec.EMPTY,
             "screen"),
         Source.DEFAULT,
-        "screen: one rank on each node of each pair");
+        "screen: one rank on each slot, no binding");
     r.environment(rq.input().env());
-    return r.resolve(round, rq.input().home(), rq.input().cwd());
+    return r.resolve(hf, rq.input().home(), rq.input().cwd());
   }
 
   static String source() throws IOException {

@@ -7,28 +7,36 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Judges the pairs' figures against the cluster itself. Each metric's reference is the median, over
- * the nodes, of each node's better pair: a bad node is in two pairs, which on three nodes are two
- * of the three, so the median of the pairs would be the bad node's own figure. A pair is slow on a
- * metric when it is off the reference by more than the tolerance in the bad direction. A node is
- * flagged when every one of its pairs is slow on that metric (it needs two pairs: two nodes are one
+ * Judges a screen's figures against the cluster itself; each figure is already the best of its
+ * repeats. A node's own figures (compute, memory) are held against the median of the nodes'. A
+ * pair's figures (bandwidth, latency) are held against the median, over the nodes, of each node's
+ * better pair: a bad node is in two pairs, which on three nodes are two of the three, so the median
+ * of the pairs would be the bad node's own figure. A figure is slow when it is off its reference by
+ * more than the tolerance in the bad direction. A node is flagged when one of its own figures is
+ * slow, or when every one of its pairs is slow on a metric (it needs two pairs: two nodes are one
  * pair, which blames nothing); a slow pair with neither end flagged names the link.
  */
 public final class ScreenJudge {
   private ScreenJudge() {}
 
-  /** What a pair measures, and which way is worse. */
+  /** What a screen measures, whether on a node alone or on a pair, and which way is worse. */
   public enum Metric {
-    BANDWIDTH("bandwidth", "MB/s", true),
-    LATENCY("latency", "us", false);
+    COMPUTE("compute", "Gflop/s", "dgemm_Gflops", false, true),
+    MEMORY("memory", "MB/s", "triad_MBps", false, true),
+    BANDWIDTH("bandwidth", "MB/s", "bandwidth_MBps", true, true),
+    LATENCY("latency", "us", "latency_usec", true, false);
 
     private final String label;
     private final String unit;
+    private final String key;
+    private final boolean ofPair;
     private final boolean higherIsBetter;
 
-    Metric(String label, String unit, boolean higherIsBetter) {
+    Metric(String label, String unit, String key, boolean ofPair, boolean higherIsBetter) {
       this.label = label;
       this.unit = unit;
+      this.key = key;
+      this.ofPair = ofPair;
       this.higherIsBetter = higherIsBetter;
     }
 
@@ -40,8 +48,21 @@ public final class ScreenJudge {
       return unit;
     }
 
+    /** The metric's name in the results log ({@code node3/bandwidth_MBps}). */
+    public String key() {
+      return key;
+    }
+
+    public boolean ofPair() {
+      return ofPair;
+    }
+
     double of(PairFigure p) {
       return this == BANDWIDTH ? p.bandwidthMBps() : p.latencyUs();
+    }
+
+    double of(NodeFigure n) {
+      return this == COMPUTE ? n.dgemmGflops() : n.triadMBps();
     }
 
     boolean better(double x, double y) {
@@ -54,7 +75,15 @@ public final class ScreenJudge {
           ? value < reference * (1 - tolerance)
           : value > reference * (1 + tolerance);
     }
+
+    /** How far apart two repeats of one figure are, as a fraction of the better. */
+    double spread(double best, double worst) {
+      return best == 0 ? 0 : Math.abs(best - worst) / best;
+    }
   }
+
+  /** One node's own figures, by node name. */
+  public record NodeFigure(String node, double dgemmGflops, double triadMBps) {}
 
   /** One pair's figures, by node name. */
   public record PairFigure(String a, String b, double bandwidthMBps, double latencyUs) {
@@ -66,7 +95,7 @@ public final class ScreenJudge {
   /** A figure beside its reference: {@code deviation} is (value - reference) / reference. */
   public record Cell(double value, double deviation, boolean ok) {}
 
-  /** A node's better figure per metric, and whether it is flagged on it. */
+  /** A node's figures per metric (its better pair for pair metrics), and whether it is flagged. */
   public record NodeRow(String node, Map<Metric, Cell> cells) {
     public boolean flagged() {
       return cells.values().stream().anyMatch(c -> !c.ok());
@@ -79,9 +108,29 @@ public final class ScreenJudge {
    */
   public record PairRow(PairFigure figure, Map<Metric, Cell> cells, String blame) {}
 
-  /** The judgement of one screen. */
+  /**
+   * The judgement of one screen.
+   *
+   * @param references the median per metric (only the metrics measured)
+   * @param spreads per metric, the largest difference seen between two repeats of one figure, as a
+   *     fraction of the better (how steady the measurement was)
+   */
   public record Verdict(
-      double tolerance, Map<Metric, Double> references, List<NodeRow> nodes, List<PairRow> pairs) {
+      double tolerance,
+      Map<Metric, Double> references,
+      List<NodeRow> nodes,
+      List<PairRow> pairs,
+      Map<Metric, Double> spreads) {
+    public Verdict {
+      references = Map.copyOf(references);
+      spreads = spreads == null ? Map.of() : Map.copyOf(spreads);
+    }
+
+    /** The metrics measured, in table order. */
+    public List<Metric> metrics() {
+      return java.util.Arrays.stream(Metric.values()).filter(references::containsKey).toList();
+    }
+
     public List<String> flaggedNodes() {
       return nodes.stream().filter(NodeRow::flagged).map(NodeRow::node).toList();
     }
@@ -95,35 +144,66 @@ public final class ScreenJudge {
     }
   }
 
-  /** Judges {@code pairs} among {@code nodes} (every node in at least one pair). */
-  public static Verdict judge(List<String> nodes, List<PairFigure> pairs, double tolerance) {
+  /**
+   * Judges the figures among {@code nodes}: every node in at least one pair, and in {@code own}
+   * when it is not empty.
+   */
+  public static Verdict judge(
+      List<String> nodes,
+      List<NodeFigure> own,
+      List<PairFigure> pairs,
+      double tolerance,
+      Map<Metric, Double> spreads) {
     Map<Metric, Double> refs = new EnumMap<>(Metric.class);
     for (Metric m : Metric.values()) {
-      List<Double> best = new ArrayList<>();
-      for (String n : nodes) {
-        best.add(best(n, pairs, m));
+      List<Double> figures = new ArrayList<>();
+      if (m.ofPair()) {
+        nodes.forEach(n -> figures.add(best(n, pairs, m)));
+      } else {
+        own.forEach(f -> figures.add(m.of(f)));
       }
-      refs.put(m, median(best));
+      if (!figures.isEmpty()) {
+        refs.put(m, median(figures));
+      }
     }
     List<NodeRow> rows = new ArrayList<>();
     for (String n : nodes) {
       Map<Metric, Cell> cells = new EnumMap<>(Metric.class);
-      for (Metric m : Metric.values()) {
-        List<PairFigure> mine = pairs.stream().filter(p -> p.has(n)).toList();
-        boolean allSlow =
-            mine.size() >= 2
-                && mine.stream().allMatch(p -> m.slow(m.of(p), refs.get(m), tolerance));
-        cells.put(m, cell(best(n, pairs, m), refs.get(m), !allSlow));
+      for (Metric m : refs.keySet()) {
+        if (m.ofPair()) {
+          List<PairFigure> mine = pairs.stream().filter(p -> p.has(n)).toList();
+          boolean allSlow =
+              mine.size() >= 2
+                  && mine.stream().allMatch(p -> m.slow(m.of(p), refs.get(m), tolerance));
+          cells.put(m, cell(best(n, pairs, m), refs.get(m), !allSlow));
+        } else {
+          own.stream()
+              .filter(f -> f.node().equals(n))
+              .findFirst()
+              .ifPresent(
+                  f ->
+                      cells.put(
+                          m, cell(m.of(f), refs.get(m), !m.slow(m.of(f), refs.get(m), tolerance))));
+        }
       }
       rows.add(new NodeRow(n, cells));
     }
+    return new Verdict(
+        tolerance, refs, List.copyOf(rows), pairRows(rows, pairs, refs, tolerance), spreads);
+  }
+
+  private static List<PairRow> pairRows(
+      List<NodeRow> rows, List<PairFigure> pairs, Map<Metric, Double> refs, double tolerance) {
     Map<String, NodeRow> byName = new LinkedHashMap<>();
     rows.forEach(r -> byName.put(r.node(), r));
-    List<PairRow> pairRows = new ArrayList<>();
+    List<PairRow> out = new ArrayList<>();
     for (PairFigure p : pairs) {
       Map<Metric, Cell> cells = new EnumMap<>(Metric.class);
       String blame = null;
-      for (Metric m : Metric.values()) {
+      for (Metric m : refs.keySet()) {
+        if (!m.ofPair()) {
+          continue;
+        }
         boolean slow = m.slow(m.of(p), refs.get(m), tolerance);
         cells.put(m, cell(m.of(p), refs.get(m), !slow));
         if (slow && blame == null) {
@@ -133,9 +213,9 @@ public final class ScreenJudge {
                   : !byName.get(p.b()).cells().get(m).ok() ? p.b() : "link";
         }
       }
-      pairRows.add(new PairRow(p, cells, blame));
+      out.add(new PairRow(p, cells, blame));
     }
-    return new Verdict(tolerance, refs, List.copyOf(rows), List.copyOf(pairRows));
+    return List.copyOf(out);
   }
 
   private static Cell cell(double value, double reference, boolean ok) {

@@ -5,15 +5,31 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.screen.ScreenJudge.Cell;
 import dev.clusterrun.core.screen.ScreenJudge.Metric;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** A screen's verdict as people read it (a table) and as programs do (JSON). */
+/** A screen's verdict as people read it (a table), as programs do (JSON) and as CI does (JUnit). */
 public final class ScreenReport {
   private ScreenReport() {}
+
+  /** What the CLI prints: the table, or the JSON. */
+  public static String render(ScreenJudge.Verdict v, boolean json) {
+    return json ? json(v) : table(v);
+  }
+
+  /** The lines for stderr: the nodes that gave no figure, then what was written. */
+  public static List<String> messages(ScreenOutcome out) {
+    List<String> lines = new ArrayList<>();
+    out.notRun().forEach((n, why) -> lines.add("clusterrun: " + n + ": " + why));
+    out.notes().forEach(n -> lines.add("clusterrun: screen: " + n));
+    return lines;
+  }
 
   /** The node × metric table, the pairs, the references and what is flagged. */
   public static String table(ScreenJudge.Verdict v) {
@@ -23,36 +39,51 @@ public final class ScreenReport {
     }
     StringBuilder b = new StringBuilder();
     b.append(pad("NODE", w));
-    for (Metric m : Metric.values()) {
-      b.append("  ").append(pad(m.label().toUpperCase(Locale.ROOT) + " (" + m.unit() + ")", 24));
+    for (Metric m : v.metrics()) {
+      b.append("  ").append(pad(m.label().toUpperCase(Locale.ROOT) + " (" + m.unit() + ")", 22));
     }
-    b.append('\n');
+    trimLine(b);
     for (ScreenJudge.NodeRow r : v.nodes()) {
       b.append(pad(r.node(), w));
-      for (Metric m : Metric.values()) {
-        b.append("  ").append(pad(cell(r.cells().get(m)), 24));
+      for (Metric m : v.metrics()) {
+        Cell c = r.cells().get(m);
+        b.append("  ").append(pad(c == null ? "-" : cell(c), 22));
       }
-      b.append('\n');
+      trimLine(b);
     }
     b.append("pairs:\n");
     for (ScreenJudge.PairRow p : v.pairs()) {
       b.append("  ").append(p.figure().a()).append('-').append(p.figure().b());
-      for (Metric m : Metric.values()) {
-        b.append("  ").append(m.label()).append(' ').append(cell(p.cells().get(m)));
+      for (Metric m : v.metrics()) {
+        if (m.ofPair()) {
+          b.append("  ").append(m.label()).append(' ').append(cell(p.cells().get(m)));
+        }
       }
       if (p.blame() != null) {
         b.append("  slow: ").append("link".equals(p.blame()) ? "the link" : p.blame());
       }
       b.append('\n');
     }
-    b.append(
-        String.format(
-            Locale.ROOT,
-            "reference (median over the nodes of each node's better pair): bandwidth %s MB/s,"
-                + " latency %s us; tolerance %s%%%n",
-            num(v.references().get(Metric.BANDWIDTH)),
-            num(v.references().get(Metric.LATENCY)),
-            num(v.tolerance() * 100)));
+    List<String> refs = new ArrayList<>();
+    for (Metric m : v.metrics()) {
+      refs.add(m.label() + " " + num(v.references().get(m)) + " " + m.unit());
+    }
+    b.append("medians: ")
+        .append(String.join(", ", refs))
+        .append("; tolerance ")
+        .append(num(v.tolerance() * 100))
+        .append("%\n");
+    List<String> spreads = new ArrayList<>();
+    for (Metric m : v.metrics()) {
+      if (v.spreads().containsKey(m)) {
+        spreads.add(m.label() + " " + pct(v.spreads().get(m)).substring(1));
+      }
+    }
+    if (!spreads.isEmpty()) {
+      b.append("repeats of one figure differed by up to: ")
+          .append(String.join(", ", spreads))
+          .append('\n');
+    }
     b.append(verdictLine(v)).append('\n');
     return b.toString();
   }
@@ -64,9 +95,9 @@ public final class ScreenReport {
     }
     List<String> parts = new ArrayList<>();
     for (ScreenJudge.NodeRow r : v.nodes()) {
-      for (Metric m : Metric.values()) {
+      for (Metric m : v.metrics()) {
         Cell c = r.cells().get(m);
-        if (!c.ok()) {
+        if (c != null && !c.ok()) {
           parts.add(
               "node "
                   + r.node()
@@ -78,6 +109,8 @@ public final class ScreenReport {
                   + m.unit()
                   + ", median "
                   + num(v.references().get(m))
+                  + " "
+                  + m.unit()
                   + ", "
                   + pct(c.deviation())
                   + ")");
@@ -95,8 +128,15 @@ public final class ScreenReport {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("tolerance", v.tolerance());
     Map<String, Object> refs = new LinkedHashMap<>();
-    v.references().forEach((m, x) -> refs.put(m.label(), x));
+    Map<String, Object> spreads = new LinkedHashMap<>();
+    for (Metric m : v.metrics()) {
+      refs.put(m.label(), v.references().get(m));
+      if (v.spreads().containsKey(m)) {
+        spreads.put(m.label(), v.spreads().get(m));
+      }
+    }
     root.put("references", refs);
+    root.put("repeatSpreads", spreads);
     List<Object> nodes = new ArrayList<>();
     for (ScreenJudge.NodeRow r : v.nodes()) {
       Map<String, Object> n = new LinkedHashMap<>();
@@ -128,6 +168,106 @@ public final class ScreenReport {
     }
   }
 
+  /**
+   * JUnit XML (the Ant/Jenkins shape {@code bench --junit} writes): one suite {@code clusterrun
+   * screen}, one test case per node (a failure when it is flagged, with the figures that flagged
+   * it; an error when it gave no figure) and one per link that is flagged.
+   *
+   * @param v the verdict, or null when nodes could not run
+   * @param notRun node → why it gave no figure
+   */
+  public static String junit(ScreenJudge.Verdict v, Map<String, String> notRun, Instant now) {
+    List<String> cases = new ArrayList<>();
+    int failures = 0;
+    if (v != null) {
+      for (ScreenJudge.NodeRow r : v.nodes()) {
+        String why = r.flagged() ? nodeWhy(v, r) : null;
+        failures += why == null ? 0 : 1;
+        cases.add(testCase("node " + r.node(), why, "failure"));
+      }
+      for (ScreenJudge.PairRow p : v.flaggedLinks()) {
+        failures++;
+        String name = "link " + p.figure().a() + "-" + p.figure().b();
+        cases.add(testCase(name, "slow in both directions of its pair only", "failure"));
+      }
+    }
+    notRun.forEach((node, why) -> cases.add(testCase("node " + node, why, "error")));
+    StringBuilder b = new StringBuilder();
+    b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n")
+        .append("  <testsuite name=\"clusterrun screen\" tests=\"")
+        .append(cases.size())
+        .append("\" failures=\"")
+        .append(failures)
+        .append("\" errors=\"")
+        .append(notRun.size())
+        .append("\" skipped=\"0\" timestamp=\"")
+        .append(
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss")
+                .withZone(ZoneOffset.UTC)
+                .format(now))
+        .append("\">\n");
+    cases.forEach(b::append);
+    b.append("  </testsuite>\n</testsuites>\n");
+    return b.toString();
+  }
+
+  private static String nodeWhy(ScreenJudge.Verdict v, ScreenJudge.NodeRow r) {
+    List<String> parts = new ArrayList<>();
+    r.cells()
+        .forEach(
+            (m, c) -> {
+              if (!c.ok()) {
+                parts.add(
+                    m.label()
+                        + " "
+                        + num(c.value())
+                        + " "
+                        + m.unit()
+                        + ", median "
+                        + num(v.references().get(m))
+                        + " "
+                        + m.unit()
+                        + ", "
+                        + pct(c.deviation()));
+              }
+            });
+    return String.join("; ", parts);
+  }
+
+  private static String testCase(String name, String problem, String kind) {
+    StringBuilder b = new StringBuilder();
+    b.append("    <testcase classname=\"screen\" name=\"").append(xml(name)).append('"');
+    if (problem == null) {
+      return b.append("/>\n").toString();
+    }
+    return b.append(">\n      <")
+        .append(kind)
+        .append(" message=\"")
+        .append(xml(problem))
+        .append("\"/>\n    </testcase>\n")
+        .toString();
+  }
+
+  private static String xml(String s) {
+    StringBuilder b = new StringBuilder();
+    s.codePoints()
+        .forEach(
+            cp -> {
+              switch (cp) {
+                case '&' -> b.append("&amp;");
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '"' -> b.append("&quot;");
+                default -> {
+                  if (cp >= 0x20 || cp == '\t') {
+                    b.appendCodePoint(cp);
+                  }
+                }
+              }
+            });
+    return b.toString();
+  }
+
   private static Map<String, Object> cellJson(Cell c) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("value", c.value());
@@ -141,11 +281,21 @@ public final class ScreenReport {
   }
 
   private static String num(double x) {
-    return String.format(Locale.ROOT, "%.1f", x);
+    return String.format(Locale.ROOT, Math.abs(x) >= 100 || x == 0 ? "%.0f" : "%.3g", x);
   }
 
   private static String pct(double d) {
     return String.format(Locale.ROOT, "%+.1f%%", d * 100);
+  }
+
+  /** Ends a table line without its padding. */
+  private static void trimLine(StringBuilder b) {
+    int end = b.length();
+    while (end > 0 && b.charAt(end - 1) == ' ') {
+      end--;
+    }
+    b.setLength(end);
+    b.append('\n');
   }
 
   private static String pad(String s, int w) {

@@ -50,4 +50,10 @@ class PairRoundsTest {
     assertThat(PairRounds.rounds(3))
         .containsExactly(List.of(new Pair(0, 1)), List.of(new Pair(1, 2)), List.of(new Pair(2, 0)));
   }
+
+  @Test
+  void theProgramReadsTheRoundsAsOneWord() {
+    assertThat(PairRounds.argument(PairRounds.rounds(4))).isEqualTo("0-1,2-3/1-2,3-0");
+    assertThat(PairRounds.argument(PairRounds.rounds(3))).isEqualTo("0-1/1-2/2-0");
+  }
 }

@@ -9,6 +9,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ScreenJudgeTest {
+  /** Pairs only, no single-node figures. */
+  private static ScreenJudge.Verdict judge(List<String> nodes, List<PairFigure> pairs, double t) {
+    return ScreenJudge.judge(nodes, List.of(), pairs, t, java.util.Map.of());
+  }
+
   private static List<String> nodes(int n) {
     List<String> out = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
@@ -32,7 +37,7 @@ class ScreenJudgeTest {
   @Test
   void healthy_nothingFlagged() {
     for (int n : new int[] {3, 4, 8}) {
-      var v = ScreenJudge.judge(nodes(n), ring(nodes(n), 1000, null), 0.10);
+      var v = judge(nodes(n), ring(nodes(n), 1000, null), 0.10);
       assertThat(v.clean()).as("n=%d", n).isTrue();
       assertThat(v.flaggedNodes()).isEmpty();
       assertThat(v.flaggedLinks()).isEmpty();
@@ -43,7 +48,7 @@ class ScreenJudgeTest {
   @Test
   void oneNodeSlowInBothItsPairs_thatNodeAndNoOther_evenOnThreeNodes() {
     for (int n : new int[] {3, 4, 5, 8}) {
-      var v = ScreenJudge.judge(nodes(n), ring(nodes(n), 1000, "n2"), 0.10);
+      var v = judge(nodes(n), ring(nodes(n), 1000, "n2"), 0.10);
       assertThat(v.flaggedNodes()).as("n=%d", n).containsExactly("n2");
       assertThat(v.flaggedLinks()).as("n=%d", n).isEmpty();
       var row = v.nodes().get(1).cells().get(Metric.BANDWIDTH);
@@ -61,7 +66,7 @@ class ScreenJudgeTest {
     List<String> ns = nodes(4);
     List<PairFigure> pairs = new ArrayList<>(ring(ns, 1000, null));
     pairs.set(2, new PairFigure("n3", "n4", 100, 30));
-    var v = ScreenJudge.judge(ns, pairs, 0.10);
+    var v = judge(ns, pairs, 0.10);
     assertThat(v.flaggedNodes()).isEmpty();
     assertThat(v.flaggedLinks())
         .singleElement()
@@ -81,7 +86,7 @@ class ScreenJudgeTest {
     pairs.add(new PairFigure("n2", "n3", 1000, 31));
     pairs.add(new PairFigure("n3", "n4", 1000, 90));
     pairs.add(new PairFigure("n4", "n1", 1000, 95));
-    var v = ScreenJudge.judge(ns, pairs, 0.10);
+    var v = judge(ns, pairs, 0.10);
     assertThat(v.flaggedNodes()).containsExactly("n4");
     assertThat(ScreenReport.verdictLine(v)).startsWith("flagged: node n4 (latency 90.0 us");
   }
@@ -92,22 +97,94 @@ class ScreenJudgeTest {
     List<PairFigure> pairs = new ArrayList<>(ring(ns, 1000, null));
     pairs.set(1, new PairFigure("n2", "n3", 920, 30));
     pairs.set(2, new PairFigure("n3", "n4", 920, 30));
-    assertThat(ScreenJudge.judge(ns, pairs, 0.10).clean()).isTrue();
-    assertThat(ScreenJudge.judge(ns, pairs, 0.05).flaggedNodes()).containsExactly("n3");
+    assertThat(judge(ns, pairs, 0.10).clean()).isTrue();
+    assertThat(judge(ns, pairs, 0.05).flaggedNodes()).containsExactly("n3");
   }
 
   @Test
   void twoNodesAreOnePair_nothingCanBeBlamed() {
-    var v = ScreenJudge.judge(nodes(2), List.of(new PairFigure("n1", "n2", 5, 500)), 0.10);
+    var v = judge(nodes(2), List.of(new PairFigure("n1", "n2", 5, 500)), 0.10);
     assertThat(v.clean()).isTrue();
   }
 
   @Test
   void jsonNamesTheFlaggedNode() {
-    var v = ScreenJudge.judge(nodes(3), ring(nodes(3), 1000, "n3"), 0.10);
+    var v = judge(nodes(3), ring(nodes(3), 1000, "n3"), 0.10);
     assertThat(ScreenReport.json(v))
         .contains("\"flaggedNodes\" : [ \"n3\" ]")
         .contains("\"flaggedLinks\" : [ ]");
     assertThat(ScreenReport.table(v)).contains("✗").contains("n3").contains("flagged: node n3");
+  }
+
+  /** Three healthy nodes' own figures, and one node's as given. */
+  private static List<ScreenJudge.NodeFigure> own(String node, double gflops, double triad) {
+    List<ScreenJudge.NodeFigure> out = new ArrayList<>();
+    for (String n : nodes(4)) {
+      out.add(
+          n.equals(node)
+              ? new ScreenJudge.NodeFigure(n, gflops, triad)
+              : new ScreenJudge.NodeFigure(n, 2.0 + 0.01 * out.size(), 5000 - 10 * out.size()));
+    }
+    return out;
+  }
+
+  @Test
+  void aNodeSlowAloneIsFlaggedOnThatMetric_noOther() {
+    var v =
+        ScreenJudge.judge(
+            nodes(4), own("n3", 0.5, 5000), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+    assertThat(v.flaggedNodes()).containsExactly("n3");
+    assertThat(v.flaggedLinks()).isEmpty();
+    assertThat(v.metrics())
+        .containsExactly(Metric.COMPUTE, Metric.MEMORY, Metric.BANDWIDTH, Metric.LATENCY);
+    var cells = v.nodes().get(2).cells();
+    assertThat(cells.get(Metric.COMPUTE).ok()).isFalse();
+    assertThat(cells.get(Metric.MEMORY).ok()).isTrue();
+    assertThat(ScreenReport.verdictLine(v))
+        .isEqualTo("flagged: node n3 (compute 0.500 Gflop/s, median 2.01 Gflop/s, -75.1%)");
+    assertThat(v.pairs()).allMatch(p -> p.blame() == null);
+  }
+
+  @Test
+  void memoryToo_andANodeWithinToleranceIsNot() {
+    var slowMemory =
+        ScreenJudge.judge(
+            nodes(4), own("n1", 2.0, 3000), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+    assertThat(slowMemory.flaggedNodes()).containsExactly("n1");
+    var within =
+        ScreenJudge.judge(
+            nodes(4), own("n1", 1.85, 4600), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+    assertThat(within.clean()).isTrue();
+  }
+
+  @Test
+  void theTableShowsEveryMetricAndTheMedians() {
+    var v =
+        ScreenJudge.judge(
+            nodes(4), own("n3", 0.5, 5000), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+    String t = ScreenReport.table(v);
+    assertThat(t.lines().findFirst().orElseThrow())
+        .startsWith("NODE  COMPUTE (Gflop/s)       MEMORY (MB/s)           BANDWIDTH (MB/s)");
+    assertThat(t)
+        .contains("n3    ✗ 0.500 (-75.1%)")
+        .contains("medians: compute 2.01 Gflop/s, memory 4995 MB/s, bandwidth 1025 MB/s")
+        .contains("tolerance 10.0%");
+  }
+
+  @Test
+  void junitHasACasePerNode_aFailureForTheFlagged_anErrorForOneThatDidNotRun() {
+    var v = judge(nodes(3), ring(nodes(3), 1000, "n3"), 0.10);
+    String x = ScreenReport.junit(v, java.util.Map.of(), java.time.Instant.EPOCH);
+    assertThat(x)
+        .contains("<testsuite name=\"clusterrun screen\" tests=\"3\" failures=\"1\" errors=\"0\"")
+        .contains("<testcase classname=\"screen\" name=\"node n1\"/>")
+        .contains("<testcase classname=\"screen\" name=\"node n3\">")
+        .contains("<failure message=\"bandwidth 50.0 MB/s, median 1000 MB/s, -95.0%\"/>");
+    String notRun =
+        ScreenReport.junit(
+            null, java.util.Map.of("n2", "no figure <run r>"), java.time.Instant.EPOCH);
+    assertThat(notRun)
+        .contains("tests=\"1\" failures=\"0\" errors=\"1\"")
+        .contains("<error message=\"no figure &lt;run r&gt;\"/>");
   }
 }

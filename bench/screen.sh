@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): `clusterrun screen` on the local test cluster (examples/local-cluster)
+# with 3 and then 8 nodes (one slot each), RUNS screens in a row per size: the wall time of each,
+# its verdict, the medians it judged against and how far repeats of one figure differed. Issue
+# 28's targets: nothing flagged on a healthy cluster, an 8-node screen within 90 s.
+#
+#   sudo bench/screen.sh                   # build first: mvn -B -q package -DskipTests
+#   SIZES="3 8 32" RUNS=3 sudo bench/screen.sh
+#
+# Needs root (the cluster is namespaces + sshd). Runs as the owner of the local cluster
+# (cluster.sh own), so it waits for integration tests of other builds. The screens run as the job
+# user on node1 in the cluster's tiny image (it sees the host's Open MPI and mpicc); the first
+# screen of a size imports the image and compiles the program, so it is timed apart ("first").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+cluster=$root/examples/local-cluster/cluster.sh
+runs=${RUNS:-3}
+sizes=${SIZES:-3 8}
+target=90
+
+die() { echo "screen.sh: $*" >&2; exit 2; }
+[[ $(id -u) -eq 0 ]] || die "must run as root (the local cluster needs it)"
+[[ -x launcher-cli/target/clusterrun && -f launcher-cli/target/clusterrun.jar ]] ||
+  die "launcher-cli/target/clusterrun is missing; run: mvn -B -q package -DskipTests"
+((runs >= 1 && runs <= 10)) || die "RUNS must be 1..10, got $runs"
+bash "$cluster" check >/dev/null || die "the local cluster cannot run here: $(bash "$cluster" check 2>&1 | tr '\n' ';')"
+
+if [[ ${CLUSTERRUN_LC_OWNER:-} != "$PPID" ]]; then
+  exec bash "$cluster" own -- bash "$0" "$@"
+fi
+
+cleanup() { bash "$cluster" down >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+summary=()
+for n in $sizes; do
+  load0=$(cut -d' ' -f1-3 /proc/loadavg)
+  echo "screen.sh: bringing up $n nodes (load $load0)" >&2
+  CLUSTERRUN_LC_QUIET=1 bash "$cluster" up "$n" >/dev/null
+  shared=$(bash "$cluster" env | sed -n 's/^SHARED_DIR=//p')
+  user=$(bash "$cluster" env | sed -n 's/^JOB_USER=//p')
+  registry=$(bash "$cluster" env | sed -n 's/^REGISTRY=//p')
+  install -d -o "$user" "$shared/opt/clusterrun"
+  install -m 0755 launcher-cli/target/clusterrun "$shared/opt/clusterrun/clusterrun"
+  install -m 0644 launcher-cli/target/clusterrun.jar "$shared/opt/clusterrun/clusterrun.jar"
+  launcher=$shared/opt/clusterrun/clusterrun
+  bash "$cluster" hostfile 1 >"$shared/screen-hosts"
+  bash "$cluster" exec node1 -- "$launcher" setup --nodes "$shared/screen-hosts" \
+    --data-path "$shared/enroot-data" >/dev/null || die "clusterrun setup failed on $n nodes"
+  for ((i = 0; i <= runs; i++)); do
+    label=$([[ $i -eq 0 ]] && echo first || echo "$i")
+    s=$(date +%s%N)
+    rc=0
+    out=$(bash "$cluster" exec node1 -- "$launcher" screen --nodes "$shared/screen-hosts" \
+      --container-image "docker://$registry#clusterrun/tiny" --workspace "$shared/screen-ws" 2>&1) || rc=$?
+    e=$(date +%s%N)
+    secs=$(awk -v d=$((e - s)) 'BEGIN {printf "%.1f", d / 1e9}')
+    verdict=$(grep -E '^(nothing flagged|flagged:)' <<<"$out" || echo "no verdict (exit $rc)")
+    echo "== $n nodes, screen $label: $secs s, exit $rc"
+    grep -E '^(medians|repeats|nothing flagged|flagged:)|^clusterrun: .*(could not|gave no|failed)' <<<"$out" || echo "$out" | tail -20
+    summary+=("$n $label $secs $rc $verdict")
+  done
+  echo "load average while measuring $n nodes: $load0 -> $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
+  bash "$cluster" down >/dev/null
+done
+
+echo
+printf '%-6s %-6s %8s %5s  %s\n' nodes screen seconds exit verdict
+for r in "${summary[@]}"; do
+  read -r n label secs rc verdict <<<"$r"
+  printf '%-6s %-6s %8s %5s  %s\n' "$n" "$label" "$secs" "$rc" "$verdict"
+done
+echo "target: an 8-node screen within ${target} s, nothing flagged on a healthy cluster"
