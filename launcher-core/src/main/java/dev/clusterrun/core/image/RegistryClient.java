@@ -100,7 +100,8 @@ public final class RegistryClient {
     }
 
     RegistryException fail(RegistryException.Kind kind, int status, String what) {
-      return new RegistryException(kind, status, subject(image) + ": " + what, realmHost);
+      return new RegistryException(
+          kind, status, RegistryText.subject(image) + ": " + what, realmHost);
     }
   }
 
@@ -140,7 +141,7 @@ public final class RegistryClient {
       throw new RegistryException(
           RegistryException.Kind.PROTOCOL,
           0,
-          subject(image)
+          RegistryText.subject(image)
               + ": cannot read "
               + settings.credentialsFile()
               + ": "
@@ -274,7 +275,7 @@ public final class RegistryClient {
           "token service "
               + realm.getHost()
               + " answered "
-              + statusLine(t.status())
+              + RegistryText.statusLine(t.status())
               + (a.sent
                   ? " (with the credentials for "
                       + realm.getHost()
@@ -384,40 +385,37 @@ public final class RegistryClient {
           "no connection to "
               + url.getAuthority()
               + " within "
-              + seconds(min(RegistrySettings.CONNECT_TIMEOUT, settings.timeout())));
+              + RegistryText.seconds(min(RegistrySettings.CONNECT_TIMEOUT, settings.timeout())));
     } catch (HttpTimeoutException e) {
       throw a.fail(
           RegistryException.Kind.UNREACHABLE,
           0,
-          "no answer from " + url.getAuthority() + " within " + seconds(settings.timeout()));
+          "no answer from "
+              + url.getAuthority()
+              + " within "
+              + RegistryText.seconds(settings.timeout()));
     } catch (SSLException e) {
       throw a.fail(
           RegistryException.Kind.UNREACHABLE,
           0,
-          "TLS with " + url.getAuthority() + " failed: " + oneLine(Transport.reason(e)));
+          "TLS with "
+              + url.getAuthority()
+              + " failed: "
+              + RegistryText.oneLine(Transport.reason(e)));
     } catch (ConnectException e) {
       throw a.fail(
           RegistryException.Kind.UNREACHABLE,
           0,
-          "cannot connect to " + url.getAuthority() + ": " + connectReason(e));
+          "cannot connect to " + url.getAuthority() + ": " + RegistryText.connectReason(e));
     } catch (IOException | IllegalArgumentException e) {
       throw a.fail(
           RegistryException.Kind.UNREACHABLE,
           0,
-          url.getAuthority() + ": " + oneLine(Transport.reason(e)));
+          url.getAuthority() + ": " + RegistryText.oneLine(Transport.reason(e)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw a.fail(RegistryException.Kind.UNREACHABLE, 0, "interrupted");
     }
-  }
-
-  private static String connectReason(ConnectException e) {
-    Throwable c = e.getCause();
-    if (c instanceof java.nio.channels.UnresolvedAddressException) {
-      return "unknown host";
-    }
-    String m = e.getMessage() != null ? e.getMessage() : c != null ? c.getMessage() : null;
-    return m == null || m.isBlank() ? "connection refused" : oneLine(m);
   }
 
   private RegistryException refusal(Attempt a, int status) {
@@ -429,7 +427,7 @@ public final class RegistryClient {
           default -> RegistryException.Kind.PROTOCOL;
         };
     String note = status == 401 || status == 403 ? credentialsNote(a) : "";
-    return a.fail(kind, status, statusLine(status) + note);
+    return a.fail(kind, status, RegistryText.statusLine(status) + note);
   }
 
   /** Whether credentials were sent, missing, or unusable here, for a 401 or 403. */
@@ -453,36 +451,6 @@ public final class RegistryClient {
     return " (no credentials for " + host + " in " + file + ")";
   }
 
-  /** Where a refusal applies: {@code registry R: repository P, tag T}. */
-  static String subject(RegistryImage image) {
-    return "registry "
-        + image.registry()
-        + ": repository "
-        + image.repository()
-        + (image.tag() != null ? ", tag " + image.tag() : "")
-        + (image.digest() != null ? ", digest " + image.digest() : "");
-  }
-
-  /** {@code 401 Unauthorized}, or {@code HTTP 418} for a status without a known reason. */
-  static String statusLine(int status) {
-    String reason =
-        switch (status) {
-          case 400 -> "Bad Request";
-          case 401 -> "Unauthorized";
-          case 403 -> "Forbidden";
-          case 404 -> "Not Found";
-          case 405 -> "Method Not Allowed";
-          case 406 -> "Not Acceptable";
-          case 429 -> "Too Many Requests";
-          case 500 -> "Internal Server Error";
-          case 502 -> "Bad Gateway";
-          case 503 -> "Service Unavailable";
-          case 504 -> "Gateway Timeout";
-          default -> "";
-        };
-    return reason.isEmpty() ? "HTTP " + status : status + " " + reason;
-  }
-
   private static String basic(Netrc.Credentials c) {
     return "Basic "
         + Base64.getEncoder()
@@ -500,13 +468,5 @@ public final class RegistryClient {
 
   private static java.time.Duration min(java.time.Duration a, java.time.Duration b) {
     return a.compareTo(b) <= 0 ? a : b;
-  }
-
-  private static String seconds(java.time.Duration d) {
-    return d.toSeconds() + " s";
-  }
-
-  private static String oneLine(String s) {
-    return s.replaceAll("[\\r\\n]+", " ").strip();
   }
 }

@@ -4,40 +4,23 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
-import java.net.InetAddress;
 import java.net.NoRouteToHostException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import javax.net.SocketFactory;
 import net.schmizz.keepalive.KeepAlive;
-import net.schmizz.keepalive.KeepAliveProvider;
 import net.schmizz.keepalive.KeepAliveRunner;
-import net.schmizz.sshj.Config;
-import net.schmizz.sshj.DefaultConfig;
 import net.schmizz.sshj.SSHClient;
-import net.schmizz.sshj.common.Factory;
 import net.schmizz.sshj.connection.channel.direct.Session;
 import net.schmizz.sshj.connection.channel.direct.Signal;
 import net.schmizz.sshj.transport.TransportException;
 import net.schmizz.sshj.userauth.UserAuthException;
-import net.schmizz.sshj.userauth.keyprovider.KeyProvider;
-import net.schmizz.sshj.userauth.method.AuthMethod;
-import net.schmizz.sshj.userauth.method.AuthPublickey;
-import net.schmizz.sshj.userauth.password.PasswordFinder;
-import net.schmizz.sshj.userauth.password.Resource;
 
 /**
  * A {@link NodeShell} over one sshj connection, opened once and reused for every command. Scripts
@@ -51,8 +34,6 @@ import net.schmizz.sshj.userauth.password.Resource;
 public final class SshNodeShell implements NodeShell {
 
   private static final Duration CHANNEL_TIMEOUT = Duration.ofSeconds(30);
-
-  private static volatile Config config;
 
   private final String node;
   private final SshTarget target;
@@ -108,7 +89,7 @@ public final class SshNodeShell implements NodeShell {
           }
           throw e;
         }
-        authenticate(node, via, step, c);
+        SshAuthentication.authenticate(node, via, step, c);
         previous = c;
       }
       deadline.cancel();
@@ -205,8 +186,8 @@ public final class SshNodeShell implements NodeShell {
   }
 
   private static SSHClient newClient(SshTarget t) {
-    SSHClient c = new SSHClient(config());
-    c.setSocketFactory(NoDelaySocketFactory.INSTANCE);
+    SSHClient c = new SSHClient(SshClientConfig.config());
+    c.setSocketFactory(SshClientConfig.NoDelaySocketFactory.INSTANCE);
     int ms = (int) Math.min(Integer.MAX_VALUE, t.connectTimeout().toMillis());
     c.setConnectTimeout(ms);
     c.getTransport().setTimeoutMs(ms);
@@ -216,164 +197,6 @@ public final class SshNodeShell implements NodeShell {
       r.setMaxAliveCount(Math.max(1, t.serverAliveCountMax()));
     }
     return c;
-  }
-
-  // ---------------------------------------------------------------- authentication
-
-  private static void authenticate(String node, String via, SshTarget t, SSHClient c)
-      throws NodeConnectException, TransportException {
-    List<AuthMethod> methods = new ArrayList<>();
-    List<String> tried = new ArrayList<>();
-    List<String> notes = new ArrayList<>();
-    SshAgent agent = openAgent(t, notes);
-    try {
-      Map<Path, byte[]> filePublics = new java.util.LinkedHashMap<>();
-      for (Path f : t.identityFiles()) {
-        byte[] pub = readPublicFile(f);
-        if (pub != null) {
-          filePublics.put(f, pub);
-        }
-      }
-      List<byte[]> agentBlobs = new ArrayList<>();
-      if (agent != null) {
-        try {
-          for (SshAgent.Identity id : agent.identities()) {
-            if (t.identitiesOnly()
-                && filePublics.values().stream().noneMatch(b -> Arrays.equals(b, id.blob()))) {
-              continue;
-            }
-            methods.add(new AgentAuth(agent, id));
-            agentBlobs.add(id.blob());
-            tried.add("agent key " + id.comment());
-          }
-        } catch (IOException e) {
-          notes.add("ssh-agent: " + e.getMessage());
-        }
-      }
-      for (Path f : t.identityFiles()) {
-        byte[] pub = filePublics.get(f);
-        if (pub != null && agentBlobs.stream().anyMatch(b -> Arrays.equals(b, pub))) {
-          continue; // the agent holds this key already
-        }
-        KeyFile kf = loadKey(c, f);
-        if (kf.problem() != null) {
-          notes.add(kf.problem());
-          continue;
-        }
-        if (agentBlobs.stream().anyMatch(b -> Arrays.equals(b, kf.publicBlob()))) {
-          continue;
-        }
-        methods.add(new AuthPublickey(kf.provider()));
-        tried.add(f.toString());
-      }
-      if (methods.isEmpty()) {
-        throw new NodeConnectException(
-            node,
-            via
-                + "authentication failed for "
-                + t.user()
-                + ": no key to offer (no ssh-agent keys"
-                + (t.identityFiles().isEmpty()
-                    ? " and no identity file: create one with ssh-keygen -t ed25519"
-                    : "")
-                + ")"
-                + notesSuffix(notes),
-            null);
-      }
-      try {
-        c.auth(t.user(), methods);
-      } catch (UserAuthException e) {
-        throw new NodeConnectException(
-            node,
-            via
-                + "authentication failed for "
-                + t.user()
-                + " (tried "
-                + String.join(", ", tried)
-                + ")"
-                + notesSuffix(notes),
-            e);
-      }
-    } finally {
-      if (agent != null) {
-        agent.close();
-      }
-    }
-  }
-
-  private static String notesSuffix(List<String> notes) {
-    return notes.isEmpty() ? "" : "; " + String.join("; ", notes);
-  }
-
-  private static SshAgent openAgent(SshTarget t, List<String> notes) {
-    String sock = t.identityAgent();
-    if (sock == null) {
-      sock = System.getenv("SSH_AUTH_SOCK");
-    }
-    if (sock == null || sock.isEmpty() || sock.equalsIgnoreCase("none")) {
-      return null;
-    }
-    try {
-      return SshAgent.connect(Path.of(sock));
-    } catch (IOException e) {
-      notes.add(e.getMessage());
-      return null;
-    }
-  }
-
-  private record KeyFile(KeyProvider provider, byte[] publicBlob, String problem) {}
-
-  private static KeyFile loadKey(SSHClient c, Path f) {
-    AtomicBoolean askedForPassphrase = new AtomicBoolean();
-    PasswordFinder never =
-        new PasswordFinder() {
-          @Override
-          public char[] reqPassword(Resource<?> resource) {
-            askedForPassphrase.set(true);
-            return null;
-          }
-
-          @Override
-          public boolean shouldRetry(Resource<?> resource) {
-            return false;
-          }
-        };
-    try {
-      KeyProvider kp = c.loadKeys(f.toString(), never);
-      kp.getPrivate(); // decode now: an encrypted or unreadable key is reported, not tried
-      return new KeyFile(kp, KnownHosts.blob(kp.getPublic()), null);
-    } catch (IOException | RuntimeException | NoClassDefFoundError e) {
-      if (askedForPassphrase.get()) {
-        return new KeyFile(
-            null,
-            null,
-            "identity file "
-                + f
-                + " is protected by a passphrase and clusterrun never prompts: add it to"
-                + " ssh-agent (eval \"$(ssh-agent)\"; ssh-add "
-                + ShellQuote.quote(f.toString())
-                + ")");
-      }
-      String m = e.getMessage();
-      if (e instanceof NoClassDefFoundError
-          || m != null && m.toLowerCase(java.util.Locale.ROOT).contains("bouncycastle")) {
-        m =
-            "this key format needs BouncyCastle, which clusterrun does not ship; use an"
-                + " OpenSSH-format key (ssh-keygen -p -f KEY converts it) or ssh-agent";
-      }
-      return new KeyFile(null, null, "cannot use identity file " + f + ": " + m);
-    }
-  }
-
-  /** The public key blob from {@code f.pub}, or {@code null}. */
-  private static byte[] readPublicFile(Path f) {
-    Path pub = Path.of(f + ".pub");
-    try {
-      String[] parts = Files.readString(pub).strip().split("\\s+");
-      return parts.length >= 2 ? java.util.Base64.getDecoder().decode(parts[1]) : null;
-    } catch (IOException | IllegalArgumentException e) {
-      return null;
-    }
   }
 
   // ---------------------------------------------------------------- commands
@@ -630,119 +453,6 @@ public final class SshNodeShell implements NodeShell {
       } catch (IOException | RuntimeException e) {
         // closing
       }
-    }
-  }
-
-  // ---------------------------------------------------------------- configuration
-
-  static final List<String> KEX =
-      List.of(
-          "curve25519-sha256",
-          "curve25519-sha256@libssh.org",
-          "ecdh-sha2-nistp256",
-          "ecdh-sha2-nistp384",
-          "ecdh-sha2-nistp521",
-          "diffie-hellman-group-exchange-sha256",
-          "diffie-hellman-group16-sha512",
-          "diffie-hellman-group18-sha512",
-          "diffie-hellman-group14-sha256",
-          "ext-info-c");
-  static final List<String> HOST_KEYS =
-      List.of(
-          "ssh-ed25519-cert-v01@openssh.com",
-          "ssh-ed25519",
-          "ecdsa-sha2-nistp256-cert-v01@openssh.com",
-          "ecdsa-sha2-nistp384-cert-v01@openssh.com",
-          "ecdsa-sha2-nistp521-cert-v01@openssh.com",
-          "ecdsa-sha2-nistp256",
-          "ecdsa-sha2-nistp384",
-          "ecdsa-sha2-nistp521",
-          "rsa-sha2-512",
-          "rsa-sha2-256");
-  static final List<String> CIPHERS =
-      List.of(
-          "aes128-gcm@openssh.com",
-          "aes256-gcm@openssh.com",
-          "aes128-ctr",
-          "aes192-ctr",
-          "aes256-ctr");
-  static final List<String> MACS =
-      List.of(
-          "hmac-sha2-256-etm@openssh.com",
-          "hmac-sha2-512-etm@openssh.com",
-          "hmac-sha2-256",
-          "hmac-sha2-512");
-
-  /** One shared, read-only sshj configuration with the modern algorithm lists above. */
-  static Config config() {
-    Config c = config;
-    if (c == null) {
-      synchronized (SshNodeShell.class) {
-        c = config;
-        if (c == null) {
-          EcdsaKeyFactoryAlias.install();
-          DefaultConfig d = new DefaultConfig();
-          d.setKeyExchangeFactories(pick(d.getKeyExchangeFactories(), KEX));
-          d.setKeyAlgorithms(pick(d.getKeyAlgorithms(), HOST_KEYS));
-          d.setCipherFactories(pick(d.getCipherFactories(), CIPHERS));
-          d.setMACFactories(pick(d.getMACFactories(), MACS));
-          d.setKeepAliveProvider(KeepAliveProvider.KEEP_ALIVE);
-          config = c = d;
-        }
-      }
-    }
-    return c;
-  }
-
-  private static <T extends Factory.Named<?>> List<T> pick(List<T> available, List<String> names) {
-    Map<String, T> byName =
-        available.stream()
-            .collect(Collectors.toMap(Factory.Named::getName, Function.identity(), (a, b) -> a));
-    List<T> out = new ArrayList<>();
-    for (String n : names) {
-      T f = byName.get(n);
-      if (f != null) {
-        out.add(f);
-      }
-    }
-    return out;
-  }
-
-  /** sshj does not set TCP_NODELAY; without it every handshake round trip waits on Nagle. */
-  static final class NoDelaySocketFactory extends SocketFactory {
-    static final NoDelaySocketFactory INSTANCE = new NoDelaySocketFactory();
-
-    private static Socket tune(Socket s) throws IOException {
-      s.setTcpNoDelay(true);
-      s.setKeepAlive(true);
-      return s;
-    }
-
-    @Override
-    public Socket createSocket() throws IOException {
-      return tune(new Socket());
-    }
-
-    @Override
-    public Socket createSocket(String host, int port) throws IOException {
-      return tune(new Socket(host, port));
-    }
-
-    @Override
-    public Socket createSocket(String host, int port, InetAddress localHost, int localPort)
-        throws IOException {
-      return tune(new Socket(host, port, localHost, localPort));
-    }
-
-    @Override
-    public Socket createSocket(InetAddress host, int port) throws IOException {
-      return tune(new Socket(host, port));
-    }
-
-    @Override
-    public Socket createSocket(
-        InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
-      return tune(new Socket(address, port, localAddress, localPort));
     }
   }
 }

@@ -12,9 +12,11 @@ import java.util.Map;
  * pair's figures (bandwidth, latency) are held against the median, over the nodes, of each node's
  * better pair: a bad node is in two pairs, which on three nodes are two of the three, so the median
  * of the pairs would be the bad node's own figure. A figure is slow when it is off its reference by
- * more than the tolerance in the bad direction. A node is flagged when one of its own figures is
- * slow, or when every one of its pairs is slow on a metric (it needs two pairs: two nodes are one
- * pair, which blames nothing); a slow pair with neither end flagged names the link.
+ * more than the tolerance in the bad direction, and by more than the repeats of the same metric in
+ * this screen differed from each other ({@code spreads}): a deviation the screen cannot tell from
+ * its own noise is not a finding. A node is flagged when one of its own figures is slow, or when
+ * every one of its pairs is slow on a metric (it needs two pairs: two nodes are one pair, which
+ * blames nothing); a slow pair with neither end flagged names the link.
  */
 public final class ScreenJudge {
   private ScreenJudge() {}
@@ -154,7 +156,12 @@ public final class ScreenJudge {
       List<PairFigure> pairs,
       double tolerance,
       Map<Metric, Double> spreads) {
+    Map<Metric, Double> noise = spreads == null ? Map.of() : spreads;
     Map<Metric, Double> refs = new EnumMap<>(Metric.class);
+    Map<Metric, Double> tol = new EnumMap<>(Metric.class);
+    for (Metric m : Metric.values()) {
+      tol.put(m, Math.max(tolerance, noise.getOrDefault(m, 0.0)));
+    }
     for (Metric m : Metric.values()) {
       List<Double> figures = new ArrayList<>();
       if (m.ofPair()) {
@@ -174,7 +181,7 @@ public final class ScreenJudge {
           List<PairFigure> mine = pairs.stream().filter(p -> p.has(n)).toList();
           boolean allSlow =
               mine.size() >= 2
-                  && mine.stream().allMatch(p -> m.slow(m.of(p), refs.get(m), tolerance));
+                  && mine.stream().allMatch(p -> m.slow(m.of(p), refs.get(m), tol.get(m)));
           cells.put(m, cell(best(n, pairs, m), refs.get(m), !allSlow));
         } else {
           own.stream()
@@ -183,17 +190,21 @@ public final class ScreenJudge {
               .ifPresent(
                   f ->
                       cells.put(
-                          m, cell(m.of(f), refs.get(m), !m.slow(m.of(f), refs.get(m), tolerance))));
+                          m,
+                          cell(m.of(f), refs.get(m), !m.slow(m.of(f), refs.get(m), tol.get(m)))));
         }
       }
       rows.add(new NodeRow(n, cells));
     }
     return new Verdict(
-        tolerance, refs, List.copyOf(rows), pairRows(rows, pairs, refs, tolerance), spreads);
+        tolerance, refs, List.copyOf(rows), pairRows(rows, pairs, refs, tol), spreads);
   }
 
   private static List<PairRow> pairRows(
-      List<NodeRow> rows, List<PairFigure> pairs, Map<Metric, Double> refs, double tolerance) {
+      List<NodeRow> rows,
+      List<PairFigure> pairs,
+      Map<Metric, Double> refs,
+      Map<Metric, Double> tol) {
     Map<String, NodeRow> byName = new LinkedHashMap<>();
     rows.forEach(r -> byName.put(r.node(), r));
     List<PairRow> out = new ArrayList<>();
@@ -204,7 +215,7 @@ public final class ScreenJudge {
         if (!m.ofPair()) {
           continue;
         }
-        boolean slow = m.slow(m.of(p), refs.get(m), tolerance);
+        boolean slow = m.slow(m.of(p), refs.get(m), tol.get(m));
         cells.put(m, cell(m.of(p), refs.get(m), !slow));
         if (slow && blame == null) {
           blame =

@@ -82,7 +82,8 @@ public final class ScreenReport {
     if (!spreads.isEmpty()) {
       b.append("repeats of one figure differed by up to: ")
           .append(String.join(", ", spreads))
-          .append('\n');
+          .append(
+              " (a figure is flagged only when off by more than the tolerance and than this)\n");
     }
     b.append(verdictLine(v)).append('\n');
     return b.toString();

@@ -187,4 +187,32 @@ class ScreenJudgeTest {
         .contains("tests=\"1\" failures=\"0\" errors=\"1\"")
         .contains("<error message=\"no figure &lt;run r&gt;\"/>");
   }
+
+  @Test
+  void aDeviationWithinTheRepeatsOwnSpreadIsNotAFinding() {
+    var ns = nodes(3);
+    var pairs =
+        List.of(
+            new PairFigure("n1", "n2", 1000, 10),
+            new PairFigure("n2", "n3", 850, 10),
+            new PairFigure("n3", "n1", 1000, 10));
+    // 15 % slower than the median: over the 10 % tolerance, but the repeats differed by 20 %.
+    var noisy =
+        ScreenJudge.judge(ns, List.of(), pairs, 0.10, java.util.Map.of(Metric.BANDWIDTH, 0.20));
+    assertThat(noisy.clean()).isTrue();
+    // Steady repeats (2 %): the same figure is a slow link.
+    var steady =
+        ScreenJudge.judge(ns, List.of(), pairs, 0.10, java.util.Map.of(Metric.BANDWIDTH, 0.02));
+    assertThat(steady.flaggedLinks()).hasSize(1);
+    // Far beyond the noise: still flagged.
+    var slow =
+        List.of(
+            new PairFigure("n1", "n2", 1000, 10),
+            new PairFigure("n2", "n3", 300, 10),
+            new PairFigure("n3", "n1", 1000, 10));
+    assertThat(
+            ScreenJudge.judge(ns, List.of(), slow, 0.10, java.util.Map.of(Metric.BANDWIDTH, 0.20))
+                .flaggedLinks())
+        .hasSize(1);
+  }
 }
