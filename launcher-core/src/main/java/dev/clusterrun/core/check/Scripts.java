@@ -1,9 +1,6 @@
 package dev.clusterrun.core.check;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.clusterrun.core.remote.ShellScript;
 
 /** Shared pieces of the small scripts the checks send to nodes. */
 final class Scripts {
@@ -16,14 +13,7 @@ final class Scripts {
   private Scripts() {}
 
   static String resource(String name) {
-    try (InputStream in = Scripts.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException(name + " missing from the class path");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ShellScript.text(Scripts.class, name);
   }
 
   /** Wraps a body so its output can be told from shell noise. */

@@ -1,6 +1,6 @@
 package dev.clusterrun.core.launch;
 
-import dev.clusterrun.core.ShellScript;
+import dev.clusterrun.core.remote.ShellScript;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.ShellScript;
 import dev.clusterrun.core.cluster.Host;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.remote.ShellScript;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,9 +1,5 @@
 package dev.clusterrun.core.remote;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +31,7 @@ public final class SshLogins {
 
   private static final String BEGIN = "@clusterrun-begin";
   private static final String END = "@clusterrun-end";
-  private static final String BODY = resource("logins.sh");
+  private static final String BODY = ShellScript.text(SshLogins.class, "logins.sh");
 
   private SshLogins() {}
 
@@ -309,17 +305,5 @@ public final class SshLogins {
               + (said.isEmpty() ? "" : "; it printed: " + said));
     }
     return new Login(n, rc == 0 && out == null, rc, e);
-  }
-
-  /** A resource beside this class, as text. */
-  static String resource(String name) {
-    try (InputStream in = SshLogins.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException(name + " missing from the class path");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

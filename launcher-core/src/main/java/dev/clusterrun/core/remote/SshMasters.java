@@ -208,7 +208,7 @@ public final class SshMasters {
         timeout);
   }
 
-  private static final String CLOSE = SshLogins.resource("close-masters.sh");
+  private static final String CLOSE = ShellScript.text(SshMasters.class, "close-masters.sh");
 
   /** Ends the masters in {@code dir} and removes the directory ({@code close-masters.sh}). */
   public static void closeMasters(NodeShell head, String dir, Duration timeout) {

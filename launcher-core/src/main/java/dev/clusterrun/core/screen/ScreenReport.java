@@ -99,22 +99,7 @@ public final class ScreenReport {
       for (Metric m : v.metrics()) {
         Cell c = r.cells().get(m);
         if (c != null && !c.ok()) {
-          parts.add(
-              "node "
-                  + r.node()
-                  + " ("
-                  + m.label()
-                  + " "
-                  + num(c.value())
-                  + " "
-                  + m.unit()
-                  + ", median "
-                  + num(v.references().get(m))
-                  + " "
-                  + m.unit()
-                  + ", "
-                  + pct(c.deviation())
-                  + ")");
+          parts.add("node " + r.node() + " (" + cellWhy(v, m, c) + ")");
         }
       }
     }
@@ -212,24 +197,28 @@ public final class ScreenReport {
     return b.toString();
   }
 
+  /** Why a figure is flagged: {@code bandwidth 11.7 MB/s, median 3293 MB/s, -99.6%}. */
+  private static String cellWhy(ScreenJudge.Verdict v, Metric m, Cell c) {
+    return m.label()
+        + " "
+        + num(c.value())
+        + " "
+        + m.unit()
+        + ", median "
+        + num(v.references().get(m))
+        + " "
+        + m.unit()
+        + ", "
+        + pct(c.deviation());
+  }
+
   private static String nodeWhy(ScreenJudge.Verdict v, ScreenJudge.NodeRow r) {
     List<String> parts = new ArrayList<>();
     r.cells()
         .forEach(
             (m, c) -> {
               if (!c.ok()) {
-                parts.add(
-                    m.label()
-                        + " "
-                        + num(c.value())
-                        + " "
-                        + m.unit()
-                        + ", median "
-                        + num(v.references().get(m))
-                        + " "
-                        + m.unit()
-                        + ", "
-                        + pct(c.deviation()));
+                parts.add(cellWhy(v, m, c));
               }
             });
     return String.join("; ", parts);

@@ -1,6 +1,6 @@
 package dev.clusterrun.core.setup;
 
-import dev.clusterrun.core.ShellScript;
+import dev.clusterrun.core.remote.ShellScript;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

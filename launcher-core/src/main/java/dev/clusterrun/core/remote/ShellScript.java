@@ -1,6 +1,5 @@
-package dev.clusterrun.core;
+package dev.clusterrun.core.remote;
 
-import dev.clusterrun.core.remote.ShellQuote;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,11 +26,21 @@ public final class ShellScript {
    * @throws IllegalStateException when it is missing from the class path (a broken build)
    */
   public static ShellScript load(Class<?> anchor, String name) {
+    return new ShellScript(text(anchor, name));
+  }
+
+  /**
+   * The text of the resource {@code name} in the package of {@code anchor}, for a script that takes
+   * no positional parameters or is put together with others (the checks' scripts).
+   *
+   * @throws IllegalStateException when it is missing from the class path (a broken build)
+   */
+  public static String text(Class<?> anchor, String name) {
     try (InputStream in = anchor.getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException(name + " missing from the class path");
       }
-      return new ShellScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
