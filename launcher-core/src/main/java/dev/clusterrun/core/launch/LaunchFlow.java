@@ -63,8 +63,8 @@ public final class LaunchFlow {
     checkLauncher(job, hostfile, rq.options());
     String runId = newRunId(job.name().value());
     RunPlans plans = new RunPlans(hostfile, runId, rq.options());
-    // Fail on a plan error (bad mounts, np) before touching any node.
-    plans.plan(job, plans.options(job, null, null, null), null);
+    // Fail on what the plan would refuse (bad mounts, np) before touching any node.
+    plans.check(job);
     Launch launch =
         new Launch(
             hostfile, job, runId, rq.input().jobFileText(), rq.options(), rq.clusterrunVersion());

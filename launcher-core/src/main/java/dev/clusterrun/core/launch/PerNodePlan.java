@@ -48,7 +48,38 @@ public final class PerNodePlan {
       Map<String, String> variables,
       List<String> argv,
       String stdoutLog,
-      String stderrLog) {}
+      String stderrLog) {
+    /**
+     * This start with the rendezvous port picked: its value in the variables and in the {@code
+     * --env} words that pass them, where the start was planned with {@link #PORT_AT_LAUNCH}.
+     */
+    public NodeStart withPort(int port) {
+      String p = Integer.toString(port);
+      Map<String, String> v = new LinkedHashMap<>(variables);
+      for (String k : PORT_VARIABLES) {
+        v.replace(k, PORT_AT_LAUNCH, p);
+      }
+      // The variables' --env words are one block in the start: found whole, replaced whole.
+      List<String> words = new ArrayList<>(argv);
+      List<String> before = envWords(variables);
+      int at = java.util.Collections.indexOfSubList(words, before);
+      if (at >= 0) {
+        words.subList(at, at + before.size()).clear();
+        words.addAll(at, envWords(v));
+      }
+      return new NodeStart(node, rank, slots, v, List.copyOf(words), stdoutLog, stderrLog);
+    }
+  }
+
+  /** {@code --env NAME=VALUE} for each variable, in order. */
+  private static List<String> envWords(Map<String, String> vars) {
+    List<String> w = new ArrayList<>();
+    vars.forEach((k, v) -> w.addAll(List.of("--env", k + "=" + v)));
+    return w;
+  }
+
+  /** The variables that carry the rendezvous port. */
+  private static final List<String> PORT_VARIABLES = List.of("PET_MASTER_PORT", "MASTER_PORT");
 
   /**
    * The variables of the node of rank {@code rank}.

@@ -80,6 +80,14 @@ public record Plan(
     return toBuilder().containerHolds(holds).build();
   }
 
+  /**
+   * The same plan with per-node's rendezvous port, picked on the first node at launch, in every
+   * node's start (where the plan showed {@link PerNodePlan#PORT_AT_LAUNCH}).
+   */
+  public Plan withMasterPort(int port) {
+    return toBuilder().perNode(perNode.stream().map(n -> n.withPort(port)).toList()).build();
+  }
+
   /** The same plan, saying what the registry image's tag stood for. */
   public Plan withImageNote(String note) {
     return toBuilder().imageNote(note).build();

@@ -96,6 +96,23 @@ public final class Planner {
         + String.format("%04x", random.nextInt(0x10000));
   }
 
+  /**
+   * What the plan would refuse in {@code job} (ranks against the slots, a mount over the workspace,
+   * a launch agent too long), found without making the plan: {@code run} asks it before any node,
+   * then makes its one plan from the nodes' facts.
+   *
+   * @throws BadInputException as {@link #plan} would, naming the same setting
+   */
+  public static void check(ResolvedJob job, Hostfile hostfile, Options options) {
+    Ranks.check(job, hostfile);
+    Paths paths = Paths.of(job, options.runId());
+    ContainerFlags flags = flags(job, paths, new LinkedHashMap<>());
+    if (job.launcher().value() != LauncherKind.PER_NODE) {
+      agentFits(
+          job, LaunchAgent.string(agent(job, options, paths, flags, containerName(job, options))));
+    }
+  }
+
   public static Plan plan(ResolvedJob job, Hostfile hostfile, Options options) {
     return plan(job, hostfile, options, null);
   }
@@ -167,7 +184,6 @@ public final class Planner {
    * steps that make it (and save or remove it afterwards). Returns its name.
    */
   private static String container(ResolvedJob job, Options options, Plan.Builder plan) {
-    String ws = stripSlash(job.workspacePath().value());
     boolean named = job.containerName().value() != null;
     String name = named ? job.containerName().value() : "clusterrun-" + options.runId();
     ImageRef image = job.image().value();
@@ -181,7 +197,7 @@ public final class Planner {
             && job.image().source() == Source.DEFAULT
             && job.containerName().source() != Source.DEFAULT;
     if (image != null) {
-      String sqsh = image.value();
+      String sqsh = squashfs(job);
       String createWhen =
           onlyIfMissing
               ? "only if container "
@@ -193,13 +209,7 @@ public final class Planner {
                   ? "if container " + name + " is missing, or was made from another image"
                   : "always (a container for this run only)";
       if (image.isUri()) {
-        // An image pinned by digest (the run asked the registry what its tag is now) is kept in
-        // the workspace's cache under its digest: a tag pushed again is a new file, never the old.
         String digest = ImageCache.digestOf(image.value());
-        sqsh =
-            ws
-                + "/images/"
-                + (digest != null ? ImageCache.fileName(digest) : EnrootArgs.squashfsName(image));
         prepare.add(
             new Plan.Step(
                 Plan.Step.Action.IMPORT,
@@ -218,7 +228,7 @@ public final class Planner {
         // No container to make: every node starts the image itself (squashfuse and an overlay in
         // its own runtime path, enroot start IMAGE.sqsh), the route Pyxis takes with
         // use_squashfuse. Nothing is unpacked, nothing left to remove, no rootfs lock shared.
-        name = sqsh;
+        name = containerName(job, options);
         prepare.add(
             new Plan.Step(
                 Plan.Step.Action.START_IMAGE,
@@ -267,6 +277,35 @@ public final class Planner {
   }
 
   /**
+   * The name {@code enroot start} is given: the job's container, the run's own, or the image file
+   * when the job starts its image directly ({@link #startsImage}).
+   */
+  private static String containerName(ResolvedJob job, Options options) {
+    if (startsImage(job)) {
+      return squashfs(job);
+    }
+    String named = job.containerName().value();
+    return named != null ? named : "clusterrun-" + options.runId();
+  }
+
+  /**
+   * The squashfs file the job's image is: the file given, or where a registry image is imported in
+   * the workspace. An image pinned by digest (the run asked the registry what its tag is now) is
+   * kept in the workspace's cache under its digest: a tag pushed again is a new file, never the
+   * old.
+   */
+  private static String squashfs(ResolvedJob job) {
+    ImageRef image = job.image().value();
+    if (!image.isUri()) {
+      return image.value();
+    }
+    String digest = ImageCache.digestOf(image.value());
+    return stripSlash(job.workspacePath().value())
+        + "/images/"
+        + (digest != null ? ImageCache.fileName(digest) : EnrootArgs.squashfsName(image));
+  }
+
+  /**
    * Whether the job starts its image directly rather than a container made from it: an unnamed job
    * with an image, unless it saves the container after the job ({@code enroot export} needs a
    * container).
@@ -295,12 +334,7 @@ public final class Planner {
   private static ContainerFlags launch(
       ResolvedJob job, Options options, Paths paths, String name, Plan.Builder plan) {
     Map<String, String> runFiles = new LinkedHashMap<>();
-    ContainerFlags flags =
-        new ContainerFlags(
-            job.writable().value(),
-            job.remapRoot().value(),
-            mounts(job, paths, runFiles),
-            new LinkedHashMap<>(job.env().value()));
+    ContainerFlags flags = flags(job, paths, runFiles);
 
     // Mount-home only when the user or job says so (null: each node's enroot configuration).
     Boolean mountHome = job.mountHome().value();
@@ -319,14 +353,7 @@ public final class Planner {
       }
       runFiles.put(
           paths.runDir() + "/" + DaemonProof.FILE, DaemonProof.script(options.runId(), targets));
-      agent =
-          LaunchAgent.words(
-              flags,
-              mountHome,
-              name,
-              options.daemon(),
-              options.runId(),
-              paths.wsMount() + "/runs/" + options.runId() + "/" + DaemonProof.FILE);
+      agent = agent(job, options, paths, flags, name);
       agentString = LaunchAgent.string(agent);
       agentFits(job, agentString);
     }
@@ -387,6 +414,27 @@ public final class Planner {
         .agentString(agentString)
         .runFiles(runFiles);
     return flags;
+  }
+
+  /** The flags every container of the job gets: its writability, root remapping, mounts, env. */
+  private static ContainerFlags flags(ResolvedJob job, Paths paths, Map<String, String> runFiles) {
+    return new ContainerFlags(
+        job.writable().value(),
+        job.remapRoot().value(),
+        mounts(job, paths, runFiles),
+        new LinkedHashMap<>(job.env().value()));
+  }
+
+  /** The launch agent's words: the daemon started in container {@code name} on every node. */
+  private static List<String> agent(
+      ResolvedJob job, Options options, Paths paths, ContainerFlags flags, String name) {
+    return LaunchAgent.words(
+        flags,
+        job.mountHome().value(),
+        name,
+        options.daemon(),
+        options.runId(),
+        paths.wsMount() + "/runs/" + options.runId() + "/" + DaemonProof.FILE);
   }
 
   /**

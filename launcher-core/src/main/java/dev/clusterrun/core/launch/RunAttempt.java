@@ -157,13 +157,11 @@ final class RunAttempt implements AutoCloseable {
     Facts head = RunFacts.head(report, session.head());
     if (job.launcher().value() == LauncherKind.PER_NODE) {
       Planner.Options o = plans.options(job, null, null, null);
+      firstPlan = plans.plan(job, o, null);
       PerNodeLauncher perNode =
           new PerNodeLauncher(
-              port -> plans.plan(job, o, port),
-              launch.options().label(),
-              launch.options().keepGoing());
+              firstPlan::withMasterPort, launch.options().label(), launch.options().keepGoing());
       perNode.input(launch.options().stdin());
-      firstPlan = plans.plan(job, o, null);
       launcher = perNode;
       return null;
     }

@@ -10,11 +10,13 @@ import java.util.function.Function;
 
 /**
  * The plans of one run: {@link Planner.Options} built in one place from the run's settings, and a
- * plan made once for the same inputs. The check before any node is touched, the early start's plan
- * (made from the head's facts), the run's plan once the checks are in and the launcher's plan for
- * the daemon it found are one plan whenever their job and options are the same; a plan is made
- * again only when an input differs: the network or mpirun's ssh settled from every node's facts
- * rather than the head's, a daemon found other than the one assumed, per-node's rendezvous port.
+ * plan made once for the same inputs. Before any node is touched the job is only checked ({@link
+ * #check}); the plan is made from the facts. The early start's plan (made from the head's facts),
+ * the run's plan once the checks are in and the launcher's plan for the daemon it found are one
+ * plan whenever their job and options are the same; a plan is made again only when an input
+ * differs: the network or mpirun's ssh settled from every node's facts rather than the head's, or a
+ * daemon found other than the one assumed. Per-node's rendezvous port, picked at launch, is put
+ * into the same plan ({@link Plan#withMasterPort}).
  */
 final class RunPlans {
   /** What makes a plan: {@link Planner#plan}, or a test's counting stand-in. */
@@ -78,6 +80,14 @@ final class RunPlans {
     return new Planner.Options(
             runId, fixed == null ? LaunchAgent.Daemon.ORTED : fixed, settings.hook(), fixed == null)
         .withIo(settings.io());
+  }
+
+  /**
+   * What the plan would refuse in {@code job}, found before any node is asked and without making
+   * the plan ({@link Planner#check}): bad input fails here.
+   */
+  void check(ResolvedJob job) {
+    Planner.check(job, hostfile, options(job, null, null, null));
   }
 
   /** The plan of {@code job} with {@code options}: made once, then the same plan. */

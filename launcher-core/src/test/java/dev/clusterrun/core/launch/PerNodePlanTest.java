@@ -104,6 +104,28 @@ class PerNodePlanTest {
   }
 
   @Test
+  void thePortPickedAtLaunchGoesIntoThePlannedStartsAsIfPlannedWithIt() {
+    // The job's own env and command hold the placeholder's words too: only the variables change.
+    PerNodePlan.Start start =
+        new PerNodePlan.Start(
+            "pyt",
+            new EnrootArgs.ContainerFlags(
+                false, false, List.of(), Map.of("MASTER_PORT", PerNodePlan.PORT_AT_LAUNCH)),
+            null,
+            List.of("HF_TOKEN"),
+            "/w",
+            List.of("echo", "--env", "MASTER_PORT=" + PerNodePlan.PORT_AT_LAUNCH, "$(x) 'q'"));
+    List<PerNodePlan.NodeStart> planned = PerNodePlan.nodes(THREE, "RUN", "/r", start, null);
+    List<PerNodePlan.NodeStart> picked = PerNodePlan.nodes(THREE, "RUN", "/r", start, 29517);
+    assertThat(planned.get(1).variables()).containsEntry("MASTER_PORT", PerNodePlan.PORT_AT_LAUNCH);
+    assertThat(planned).isNotEqualTo(picked);
+    assertThat(planned.stream().map(n -> n.withPort(29517)).toList()).isEqualTo(picked);
+    assertThat(picked.get(2).argv())
+        .contains("MASTER_PORT=29517", "PET_MASTER_PORT=29517")
+        .endsWith("echo", "--env", "MASTER_PORT=" + PerNodePlan.PORT_AT_LAUNCH, "$(x) 'q'");
+  }
+
+  @Test
   void theWorkdirWrapperStartsTheCommandThereWithItsWordsIntact() {
     List<String> argv =
         PerNodePlan.inDir(

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How often one run makes its plan ({@link Planner#plan}), counted through the run's own {@link
- * RunPlans} in the order {@link LaunchFlow#run} and {@link RunAttempt} ask it: before any node,
- * from the head's first answer (the early start), once the checks are in, and for the daemon the
- * launcher finds.
+ * RunPlans} in the order {@link LaunchFlow#run} and {@link RunAttempt} ask it: checked (not
+ * planned) before any node, then planned from the head's first answer (the early start), once the
+ * checks are in, and for the daemon the launcher finds: once, unless an input differs.
  */
 class RunPlansTest {
   @TempDir Path ws;
@@ -69,53 +69,53 @@ class RunPlansTest {
   }
 
   @Test
-  void aRunWhoseEarlyStartFitsPlansOnceBeforeAnyNodeAndOnceFromTheFacts() throws Exception {
+  void aRunWhoseEarlyStartFitsIsPlannedOnceFromTheFacts() throws Exception {
     RunPlans plans = plans(LaunchOptions.Daemon.AUTO);
-    // Before any node: bad input fails here.
-    Plan checked = plans.plan(job, plans.options(job, null, null, null), null);
-    assertThat(made).hasValue(1);
+    // Before any node: bad input fails here, and no plan is made.
+    plans.check(job);
+    assertThat(made).hasValue(0);
     // The head's first answer: its facts settle the network, the daemon is remembered as orted.
     NetworkPick network = NetworkPick.settle(job, null, null);
-    String key = DaemonDetection.contentKey(checked, ws, data.toString());
+    Plan same = Planner.plan(job, PlannerTest.TWO_BY_EIGHT, plans.options(job, null, null, null));
+    String key = DaemonDetection.contentKey(same, ws, data.toString());
     Path memo = DaemonDetection.memo(ws, key);
     Files.createDirectories(memo.getParent());
     Files.writeString(memo, "4.1.4\n" + key + "\n");
     EarlyStart.Candidate c = plans.early(job, network, "/masters", data.toString());
     assertThat(c.daemon()).isEqualTo(LaunchAgent.Daemon.ORTED);
     assertThat(EarlyStart.startsAsIs(c.plan(), data.toString())).isTrue();
-    assertThat(made).hasValue(2);
+    assertThat(made).hasValue(1);
     // The checks settle the same network and masters: the launcher starts from the early plan and
     // finds the daemon it assumed.
     MpirunLauncher mpirun = launcher(plans, network, c);
     assertThat(mpirun.firstPlan()).isSameAs(c.plan());
     assertThat(plans.forDaemon(job, network, "/masters").apply(LaunchAgent.Daemon.ORTED))
         .isSameAs(c.plan());
-    assertThat(made).as("plans made in one run").hasValue(2);
+    assertThat(made).as("plans made in one run").hasValue(1);
   }
 
   @Test
   void aDaemonFoundOtherThanTheOneAssumedIsTheOneMorePlan() throws Exception {
     RunPlans plans = plans(LaunchOptions.Daemon.AUTO);
-    plans.plan(job, plans.options(job, null, null, null), null);
+    plans.check(job);
     NetworkPick network = NetworkPick.settle(job, null, null);
     // Nothing remembered: the early start does not begin; the run assumes orted.
     EarlyStart.Candidate c = plans.early(job, network, "/masters", data.toString());
     assertThat(c.daemon()).isNull();
     MpirunLauncher mpirun = launcher(plans, network, c);
     assertThat(mpirun.firstPlan()).isSameAs(c.plan());
-    assertThat(made).hasValue(2);
+    assertThat(made).hasValue(1);
     // The container has Open MPI 5: one more plan, for prted.
     Plan prted = plans.forDaemon(job, network, "/masters").apply(LaunchAgent.Daemon.PRTED);
     assertThat(prted.daemon()).isEqualTo("prted");
-    assertThat(made).hasValue(3);
+    assertThat(made).hasValue(2);
   }
 
   @Test
   void aDaemonGivenIsPlannedOnceFromTheFactsWithoutAnEarlyStart() {
     RunPlans plans = plans(LaunchOptions.Daemon.PRTED);
-    plans.plan(job, plans.options(job, null, null, null), null);
-    // The checks' network differs from none: the plan is made once more, and the launcher, given
-    // its daemon, asks for no other.
+    plans.check(job);
+    // Planned once the checks are in, and the launcher, given its daemon, asks for no other.
     NetworkPick network = NetworkPick.settle(job, null, null);
     MpirunLauncher mpirun =
         new MpirunLauncher(
@@ -124,6 +124,39 @@ class RunPlansTest {
     Plan first = mpirun.firstPlan();
     assertThat(first.daemon()).isEqualTo("prted");
     assertThat(plans.forDaemon(job, network, null).apply(LaunchAgent.Daemon.PRTED)).isSameAs(first);
-    assertThat(made).hasValue(2);
+    assertThat(made).hasValue(1);
+  }
+
+  @Test
+  void aPerNodeRunIsPlannedOnceAndItsPortPutIntoThatPlan() {
+    ResolvedJob perNode =
+        new JobResolver()
+            .layer(
+                new JobSpec(
+                    "j",
+                    new ContainerSpec(null, "mine", null, null, null, null, null, null, null, null),
+                    new WorkspaceSpec(ws.toString(), "/app"),
+                    MpiSpec.EMPTY,
+                    List.of("hostname"),
+                    SshSpec.EMPTY,
+                    "j.yaml",
+                    dev.clusterrun.core.spec.LauncherKind.PER_NODE),
+                Source.FILE,
+                "j.yaml")
+            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
+    RunPlans plans = plans(LaunchOptions.Daemon.AUTO);
+    plans.check(perNode);
+    Plan first = plans.plan(perNode, plans.options(perNode, null, null, null), null);
+    // The port picked on the first node at launch goes into the same plan, not a new one.
+    Plan withPort = first.withMasterPort(29517);
+    assertThat(made).hasValue(1);
+    assertThat(withPort.perNode())
+        .isEqualTo(
+            Planner.plan(
+                    perNode,
+                    PlannerTest.TWO_BY_EIGHT,
+                    plans.options(perNode, null, null, null),
+                    29517)
+                .perNode());
   }
 }
