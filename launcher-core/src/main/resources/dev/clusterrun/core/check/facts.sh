@@ -419,8 +419,12 @@ cr_probe() {
       break
     fi
     # Retry only while the directory keeps vanishing (another node's probe removed it, even
-    # midway through mkdir -p); a real permission problem answers the same way every time.
+    # midway through mkdir -p): not when it stands, nor when what stands of its path refuses this
+    # user (permission, a read-only file system), which answers the same way every time.
     if [ -d "$2" ]; then break; fi
+    cr_a=$2
+    while [ -n "$cr_a" ] && [ ! -e "$cr_a" ]; do cr_a=${cr_a%/*}; done
+    if [ ! -d "${cr_a:-/}" ] || [ ! -w "${cr_a:-/}" ]; then break; fi
   done
   cr_kv "$1.writable" "$cr_ok"
   if [ "$cr_ok" = no ]; then cr_kv "$1.error" "$cr_err"; fi

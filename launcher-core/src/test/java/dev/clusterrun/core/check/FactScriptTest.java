@@ -249,6 +249,32 @@ class FactScriptTest {
   }
 
   @Test
+  void aPathThisUserMayNotCreateIsTriedOnceNotOverAndOver() throws Exception {
+    // The write probe retries only while another node's probe makes its directory vanish; a
+    // directory this user may not create answers the same way every time.
+    Path locked = Files.createDirectories(tmp.resolve("locked"));
+    Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
+    write(sysconf.resolve("enroot.conf"), "ENROOT_RUNTIME_PATH " + locked + "/runtime\n");
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Path calls = tmp.resolve("mkdir-calls");
+    Files.writeString(calls, "");
+    Files.setPosixFilePermissions(calls, PosixFilePermissions.fromString("rw-rw-rw-"));
+    write(
+        bin.resolve("mkdir"),
+        "#!/bin/sh\necho \"$*\" >>" + calls + "\nexec /usr/bin/mkdir \"$@\"\n");
+    Files.setPosixFilePermissions(
+        bin.resolve("mkdir"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Facts f = facts(asNobody(shell().withEnv("PATH", bin + ":/usr/bin:/bin")));
+    assertThat(f.storage().runtime().writable()).isFalse();
+    assertThat(f.storage().runtime().error()).contains("Permission denied");
+    assertThat(Files.readAllLines(calls).stream().filter(l -> l.contains(locked + "/runtime")))
+        .as("mkdir of the runtime path")
+        .hasSize(1);
+  }
+
+  @Test
   void defaultRuntimePathWithoutXdgRuntimeDirFailsForAnUnprivilegedUser() throws Exception {
     // The field-notes trap: no XDG_RUNTIME_DIR over non-interactive SSH -> /run/enroot.
     // Holds while /run/enroot is absent or closed to others (root-made, 0755, as root's enroot
