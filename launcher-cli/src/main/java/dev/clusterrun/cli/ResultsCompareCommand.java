@@ -17,7 +17,6 @@ final class ResultsCompareCommand extends BaseCommand {
   @Parameters(arity = "0..2", paramLabel = "RUN_ID", descriptionKey = "results-compare.run-id")
   List<String> runIds;
 
-  @Mixin WorkspaceOption workspace;
   @Mixin ResultsSelection selection;
   @Mixin JsonOption json;
 
@@ -26,6 +25,6 @@ final class ResultsCompareCommand extends BaseCommand {
     return results.render(
         ResultsFlow.compare(
             new ResultsFlow.CompareRequest(
-                results.where(workspace), selection.toSelection(), runIds, json.on)));
+                results.where(selection.workspace), selection.toSelection(), runIds, json.on)));
   }
 }

@@ -14,7 +14,6 @@ final class ResultsReportCommand extends BaseCommand {
   @Option(names = "--html", required = true, paramLabel = "FILE")
   Path html;
 
-  @Mixin WorkspaceOption workspace;
   @Mixin ResultsSelection selection;
 
   @Override
@@ -22,6 +21,6 @@ final class ResultsReportCommand extends BaseCommand {
     return results.render(
         ResultsFlow.report(
             new ResultsFlow.ReportRequest(
-                results.where(workspace), selection.toSelection(), html)));
+                results.where(selection.workspace), selection.toSelection(), html)));
   }
 }
