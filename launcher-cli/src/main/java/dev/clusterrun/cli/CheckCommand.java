@@ -4,7 +4,6 @@ import dev.clusterrun.core.check.CheckFlow;
 import dev.clusterrun.core.check.CheckId;
 import dev.clusterrun.core.check.CheckJob;
 import dev.clusterrun.core.check.CheckOutcome;
-import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.CheckRequest;
 import dev.clusterrun.core.check.CheckSelection;
 import dev.clusterrun.core.cluster.Hostfile;
@@ -13,23 +12,17 @@ import dev.clusterrun.core.spec.SpecLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-@Command(mixinStandardHelpOptions = true, name = "check", sortOptions = false)
-final class CheckCommand implements Callable<Integer> {
-  @ParentCommand RootCommand root;
-
+@Command(name = "check")
+final class CheckCommand extends BaseCommand {
   @Mixin NodesOption nodes;
-
-  @Option(names = "--json", descriptionKey = "check.json")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Option(names = "--only", paramLabel = "CHECK", split = ",", splitSynopsisLabel = ",")
   List<String> only;
@@ -64,12 +57,8 @@ final class CheckCommand implements Callable<Integer> {
     CheckOutcome outcome =
         CheckFlow.run(
             new CheckRequest(hostfile, ssh.explicit(job, jobFile), checkJob, selection),
-            root.console().progress(),
-            o -> {
-              CheckReport report = o.report();
-              root.out.print(json ? report.renderJson() : report.renderTable());
-              root.out.flush();
-            });
+            root().console().progress(),
+            o -> print(json.on ? o.report().renderJson() : o.report().renderTable()));
     return outcome.exitCode();
   }
 }

@@ -55,9 +55,8 @@ final class Cli {
         .exitCodeListHeading("%nExit codes:%n")
         .exitCodeList(ExitCode.table());
     for (CommandLine sub : cl.getSubcommands().values()) {
-      var usage = sub.getCommandSpec().usageMessage();
+      var usage = sub.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n");
       if (usage.exitCodeList().isEmpty()) {
-        usage.exitCodeListHeading("%nExit codes:%n");
         usage.exitCodeList(ExitCode.table(sub.getCommandName()));
       }
     }

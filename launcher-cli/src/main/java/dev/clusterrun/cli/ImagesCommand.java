@@ -1,29 +1,32 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.image.ImagesFlow;
-import java.util.concurrent.Callable;
+import dev.clusterrun.core.image.ImagesOutcome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 @Command(
     name = "images",
-    sortOptions = false,
-    mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     subcommands = {ImagesPruneCommand.class})
-final class ImagesCommand implements Callable<Integer> {
-  @ParentCommand RootCommand root;
-
-  @Mixin ImagesWorkspaceOption workspace;
-
-  @Option(names = "--json", descriptionKey = "images.json")
-  boolean json;
+final class ImagesCommand extends BaseCommand {
+  @Mixin WorkspaceOption workspace;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() throws Exception {
-    return ImagesWorkspaceOption.render(
-        ImagesFlow.list(new ImagesFlow.ListRequest(workspace.where(root), json)), root);
+    return render(ImagesFlow.list(new ImagesFlow.ListRequest(where(workspace), json.on)));
+  }
+
+  /** Whose cache: --workspace, else the environment's workspace, else ~/clusterrun (as run's). */
+  ImagesFlow.Where where(WorkspaceOption workspace) {
+    return new ImagesFlow.Where(workspace.dir, root().env);
+  }
+
+  /** Prints what an images command gave: its data on stdout, then its notes on stderr. */
+  int render(ImagesOutcome o) {
+    lines(o.stdout());
+    o.notes().forEach(this::note);
+    return o.exitCode();
   }
 }

@@ -1,32 +1,39 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.bench.ResultsFlow;
-import java.util.concurrent.Callable;
+import dev.clusterrun.core.bench.ResultsOutcome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 @Command(
     name = "results",
-    sortOptions = false,
-    mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     subcommands = {ResultsCompareCommand.class, ResultsReportCommand.class})
-final class ResultsCommand implements Callable<Integer> {
-  @ParentCommand RootCommand root;
-
-  @Mixin ResultsLogOption log;
-
-  @Option(names = "--json", descriptionKey = "results.json")
-  boolean json;
+final class ResultsCommand extends BaseCommand {
+  @Mixin WorkspaceOption workspace;
+  @Mixin JsonOption json;
 
   @Option(names = "--last", paramLabel = "N")
   Integer last;
 
   @Override
   public Integer call() throws Exception {
-    return ResultsLogOption.render(
-        ResultsFlow.list(new ResultsFlow.ListRequest(log.where(root), last, json)), root);
+    return render(ResultsFlow.list(new ResultsFlow.ListRequest(where(workspace), last, json.on)));
+  }
+
+  /** Whose log: --workspace, else the environment's workspace, else ~/clusterrun. */
+  ResultsFlow.Where where(WorkspaceOption workspace) {
+    return new ResultsFlow.Where(workspace.dir, root().env);
+  }
+
+  /** Prints what a results command gave: the skipped lines on stderr, stdout, then its note. */
+  int render(ResultsOutcome o) {
+    o.skipped().forEach(p -> note(p + " (line skipped)"));
+    lines(o.stdout());
+    if (o.note() != null) {
+      note(o.note());
+    }
+    return o.exitCode();
   }
 }

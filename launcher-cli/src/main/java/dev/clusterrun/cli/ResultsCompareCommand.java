@@ -2,37 +2,29 @@ package dev.clusterrun.cli;
 
 import dev.clusterrun.core.bench.ResultsFlow;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 @Command(
     name = "compare",
-    sortOptions = false,
-    mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     exitCodeListHeading = "%nExit codes:%n")
-final class ResultsCompareCommand implements Callable<Integer> {
-  @ParentCommand ResultsCommand parent;
+final class ResultsCompareCommand extends BaseCommand {
+  @ParentCommand ResultsCommand results;
 
   @Parameters(arity = "0..2", paramLabel = "RUN_ID", descriptionKey = "results-compare.run-id")
   List<String> runIds;
 
-  @Mixin ResultsLogOption log;
   @Mixin ResultsSelection selection;
-
-  @Option(names = "--json", descriptionKey = "results-compare.json")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() throws Exception {
-    RootCommand root = parent.root;
-    return ResultsLogOption.render(
+    return results.render(
         ResultsFlow.compare(
-            new ResultsFlow.CompareRequest(log.where(root), selection.toSelection(), runIds, json)),
-        root);
+            new ResultsFlow.CompareRequest(
+                results.where(selection.workspace), selection.toSelection(), runIds, json.on)));
   }
 }

@@ -4,10 +4,16 @@ import dev.clusterrun.core.bench.BenchSettings;
 import dev.clusterrun.core.bench.ResultsFlow;
 import java.nio.file.Path;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Which runs {@code results compare} and {@code results report} look at, and how they judge. */
+/**
+ * Which log {@code results compare} and {@code results report} read, which of its runs they look
+ * at, and how they judge.
+ */
 final class ResultsSelection {
+  @Mixin WorkspaceOption workspace;
+
   @Option(names = "--since", paramLabel = "AGE|DATE")
   String since;
 

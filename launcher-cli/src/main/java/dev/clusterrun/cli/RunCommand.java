@@ -4,50 +4,24 @@ import dev.clusterrun.core.launch.LaunchFlow;
 import dev.clusterrun.core.launch.LaunchOutcome;
 import dev.clusterrun.core.launch.LaunchRequest;
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
-@Command(mixinStandardHelpOptions = true, name = "run", sortOptions = false)
-final class RunCommand implements Callable<Integer> {
-  @ParentCommand RootCommand root;
-  @Spec CommandSpec spec;
-
+@Command(name = "run")
+final class RunCommand extends BaseCommand {
   @Mixin NodesOption nodes;
-
-  @Mixin JobOptions job;
-  @Mixin RunOptions run;
-
-  @Mixin LauncherOptions launcher;
-  @Mixin SshOptions ssh;
-
-  @Parameters(
-      paramLabel = "[JOB.yaml] [CMD [ARGS...]]",
-      index = "0..*",
-      arity = "0..*",
-      parameterConsumer = CommandWords.WithJobFile.class,
-      descriptionKey = "run.job-yaml-cmd-args")
-  CommandWords words;
+  @Mixin RunPlanOptions options;
 
   @Override
   public Integer call() throws Exception {
-    LaunchRequest rq =
-        new LaunchRequest(
-            job.input(
-                nodes.path, CommandWords.split(spec, words), ssh, root.env, launcher.launcher),
-            launcher.options(run.options(job)),
-            VersionProvider.version());
-    Integer detached = run.detachFrom(root);
-    if (detached != null) {
-      return detached;
-    }
-    LaunchOutcome outcome = LaunchFlow.run(rq, RunOptions.console(root));
-    render(outcome, root.err);
-    return outcome.exitCode();
+    LaunchRequest rq = options.request(nodes, root());
+    return options.run.start(
+        root(),
+        console -> {
+          LaunchOutcome outcome = LaunchFlow.run(rq, console);
+          render(outcome, root().err);
+          return outcome.exitCode();
+        });
   }
 
   /** What stopped a run before its job, for people; a run that went ahead said so itself. */

@@ -1,6 +1,7 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.terminal.Detached;
 import picocli.CommandLine.Option;
 
@@ -24,13 +25,18 @@ final class RunOptions {
   @Option(names = "--detach")
   boolean detach;
 
+  /** What a run does once it is decided where it runs: the core call, rendered. */
+  interface Job {
+    int run(Console console) throws Exception;
+  }
+
   /**
-   * With {@code --detach}: starts the background clusterrun and returns the foreground's exit code
-   * once the run started (or the background one ended); else null.
+   * Runs {@code job} here; with {@code --detach}, starts the background clusterrun (which runs it)
+   * and returns the foreground's exit code once the run started (or the background one ended).
    */
-  Integer detachFrom(RootCommand root) throws java.io.IOException, InterruptedException {
+  int start(RootCommand root, Job job) throws Exception {
     if (!detach) {
-      return null;
+      return job.run(console(root));
     }
     Detached.Foreground f =
         Detached.foreground(
@@ -49,7 +55,7 @@ final class RunOptions {
   }
 
   /** Where the job's command speaks: the background clusterrun's console, or the terminal's. */
-  static dev.clusterrun.core.session.Console console(RootCommand root) {
+  static Console console(RootCommand root) {
     return Detached.isChild(root.env)
         ? Detached.console(root.rawOut, root.rawErr, RootCommand::progress)
         : root.console();

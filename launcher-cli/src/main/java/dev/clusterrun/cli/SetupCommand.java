@@ -5,16 +5,12 @@ import dev.clusterrun.core.setup.SetupOutcome;
 import dev.clusterrun.core.setup.SetupReport;
 import dev.clusterrun.core.setup.SetupRequest;
 import dev.clusterrun.core.setup.SetupSpec;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
-@Command(mixinStandardHelpOptions = true, name = "setup", sortOptions = false)
-final class SetupCommand implements Callable<Integer> {
-  @ParentCommand RootCommand root;
-
+@Command(name = "setup")
+final class SetupCommand extends BaseCommand {
   @Mixin NodesOption nodes;
 
   @Option(names = "--data-path", required = true, paramLabel = "DIR")
@@ -39,8 +35,7 @@ final class SetupCommand implements Callable<Integer> {
   @Option(names = "--dry-run", descriptionKey = "setup.dry-run")
   boolean dryRun;
 
-  @Option(names = "--json", descriptionKey = "setup.json")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Option(names = "--sysconf-dir", paramLabel = "DIR")
   String sysconfDir = SetupSpec.DEFAULT_SYSCONF_DIR;
@@ -52,10 +47,9 @@ final class SetupCommand implements Callable<Integer> {
     SetupOutcome outcome =
         SetupFlow.run(
             new SetupRequest(nodes.read(), ssh.flags().toSpec(), spec(), dryRun),
-            root.console().progress());
+            root().console().progress());
     SetupReport report = outcome.report();
-    root.out.print(json ? report.json() : report.text());
-    root.out.flush();
+    print(json.on ? report.json() : report.text());
     return outcome.exitCode();
   }
 

@@ -3,18 +3,13 @@ package dev.clusterrun.cli;
 import dev.clusterrun.core.jobs.JobsFlow;
 import dev.clusterrun.core.jobs.RunDirectories;
 import dev.clusterrun.core.jobs.StopOutcome;
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
-@Command(mixinStandardHelpOptions = true, name = "stop", sortOptions = false)
-final class StopCommand implements Callable<Integer> {
-  @ParentCommand RootCommand root;
-
+@Command(name = "stop")
+final class StopCommand extends BaseCommand {
   @Parameters(index = "0", paramLabel = "RUN_ID", descriptionKey = "jobs.run-id")
   String runId;
 
@@ -23,12 +18,8 @@ final class StopCommand implements Callable<Integer> {
   @Option(names = "--signal", paramLabel = "SIG")
   String signal = "INT";
 
-  @Option(names = "--workspace", paramLabel = "DIR", descriptionKey = "jobs.workspace")
-  Path workspace;
-
-  @Option(names = "--json", descriptionKey = "stop.json")
-  boolean json;
-
+  @Mixin WorkspaceOption workspace;
+  @Mixin JsonOption json;
   @Mixin SshOptions ssh;
 
   @Override
@@ -40,13 +31,12 @@ final class StopCommand implements Callable<Integer> {
                 ssh.explicit(),
                 runId,
                 signal,
-                RunDirectories.workspace(workspace, root.env)),
-            root.console().progress());
-    if (json) {
-      root.out.print(o.renderJson());
-      root.out.flush();
+                RunDirectories.workspace(workspace.dir, root().env)),
+            root().console().progress());
+    if (json.on) {
+      print(o.renderJson());
     }
-    o.lines().forEach(l -> root.err.println("clusterrun: " + l));
+    o.lines().forEach(this::note);
     return o.exitCode();
   }
 }
