@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds a real enroot container image (squashfs) for running the local-cluster ITs against a
-# REAL enroot instead of the stand-in: a minimal Debian (debootstrap) with openmpi-bin and
-# openssh-client, the same Open MPI as the Debian 12 host that compiles the test program.
+# REAL enroot instead of the stand-in: a minimal Debian (debootstrap) with openmpi-bin,
+# openssh-client, python3 (per-node's rendezvous) and hpcc (BenchIT), the same Open MPI as the
+# Debian 12 host that compiles the test program.
 #
 #   sudo examples/local-cluster/build-image.sh [OUTPUT.sqsh]     (default: build/clusterrun-mpi.sqsh)
 #   CLUSTERRUN_IT_REAL_ENROOT=1 CLUSTERRUN_IT_IMAGE=OUTPUT.sqsh mvn ... verify -DskipITs=false
@@ -30,7 +31,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "build-image.sh: debootstrap $suite into $root (this takes a few minutes)" >&2
-debootstrap --variant=minbase --include=openmpi-bin,openssh-client,procps,python3 \
+debootstrap --variant=minbase --include=openmpi-bin,openssh-client,procps,python3,hpcc \
   "$suite" "$root" "$mirror" >"$root.log" 2>&1 || { tail -20 "$root.log" >&2; rm -f "$root.log"; exit 1; }
 rm -f "$root.log"
 

@@ -6,11 +6,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * What the subcommands share: {@code -h} and {@code -V}, options in the order they are declared,
- * the root's streams and environment. A subcommand translates its options into one core call and
- * renders what came back; its exit code is the outcome's.
+ * What the subcommands share: {@code -h} and {@code -V} (clusterrun's version), options in the
+ * order they are declared, the root's streams and environment. A subcommand translates its options
+ * into one core call and renders what came back; its exit code is the outcome's.
  */
-@Command(mixinStandardHelpOptions = true, sortOptions = false)
+@Command(
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    versionProvider = VersionProvider.class)
 abstract class BaseCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

@@ -8,7 +8,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-@Command(mixinStandardHelpOptions = true, name = "completion")
+@Command(
+    mixinStandardHelpOptions = true,
+    name = "completion",
+    versionProvider = VersionProvider.class)
 final class CompletionCommand implements Callable<Integer> {
   @ParentCommand RootCommand root;
   @Spec CommandSpec spec;
