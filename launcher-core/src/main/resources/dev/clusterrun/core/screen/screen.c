@@ -18,8 +18,10 @@
  *   one period. A node's figure is the mean of its ranks'.
  * Nodes in pairs (the first rank of each node; every pair of a round at once, rounds one after the
  * other, all rounds once per repeat so repeats are spread in time):
- *   latency:   8-byte messages, the best of LAT_BATCHES batches of LAT_ITERS round trips, half a
- *              round trip in microseconds;
+ *   latency:   8-byte messages, the best of LAT_TRIPS round trips (after one to warm up), half a
+ *              round trip in microseconds: the best single one, as one moment when both ranks
+ *              are on a CPU at once is enough (where nodes share a machine, a batch of round
+ *              trips without a context switch may never come);
  *   bandwidth: 1 MiB and 4 MiB messages sent back and forth (both directions counted, MB/s), the
  *              best round trip of each size, at most BW_MAX round trips or BW_BUDGET seconds.
  * Ranks that wait (between phases, outside the round's pairs) sleep instead of polling, so they
@@ -47,8 +49,7 @@
 #define TRIAD_N 2000000
 #define WINDOW 0.3
 #define BURST 0.02
-#define LAT_ITERS 10
-#define LAT_BATCHES 30
+#define LAT_TRIPS 300
 #define BW_MAX 30
 #define BW_BUDGET 0.3
 #define BW_BYTES (4 * 1024 * 1024)
@@ -135,19 +136,17 @@ static double triad_window(void) { return bursts(triad_until, 24.0 * TRIAD_N / 1
 
 static double latency(int peer, int first, char *buf) {
   double best = -1.0;
-  for (int b = 0; b <= LAT_BATCHES; b++) {
+  for (int t = 0; t <= LAT_TRIPS; t++) {
     double t0 = MPI_Wtime();
-    for (int i = 0; i < LAT_ITERS; i++) {
-      if (first) {
-        MPI_Send(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
-        MPI_Recv(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
-      }
+    if (first) {
+      MPI_Send(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+      MPI_Recv(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
     }
-    double us = (MPI_Wtime() - t0) * 1e6 / (2.0 * LAT_ITERS);
-    if (b > 0 && (best < 0 || us < best)) {
+    double us = (MPI_Wtime() - t0) * 1e6 / 2.0;
+    if (t > 0 && (best < 0 || us < best)) {
       best = us;
     }
   }

@@ -6,6 +6,7 @@ import dev.clusterrun.core.screen.ScreenJudge.Metric;
 import dev.clusterrun.core.screen.ScreenJudge.PairFigure;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ScreenJudgeTest {
@@ -214,5 +215,62 @@ class ScreenJudgeTest {
             ScreenJudge.judge(ns, List.of(), slow, 0.10, java.util.Map.of(Metric.BANDWIDTH, 0.20))
                 .flaggedLinks())
         .hasSize(1);
+  }
+
+  @Test
+  void aToleranceForOneMetric_holdsForThatMetricOnly() {
+    var ns = nodes(3);
+    // n3's compute 15 % under the median and the link n2-n3 15 % under its median.
+    var own = own("n3", 1.7, 5000);
+    var pairs =
+        List.of(
+            new PairFigure("n1", "n2", 1000, 10),
+            new PairFigure("n2", "n3", 850, 10),
+            new PairFigure("n3", "n1", 1000, 10));
+    var all10 = ScreenJudge.judge(ns, own, pairs, Tolerances.of(0.10), Map.of(), Map.of());
+    assertThat(all10.flaggedNodes()).containsExactly("n3");
+    assertThat(all10.flaggedLinks()).hasSize(1);
+    var bw20 =
+        ScreenJudge.judge(
+            ns, own, pairs, Tolerances.parse(List.of("10%", "bandwidth=20%")), Map.of(), Map.of());
+    assertThat(bw20.flaggedNodes()).containsExactly("n3");
+    assertThat(bw20.flaggedLinks()).isEmpty();
+    assertThat(bw20.toleranceOf(Metric.BANDWIDTH)).isEqualTo(0.20);
+    assertThat(ScreenReport.table(bw20)).contains("; tolerance 10.0% (bandwidth 20.0%)");
+    assertThat(ScreenReport.json(bw20)).contains("\"bandwidth\" : 0.2");
+  }
+
+  @Test
+  void aFigureBelowItsReference_isFlaggedWithTheReferenceNamed_thoughAtTheMedian() {
+    var ns = nodes(3);
+    // Every node alike (nothing off the median), but n3's compute under the expected 2.5.
+    var own =
+        List.of(
+            new ScreenJudge.NodeFigure("n1", 2.6, 5000),
+            new ScreenJudge.NodeFigure("n2", 2.5, 5000),
+            new ScreenJudge.NodeFigure("n3", 2.2, 5000));
+    var expected =
+        Map.of(
+            Metric.COMPUTE,
+            new ScreenJudge.Expected(2.5, 0.05, "ci/screen at refs.yaml:6:20"),
+            Metric.BANDWIDTH,
+            new ScreenJudge.Expected(1000, null, "ci/screen at refs.yaml:7:22"));
+    var v =
+        ScreenJudge.judge(ns, own, ring(ns, 1000, null), Tolerances.of(0.20), expected, Map.of());
+    assertThat(v.flaggedNodes()).containsExactly("n3");
+    assertThat(v.flaggedLinks()).isEmpty();
+    assertThat(ScreenReport.verdictLine(v))
+        .isEqualTo(
+            "flagged: node n3 (compute 2.20 Gflop/s, median 2.50 Gflop/s, -12.0%, reference 2.50"
+                + " Gflop/s (ci/screen at refs.yaml:6:20), -12.0%)");
+    assertThat(ScreenReport.table(v))
+        .contains(
+            "references: compute 2.50 Gflop/s -5.00% (ci/screen at refs.yaml:6:20); bandwidth"
+                + " 1000 MB/s -20.0% (ci/screen at refs.yaml:7:22)");
+    // The whole network under its reference: every node's two pairs miss it, every node flagged.
+    var slowNet =
+        ScreenJudge.judge(ns, own, ring(ns, 500, null), Tolerances.of(0.20), expected, Map.of());
+    assertThat(slowNet.flaggedNodes()).containsExactly("n1", "n2", "n3");
+    assertThat(ScreenReport.json(slowNet)).contains("\"offReference\"");
   }
 }
