@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * node3 is flagged, no other node and no link, {@code --write-hostfile} leaves out exactly node3
  * and {@code run --nodes} of that file runs on the other two; with only what node2 sends to node3
  * limited (an htb class filtered by destination), the link node2-node3 is named and no node; with
- * node3's sshd in a cgroup whose CPU quota is 25% of one CPU (every session it starts inherits it),
+ * node3's sshd in a cgroup whose CPU quota is 10% of one CPU (every session it starts inherits it),
  * node3's compute is flagged, no other node.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -187,7 +187,9 @@ class ScreenIT {
   @Test
   @Order(3)
   void oneNodesCpuLimited_thatNodesComputeIsFlagged_noOther() throws Exception {
-    Result throttle = c().cluster("throttle", "node3", "25");
+    // 10% of one CPU: with other builds on the machine each node gets a fifth of a CPU or less,
+    // and a quota of 25% did not bind (node3 measured as fast as the others)
+    Result throttle = c().cluster("throttle", "node3", "10");
     assertThat(throttle.exitCode()).as("%s", throttle).isZero();
     Result r;
     try {
@@ -243,12 +245,12 @@ class ScreenIT {
         StandardCharsets.UTF_8);
     Result r = screen("--references", refs.toString(), "--tolerance", "50%,latency=90%");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+    String where = "screen-hosts/screen nodes=3 at " + refs + ":6:11";
     assertThat(r.stdout())
-        .contains(
-            "references: compute 1000 Gflop/s -10.0% (screen-hosts/screen at " + refs + ":6:11)")
+        .contains("references: compute 1000 Gflop/s -10.0% (" + where + ")")
         .contains("tolerance 50.0% (latency 90.0%)")
         .contains("flagged: node node1 (compute ")
-        .contains(", reference 1000 Gflop/s (screen-hosts/screen at " + refs + ":6:11), -99.");
+        .contains(", reference 1000 Gflop/s (" + where + "), -99.");
   }
 
   @Test

@@ -114,11 +114,7 @@ public final class ScreenJudge {
    * A figure beside the run's median: {@code deviation} is (value - median) / median; {@code
    * missed} is the deviation from the expected figure when it is slow against it, else null.
    */
-  public record Cell(double value, double deviation, boolean ok, Double missed) {
-    public Cell(double value, double deviation, boolean ok) {
-      this(value, deviation, ok, null);
-    }
-  }
+  public record Cell(double value, double deviation, boolean ok, Double missed) {}
 
   /** A node's figures per metric (its better pair for pair metrics), and whether it is flagged. */
   public record NodeRow(String node, Map<Metric, Cell> cells) {

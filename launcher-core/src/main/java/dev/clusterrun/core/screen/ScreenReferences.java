@@ -44,7 +44,7 @@ final class ScreenReferences {
     References.Size size = new References.Size(nodes, null, null, null);
     String none = refs.cannotFit(cluster, PRESET, size);
     if (none != null) {
-      throw new BadInputException(file.toString(), none);
+      throw new BadInputException("--references", none);
     }
     References.Entry e = refs.find(cluster, PRESET, size);
     Map<Metric, Expected> out = new EnumMap<>(Metric.class);

@@ -35,11 +35,6 @@ public record Tolerances(double all, Map<Metric, Double> per) {
     return per.getOrDefault(m, all);
   }
 
-  /** Whether every metric has the same tolerance. */
-  public boolean uniform() {
-    return per.values().stream().allMatch(t -> t == all);
-  }
-
   /**
    * Reads {@code --tolerance}'s values, each a comma-separated list of {@code PERCENT} (every
    * metric) and {@code METRIC=PERCENT} (that metric: compute, memory, bandwidth or latency); a

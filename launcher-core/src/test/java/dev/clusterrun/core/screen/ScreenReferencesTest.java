@@ -63,7 +63,7 @@ class ScreenReferencesTest {
                 + "          bandwidth: {value: 3}\n");
     assertThatThrownBy(() -> ScreenReferences.read(none, "rack-a", 3))
         .isInstanceOf(BadInputException.class)
-        .hasMessageStartingWith(none.toString())
+        .hasMessageStartingWith("--references: " + none)
         .hasMessageContaining("has no reference for screen on cluster 'rack-a'");
   }
 }

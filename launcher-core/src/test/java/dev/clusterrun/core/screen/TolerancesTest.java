@@ -17,7 +17,6 @@ class TolerancesTest {
     assertThat(t.of(Metric.MEMORY)).isEqualTo(0.05);
     assertThat(t.of(Metric.BANDWIDTH)).isEqualTo(0.20);
     assertThat(t.of(Metric.LATENCY)).isEqualTo(0.50);
-    assertThat(t.uniform()).isFalse();
     // a metric by its name in the results log too
     assertThat(Tolerances.parse(List.of("triad_MBps=30%")).of(Metric.MEMORY)).isEqualTo(0.30);
     assertThat(Tolerances.parse(List.of("Compute=30%")).of(Metric.COMPUTE)).isEqualTo(0.30);
