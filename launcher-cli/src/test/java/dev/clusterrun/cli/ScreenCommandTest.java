@@ -37,11 +37,18 @@ class ScreenCommandTest {
         refs, "clusters:\n  other:\n    screen:\n      - metrics:\n          memory: {value: 1}\n");
     CliTest.Run none =
         CliTest.run(
-            "screen", "--nodes", CliTest.path("hostfiles/2x8.txt"), "--references", refs.toString());
+            "screen",
+            "--nodes",
+            CliTest.path("hostfiles/2x8.txt"),
+            "--references",
+            refs.toString());
     assertThat(none.code()).isEqualTo(2);
     assertThat(none.err())
-        .startsWith("clusterrun: --references: " + refs + " has no reference for screen on cluster"
-            + " '2x8'");
+        .startsWith(
+            "clusterrun: --references: "
+                + refs
+                + " has no reference for screen on cluster"
+                + " '2x8'");
     java.nio.file.Files.delete(refs);
   }
 

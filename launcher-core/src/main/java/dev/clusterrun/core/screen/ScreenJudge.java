@@ -177,16 +177,6 @@ public final class ScreenJudge {
     }
   }
 
-  /** Judges the figures at one tolerance for every metric, against the run's medians only. */
-  public static Verdict judge(
-      List<String> nodes,
-      List<NodeFigure> own,
-      List<PairFigure> pairs,
-      double tolerance,
-      Map<Metric, Double> spreads) {
-    return judge(nodes, own, pairs, Tolerances.of(tolerance), Map.of(), spreads);
-  }
-
   /**
    * Judges the figures among {@code nodes}: every node in at least one pair, and in {@code own}
    * when it is not empty; {@code expected} holds the figures a references file gives (or none).

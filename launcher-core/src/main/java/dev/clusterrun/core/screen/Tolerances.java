@@ -25,11 +25,6 @@ public record Tolerances(double all, Map<Metric, Double> per) {
     per = per.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(per));
   }
 
-  /** One tolerance for every metric. */
-  public static Tolerances of(double all) {
-    return new Tolerances(all, Map.of());
-  }
-
   /** The tolerance of {@code m}. */
   public double of(Metric m) {
     return per.getOrDefault(m, all);

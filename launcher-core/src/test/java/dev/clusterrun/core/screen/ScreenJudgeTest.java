@@ -12,7 +12,13 @@ import org.junit.jupiter.api.Test;
 class ScreenJudgeTest {
   /** Pairs only, no single-node figures. */
   private static ScreenJudge.Verdict judge(List<String> nodes, List<PairFigure> pairs, double t) {
-    return ScreenJudge.judge(nodes, List.of(), pairs, t, java.util.Map.of());
+    return ScreenJudge.judge(
+        nodes,
+        List.of(),
+        pairs,
+        new Tolerances(t, java.util.Map.of()),
+        java.util.Map.of(),
+        java.util.Map.of());
   }
 
   private static List<String> nodes(int n) {
@@ -133,7 +139,12 @@ class ScreenJudgeTest {
   void aNodeSlowAloneIsFlaggedOnThatMetric_noOther() {
     var v =
         ScreenJudge.judge(
-            nodes(4), own("n3", 0.5, 5000), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+            nodes(4),
+            own("n3", 0.5, 5000),
+            ring(nodes(4), 1000, null),
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of());
     assertThat(v.flaggedNodes()).containsExactly("n3");
     assertThat(v.flaggedLinks()).isEmpty();
     assertThat(v.metrics())
@@ -150,11 +161,21 @@ class ScreenJudgeTest {
   void memoryToo_andANodeWithinToleranceIsNot() {
     var slowMemory =
         ScreenJudge.judge(
-            nodes(4), own("n1", 2.0, 3000), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+            nodes(4),
+            own("n1", 2.0, 3000),
+            ring(nodes(4), 1000, null),
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of());
     assertThat(slowMemory.flaggedNodes()).containsExactly("n1");
     var within =
         ScreenJudge.judge(
-            nodes(4), own("n1", 1.85, 4600), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+            nodes(4),
+            own("n1", 1.85, 4600),
+            ring(nodes(4), 1000, null),
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of());
     assertThat(within.clean()).isTrue();
   }
 
@@ -162,7 +183,12 @@ class ScreenJudgeTest {
   void theTableShowsEveryMetricAndTheMedians() {
     var v =
         ScreenJudge.judge(
-            nodes(4), own("n3", 0.5, 5000), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+            nodes(4),
+            own("n3", 0.5, 5000),
+            ring(nodes(4), 1000, null),
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of());
     String t = ScreenReport.table(v);
     assertThat(t.lines().findFirst().orElseThrow())
         .startsWith("NODE  COMPUTE (Gflop/s)       MEMORY (MB/s)           BANDWIDTH (MB/s)");
@@ -199,11 +225,23 @@ class ScreenJudgeTest {
             new PairFigure("n3", "n1", 1000, 10));
     // 15 % slower than the median: over the 10 % tolerance, but the repeats differed by 20 %.
     var noisy =
-        ScreenJudge.judge(ns, List.of(), pairs, 0.10, java.util.Map.of(Metric.BANDWIDTH, 0.20));
+        ScreenJudge.judge(
+            ns,
+            List.of(),
+            pairs,
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of(Metric.BANDWIDTH, 0.20));
     assertThat(noisy.clean()).isTrue();
     // Steady repeats (2 %): the same figure is a slow link.
     var steady =
-        ScreenJudge.judge(ns, List.of(), pairs, 0.10, java.util.Map.of(Metric.BANDWIDTH, 0.02));
+        ScreenJudge.judge(
+            ns,
+            List.of(),
+            pairs,
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of(Metric.BANDWIDTH, 0.02));
     assertThat(steady.flaggedLinks()).hasSize(1);
     // Far beyond the noise: still flagged.
     var slow =
@@ -212,7 +250,13 @@ class ScreenJudgeTest {
             new PairFigure("n2", "n3", 300, 10),
             new PairFigure("n3", "n1", 1000, 10));
     assertThat(
-            ScreenJudge.judge(ns, List.of(), slow, 0.10, java.util.Map.of(Metric.BANDWIDTH, 0.20))
+            ScreenJudge.judge(
+                    ns,
+                    List.of(),
+                    slow,
+                    new Tolerances(0.10, java.util.Map.of()),
+                    java.util.Map.of(),
+                    java.util.Map.of(Metric.BANDWIDTH, 0.20))
                 .flaggedLinks())
         .hasSize(1);
   }
@@ -227,7 +271,9 @@ class ScreenJudgeTest {
             new PairFigure("n1", "n2", 1000, 10),
             new PairFigure("n2", "n3", 850, 10),
             new PairFigure("n3", "n1", 1000, 10));
-    var all10 = ScreenJudge.judge(ns, own, pairs, Tolerances.of(0.10), Map.of(), Map.of());
+    var all10 =
+        ScreenJudge.judge(
+            ns, own, pairs, new Tolerances(0.10, java.util.Map.of()), Map.of(), Map.of());
     assertThat(all10.flaggedNodes()).containsExactly("n3");
     assertThat(all10.flaggedLinks()).hasSize(1);
     var bw20 =
@@ -256,7 +302,13 @@ class ScreenJudgeTest {
             Metric.BANDWIDTH,
             new ScreenJudge.Expected(1000, null, "ci/screen at refs.yaml:7:22"));
     var v =
-        ScreenJudge.judge(ns, own, ring(ns, 1000, null), Tolerances.of(0.20), expected, Map.of());
+        ScreenJudge.judge(
+            ns,
+            own,
+            ring(ns, 1000, null),
+            new Tolerances(0.20, java.util.Map.of()),
+            expected,
+            Map.of());
     assertThat(v.flaggedNodes()).containsExactly("n3");
     assertThat(v.flaggedLinks()).isEmpty();
     assertThat(ScreenReport.verdictLine(v))
@@ -269,7 +321,13 @@ class ScreenJudgeTest {
                 + " 1000 MB/s -20.0% (ci/screen at refs.yaml:7:22)");
     // The whole network under its reference: every node's two pairs miss it, every node flagged.
     var slowNet =
-        ScreenJudge.judge(ns, own, ring(ns, 500, null), Tolerances.of(0.20), expected, Map.of());
+        ScreenJudge.judge(
+            ns,
+            own,
+            ring(ns, 500, null),
+            new Tolerances(0.20, java.util.Map.of()),
+            expected,
+            Map.of());
     assertThat(slowNet.flaggedNodes()).containsExactly("n1", "n2", "n3");
     assertThat(ScreenReport.json(slowNet)).contains("\"offReference\"");
   }

@@ -32,7 +32,14 @@ class ScreenRecordTest {
             new ScreenJudge.NodeFigure("n1", 2, 4000),
             new ScreenJudge.NodeFigure("n2", 2, 4000),
             new ScreenJudge.NodeFigure("n3", 2, 4000));
-    var v = ScreenJudge.judge(nodes, own, pairs, 0.10, Map.of());
+    var v =
+        ScreenJudge.judge(
+            nodes,
+            own,
+            pairs,
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            Map.of());
     assertThat(v.flaggedNodes()).containsExactly("n3");
     RunSummary s =
         RunSummary.builder()
