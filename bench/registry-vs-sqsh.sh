@@ -20,37 +20,14 @@
 # of the registry run's phases from summary.json (checks, prepare, job, total).
 # Needs root (the cluster is namespaces + sshd). Takes the local cluster's owner lock (cluster.sh
 # own), so it waits for integration tests of other builds; takes the cluster down at the end.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$PWD
-cluster=$root/examples/local-cluster/cluster.sh
-runs=${RUNS:-7}
+# shellcheck source=/dev/null
+. "$(dirname "$0")/lib.sh"
 sizes=${SIZES:-3 8}
 target=1.2
-
-die() {
-  echo "registry-vs-sqsh.sh: $*" >&2
-  exit 2
-}
-[[ $(id -u) -eq 0 ]] || die "must run as root (the local cluster needs it)"
-[[ -x launcher-cli/target/clusterrun && -f launcher-cli/target/clusterrun.jar ]] ||
-  die "launcher-cli/target/clusterrun is missing; run: mvn -B -q package -DskipTests"
-((runs >= 5 && runs <= 10)) || die "RUNS must be 5..10, got $runs"
-bash "$cluster" check >/dev/null || die "the local cluster cannot run here"
-
-if [[ ${CLUSTERRUN_LC_OWNER:-} != "$PPID" ]]; then
-  exec bash "$cluster" own -- bash "$0" "$@"
-fi
-
+runs=$(bench_runs 7 5 10)
+bench_start "$@"
 work=$(mktemp -d)
-cleanup() {
-  bash "$cluster" down >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+bench_traps "$work"
 
 # On node1 as the job user: warm-ups, then RUNS alternating timed runs of both kinds.
 cat >"$work/bench-node.sh" <<'EOF'
@@ -84,35 +61,28 @@ EOF
 results=()
 declare -A loads
 for n in $sizes; do
-  loads[$n]=$(cut -d' ' -f1-3 /proc/loadavg)
-  echo "registry-vs-sqsh.sh: bringing up $n nodes (load ${loads[$n]})" >&2
-  CLUSTERRUN_LC_QUIET=1 bash "$cluster" up "$n" >/dev/null
-  env_of() { bash "$cluster" env | sed -n "s/^$1=//p"; }
-  shared=$(env_of SHARED_DIR)
-  user=$(env_of JOB_USER)
-  registry=$(env_of REGISTRY)
-  install -d -o "$user" "$shared/opt/clusterrun" "$shared/reg-bench-ws"
-  install -m 0755 launcher-cli/target/clusterrun "$shared/opt/clusterrun/clusterrun"
-  install -m 0644 launcher-cli/target/clusterrun.jar "$shared/opt/clusterrun/clusterrun.jar"
-  sh launcher-cli/src/main/dist/make-cds.sh "$shared/opt/clusterrun/clusterrun.jar" \
-    "$shared/opt/clusterrun/clusterrun.jsa" examples/seed.yaml hostfiles/2x8.txt ||
-    die "could not make the class-data-sharing archive for the installed jar"
-  bash "$cluster" hostfile 1 >"$shared/bench-hosts"
+  loads[$n]=$(load)
+  bench_up "$n"
+  shared=$(bench_env SHARED_DIR)
+  user=$(bench_env JOB_USER)
+  registry=$(bench_env REGISTRY)
+  install -d -o "$user" "$shared/reg-bench-ws"
+  launcher=$(bench_install "$shared" "$user" cds)
+  cluster hostfile 1 >"$shared/bench-hosts"
   cp "$work/bench-node.sh" "$shared/bench-node.sh"
-  launcher=$shared/opt/clusterrun/clusterrun
-  bash "$cluster" push clusterrun/bench:1 --add /opt/bench/VERSION=1 >/dev/null
+  cluster push clusterrun/bench:1 --add /opt/bench/VERSION=1 >/dev/null
   image="docker://$registry#clusterrun/bench:1"
-  bash "$cluster" exec node1 -- "$launcher" setup --nodes "$shared/bench-hosts" \
+  cluster exec node1 -- "$launcher" setup --nodes "$shared/bench-hosts" \
     --data-path "$shared/enroot-data" >/dev/null || die "clusterrun setup failed on $n nodes"
   # After setup (enroot needs its per-user runtime path over SSH), the job user imports it into
   # a directory of theirs (the shared root is root's).
   sqsh=$shared/reg-bench-img/bench.sqsh
   install -d -o "$user" "$shared/reg-bench-img"
   rm -f "$sqsh"
-  bash "$cluster" exec node1 -- enroot import -o "$sqsh" "$image" >"$work/import.log" 2>&1 ||
+  cluster exec node1 -- enroot import -o "$sqsh" "$image" >"$work/import.log" 2>&1 ||
     die "enroot import of $image failed: $(tail -5 "$work/import.log")"
   names=$(for ((k = 1; k <= n; k++)); do echo "node$k"; done | sort | tr '\n' ' ')
-  out=$(bash "$cluster" exec node1 -- bash "$shared/bench-node.sh" "$launcher" \
+  out=$(cluster exec node1 -- bash "$shared/bench-node.sh" "$launcher" \
     "$shared/bench-hosts" "$shared/reg-bench-ws" "$sqsh" "$image" "$names" "$runs") ||
     die "benchmark on $n nodes failed"
   s=$(awk '$1 == "sqsh" {print $2}' <<<"$out" | median)
@@ -123,8 +93,8 @@ for n in $sizes; do
     ph+="$p $v s  "
   done
   results+=("$n $s $r $ph")
-  loads[$n]+=" -> $(cut -d' ' -f1-3 /proc/loadavg)"
-  bash "$cluster" down >/dev/null
+  loads[$n]+=" -> $(load)"
+  cluster down >/dev/null
 done
 
 echo
@@ -132,8 +102,7 @@ echo "unnamed registry run vs unnamed .sqsh run, as the job user on node1 (media
 printf '%-6s %8s %9s %8s %14s   %s\n' nodes sqsh registry ratio target "registry run's phases (medians)"
 for x in "${results[@]}"; do
   read -r n s r ph <<<"$x"
-  ratio=$(awk -v a="$r" -v b="$s" 'BEGIN {printf "%.2f", a / b}')
-  if awk -v x="$ratio" -v t="$target" 'BEGIN {exit !(x <= t)}'; then verdict=met; else verdict=MISSED; fi
-  printf '%-6s %8s %9s %7sx %14s   %s\n' "$n" "$s" "$r" "$ratio" "${target}x $verdict" "$ph"
+  x=$(ratio "$r" "$s")
+  printf '%-6s %8s %9s %7sx %14s   %s\n' "$n" "$s" "$r" "$x" "${target}x $(met "$x" "$target")" "$ph"
 done
 for n in $sizes; do echo "load average while measuring $n nodes: ${loads[$n]}"; done

@@ -50,19 +50,10 @@
 # first (cluster.sh own), so it waits for integration tests of other builds instead of tearing
 # their cluster down; brings the cluster up per size and takes it down at the end, leaving
 # nothing behind.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$PWD
-cluster=$root/examples/local-cluster/cluster.sh
-
-die() {
-  echo "run-vs-raw.sh: $*" >&2
-  exit 2
-}
-say() { echo "run-vs-raw.sh: $*" >&2; }
+# shellcheck source=/dev/null
+. "$(dirname "$0")/lib.sh"
 
 sizes=${SIZES:-3 8 32}
-runs=${RUNS:-5}
 image_mb=${IMAGE_MB:-188}
 tree_spawn=${TREE_SPAWN:-on}
 args=("$@")
@@ -70,44 +61,28 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --with-64) sizes+=" 64" ;;
     -h | --help)
-      sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+      sed -n '2,/^# shellcheck source/p' "$0" | sed '$d; s/^# \{0,1\}//'
       exit 0
       ;;
     *) die "unknown argument '$1' (usage: run-vs-raw.sh [--with-64])" ;;
   esac
   shift
 done
-[[ $(id -u) -eq 0 ]] || die "must run as root (the local cluster needs it)"
-[[ -x launcher-cli/target/clusterrun && -f launcher-cli/target/clusterrun.jar ]] ||
-  die "launcher-cli/target/clusterrun is missing; run: mvn -B -q package -DskipTests"
-if ! [[ $runs =~ ^[0-9]+$ ]] || ((runs < 5 || runs > 7)); then die "RUNS must be 5..7, got $runs"; fi
+runs=$(bench_runs 5 5 7)
 [[ $image_mb =~ ^[0-9]+$ ]] || die "IMAGE_MB must be a number of MiB, got $image_mb"
 [[ $tree_spawn == on || $tree_spawn == off ]] || die "TREE_SPAWN must be on or off, got $tree_spawn"
 for n in $sizes; do
   if ! [[ $n =~ ^[0-9]+$ ]] || ((n < 2)); then die "SIZES: '$n' is not a node count >= 2"; fi
 done
 
-# The whole benchmark runs as the owner of the local cluster.
-if [[ ${CLUSTERRUN_LC_OWNER:-} != "$PPID" ]]; then
-  bash "$cluster" check >/dev/null || die "the local cluster cannot run here: $(bash "$cluster" check 2>&1 | tr '\n' ';')"
-  exec bash "$cluster" own -- bash "$0" ${args[@]+"${args[@]}"}
-fi
-
+bench_start ${args[@]+"${args[@]}"}
 work=$(mktemp -d /var/tmp/run-vs-raw.XXXXXX)
 chmod 0755 "$work"
-cleanup() {
-  bash "$cluster" down >/dev/null 2>&1 || true
-  rm -rf --one-file-system "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_traps "$work"
 
 readonly CONTAINER=bench
 
-median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print "-"; else if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 minmax() { sort -n | awk 'NR==1 {min=$1} {max=$1} END {printf "%s %s\n", min, max}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "-"}'; }
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # Runs as the job user on the machine (the login outside the cluster): times one command, keeps
 # its output. Prints "SECONDS EXIT".
@@ -126,7 +101,7 @@ as_user() {
   setpriv --reuid="$JOB_UID" --regid="$JOB_UID" --init-groups env -i HOME="$JOB_HOME" \
     USER="$JOB_USER" LOGNAME="$JOB_USER" SHELL=/bin/bash PATH=/usr/local/bin:/usr/bin:/bin "$@"
 }
-on_head() { bash "$cluster" exec node1 -- "$@"; }
+on_head() { cluster exec node1 -- "$@"; }
 
 # Switches every node's /etc/enroot to the seed's files (seed) or clusterrun's (clusterrun).
 switch_to() {
@@ -214,23 +189,16 @@ for n in $sizes; do
   np=$((2 * n))
   load_before[$n]=$(load)
   say "$n nodes: bringing the cluster up (load $(load))"
-  CLUSTERRUN_LC_QUIET=1 CLUSTERRUN_LC_ENROOT=${CLUSTERRUN_LC_ENROOT:-standin} bash "$cluster" up "$n"
-  eval "$(bash "$cluster" env | grep -E '^(JOB_USER|JOB_UID|JOB_HOME|SHARED_DIR|STATE_DIR|REGISTRY_DIR)=')"
+  CLUSTERRUN_LC_QUIET=1 CLUSTERRUN_LC_ENROOT=${CLUSTERRUN_LC_ENROOT:-standin} cluster up "$n"
+  eval "$(cluster env | grep -E '^(JOB_USER|JOB_UID|JOB_HOME|SHARED_DIR|STATE_DIR|REGISTRY_DIR)=')"
   chown "$JOB_UID" "$work/out"
   S=$SHARED_DIR
   WS=$S/ws
   HOSTS=$S/hosts
   IMG=$S/img.sqsh
-  CR=$S/opt/clusterrun/clusterrun
   install -d -o "$JOB_UID" -g "$JOB_UID" "$WS" "$S/opt/clusterrun"
-  install -m 0755 launcher-cli/target/clusterrun "$CR"
-  install -m 0644 launcher-cli/target/clusterrun.jar "$S/opt/clusterrun/clusterrun.jar"
-  # The class-data-sharing archive is tied to the jar's path: made again for the installed jar (as
-  # the Debian package's postinst does), else every timed start would run without it.
-  sh launcher-cli/src/main/dist/make-cds.sh "$S/opt/clusterrun/clusterrun.jar" \
-    "$S/opt/clusterrun/clusterrun.jsa" examples/seed.yaml hostfiles/2x8.txt ||
-    die "could not make the class-data-sharing archive for the installed jar"
-  bash "$cluster" hostfile 2 >"$HOSTS"
+  CR=$(bench_install "$S" "$JOB_UID" cds)
+  cluster hostfile 2 >"$HOSTS"
   if [[ $tree_spawn == off ]]; then
     install -d -o "$JOB_UID" -g "$JOB_UID" "$JOB_HOME/.openmpi"
     echo "plm_rsh_no_tree_spawn = 1" >"$JOB_HOME/.openmpi/mca-params.conf"
@@ -288,7 +256,7 @@ EOF
   done
   switch_to clusterrun
   load_after[$n]=$(load)
-  bash "$cluster" down >/dev/null
+  cluster down >/dev/null
   rm -rf "$work/stash"
 done
 
@@ -302,15 +270,15 @@ for n in $sizes; do
   declare -A med=()
   for kind in raw named unnamed; do
     vals=$(awk -v n="$n" -v k="$kind" '$1 == n && $2 == k {print $3}' "$work/times")
-    m=$(median <<<"$vals")
+    m=$(median 2 <<<"$vals")
     read -r lo hi < <(minmax <<<"$vals")
     row+=("$m ($lo-$hi)")
     med[$kind]=$m
   done
   r1=$(ratio "${med[named]}" "${med[raw]}")
   r2=$(ratio "${med[unnamed]}" "${med[named]}")
-  v1=$(awk -v x="$r1" 'BEGIN {print (x <= 1.3 ? "met" : "MISSED")}')
-  v2=$(awk -v x="$r2" 'BEGIN {print (x <= 1.5 ? "met" : "MISSED")}')
+  v1=$(met "$r1" 1.3)
+  v2=$(met "$r2" 1.5)
   printf '%-6s %-20s %-20s %-20s %-14s %-14s %s\n' "$n" "${row[0]}" "${row[1]}" "${row[2]}" \
     "${r1}x $v1" "${r2}x $v2" "${load_before[$n]} -> ${load_after[$n]}"
 done
@@ -330,7 +298,7 @@ for n in $sizes; do
   for kind in named unnamed; do
     printf '%-6s %-8s' "$n" "$kind"
     for p in $phase_names; do
-      printf ' %8s' "$(awk -v n="$n" -v k="$kind" -v p="$p" '$1 == n && $2 == k && $3 == p {print $4}' "$work/phases" | median)"
+      printf ' %8s' "$(awk -v n="$n" -v k="$kind" -v p="$p" '$1 == n && $2 == k && $3 == p {print $4}' "$work/phases" | median 2)"
     done
     echo
   done

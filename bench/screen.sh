@@ -11,49 +11,29 @@
 # (cluster.sh own), so it waits for integration tests of other builds. The screens run as the job
 # user on node1 in the cluster's tiny image (it sees the host's Open MPI and mpicc); the first
 # screen of a size imports the image and compiles the program, so it is timed apart ("first").
-set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$PWD
-cluster=$root/examples/local-cluster/cluster.sh
-runs=${RUNS:-3}
+# shellcheck source=/dev/null
+. "$(dirname "$0")/lib.sh"
 sizes=${SIZES:-3 8}
 target=90
-
-die() { echo "screen.sh: $*" >&2; exit 2; }
-[[ $(id -u) -eq 0 ]] || die "must run as root (the local cluster needs it)"
-[[ -x launcher-cli/target/clusterrun && -f launcher-cli/target/clusterrun.jar ]] ||
-  die "launcher-cli/target/clusterrun is missing; run: mvn -B -q package -DskipTests"
-((runs >= 1 && runs <= 10)) || die "RUNS must be 1..10, got $runs"
-bash "$cluster" check >/dev/null || die "the local cluster cannot run here: $(bash "$cluster" check 2>&1 | tr '\n' ';')"
-
-if [[ ${CLUSTERRUN_LC_OWNER:-} != "$PPID" ]]; then
-  exec bash "$cluster" own -- bash "$0" "$@"
-fi
-
-cleanup() { bash "$cluster" down >/dev/null 2>&1 || true; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+runs=$(bench_runs 3 1 10)
+bench_start "$@"
+bench_traps
 
 summary=()
 for n in $sizes; do
-  load0=$(cut -d' ' -f1-3 /proc/loadavg)
-  echo "screen.sh: bringing up $n nodes (load $load0)" >&2
-  CLUSTERRUN_LC_QUIET=1 bash "$cluster" up "$n" >/dev/null
-  shared=$(bash "$cluster" env | sed -n 's/^SHARED_DIR=//p')
-  user=$(bash "$cluster" env | sed -n 's/^JOB_USER=//p')
-  registry=$(bash "$cluster" env | sed -n 's/^REGISTRY=//p')
-  install -d -o "$user" "$shared/opt/clusterrun"
-  install -m 0755 launcher-cli/target/clusterrun "$shared/opt/clusterrun/clusterrun"
-  install -m 0644 launcher-cli/target/clusterrun.jar "$shared/opt/clusterrun/clusterrun.jar"
-  launcher=$shared/opt/clusterrun/clusterrun
-  bash "$cluster" hostfile 1 >"$shared/screen-hosts"
-  bash "$cluster" exec node1 -- "$launcher" setup --nodes "$shared/screen-hosts" \
+  load0=$(load)
+  bench_up "$n"
+  shared=$(bench_env SHARED_DIR)
+  registry=$(bench_env REGISTRY)
+  launcher=$(bench_install "$shared" "$(bench_env JOB_USER)")
+  cluster hostfile 1 >"$shared/screen-hosts"
+  cluster exec node1 -- "$launcher" setup --nodes "$shared/screen-hosts" \
     --data-path "$shared/enroot-data" >/dev/null || die "clusterrun setup failed on $n nodes"
   for ((i = 0; i <= runs; i++)); do
     label=$([[ $i -eq 0 ]] && echo first || echo "$i")
     s=$(date +%s%N)
     rc=0
-    out=$(bash "$cluster" exec node1 -- "$launcher" screen --nodes "$shared/screen-hosts" \
+    out=$(cluster exec node1 -- "$launcher" screen --nodes "$shared/screen-hosts" \
       --container-image "docker://$registry#clusterrun/tiny" --workspace "$shared/screen-ws" 2>&1) || rc=$?
     e=$(date +%s%N)
     secs=$(awk -v d=$((e - s)) 'BEGIN {printf "%.1f", d / 1e9}')
@@ -62,8 +42,8 @@ for n in $sizes; do
     grep -E '^(medians|repeats|nothing flagged|flagged:)|^clusterrun: .*(could not|gave no|failed)' <<<"$out" || echo "$out" | tail -20
     summary+=("$n $label $secs $rc $verdict")
   done
-  echo "load average while measuring $n nodes: $load0 -> $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
-  bash "$cluster" down >/dev/null
+  echo "load average while measuring $n nodes: $load0 -> $(load) ($(nproc) CPUs)"
+  cluster down >/dev/null
 done
 
 echo

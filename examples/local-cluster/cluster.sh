@@ -83,6 +83,12 @@ Commands:
   throttle NODE PERCENT     limit NODE's sshd, and every session it starts from now on, to PERCENT
                             of one CPU (a cgroup v1 cpu.cfs_quota_us, period 100 ms)
   unthrottle NODE           undo 'throttle' (the sessions started meanwhile too)
+  limit NODE RATE [--to PEER]
+                            limit what NODE sends on its eth0 to RATE (tc's units, e.g. 50mbit):
+                            all of it (a tbf qdisc: NODE's link), or with --to only what it sends
+                            to PEER's address (an htb class with a u32 filter on the destination;
+                            the rest passes unlimited): the link between NODE and PEER alone
+  unlimit NODE              undo 'limit'
   push [--private] [--oci] [--arch ARCH[,ARCH...]] REPO:TAG [--add PATH=CONTENT]...
        [--remove PATH]... [--env KEY=VALUE]...
                             push a new version of the tiny image to the cluster's open registry
@@ -1304,6 +1310,40 @@ do_unthrottle() {
   rm -f "$STATE_DIR/nodes/$node/throttled"
 }
 
+# A token bucket on NODE's eth0 (egress): all of it, or (--to PEER) only packets to PEER's address,
+# through an htb class (unclassified packets go htb's direct queue, unlimited). tc has tbf and htb
+# here, no netem.
+do_limit() {
+  local node=$1 rate=$2 to=${3:-} peer=${4:-} ns
+  require_up
+  node_index "$node" >/dev/null
+  [[ $rate =~ ^[1-9][0-9]*(bit|kbit|mbit|gbit)$ ]] || die "limit: RATE must be a number with bit, kbit, mbit or gbit (e.g. 50mbit), got '$rate'"
+  [[ ! -e $STATE_DIR/nodes/$node/limited ]] || die "limit: $node is limited already (unlimit it first)"
+  ns=$NETNS_PREFIX$node
+  if [[ -z $to ]]; then
+    tc -n "$ns" qdisc add dev eth0 root tbf rate "$rate" burst 32kbit latency 50ms
+    echo "all $rate" >"$STATE_DIR/nodes/$node/limited"
+    return
+  fi
+  [[ $to == --to && -n $peer ]] || die "usage: cluster.sh limit NODE RATE [--to PEER]"
+  [[ $peer != "$node" ]] || die "limit: --to $peer: the node itself"
+  local addr
+  addr=$(node_addr "$(node_index "$peer")")
+  tc -n "$ns" qdisc add dev eth0 root handle 1: htb
+  tc -n "$ns" class add dev eth0 parent 1: classid 1:10 htb rate "$rate" ceil "$rate" burst 32kbit quantum 1514
+  tc -n "$ns" filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$addr/32" flowid 1:10
+  echo "to $peer $rate" >"$STATE_DIR/nodes/$node/limited"
+}
+
+do_unlimit() {
+  local node=$1
+  require_up
+  node_index "$node" >/dev/null
+  [[ -e $STATE_DIR/nodes/$node/limited ]] || die "unlimit: $node is not limited"
+  tc -n "$NETNS_PREFIX$node" qdisc del dev eth0 root
+  rm -f "$STATE_DIR/nodes/$node/limited"
+}
+
 do_hostfile() {
   local slots=${1:-1} k
   [[ $slots =~ ^[1-9][0-9]*$ ]] || die "hostfile: SLOTS must be a positive number, got '$slots'"
@@ -1468,6 +1508,18 @@ main() {
       require_root
       require_owner unthrottle
       do_unthrottle "$1"
+      ;;
+    limit)
+      [[ $# -eq 2 || $# -eq 4 ]] || die "usage: cluster.sh limit NODE RATE [--to PEER]"
+      require_root
+      require_owner limit
+      do_limit "$@"
+      ;;
+    unlimit)
+      [[ $# -eq 1 ]] || die "usage: cluster.sh unlimit NODE"
+      require_root
+      require_owner unlimit
+      do_unlimit "$1"
       ;;
     push)
       require_root

@@ -6,7 +6,10 @@ import dev.clusterrun.core.screen.ScreenFlow;
 import dev.clusterrun.core.screen.ScreenOutcome;
 import dev.clusterrun.core.screen.ScreenReport;
 import dev.clusterrun.core.screen.ScreenRequest;
+import dev.clusterrun.core.screen.Tolerances;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,8 +26,14 @@ final class ScreenCommand implements Callable<Integer> {
 
   @Mixin NodesOption nodes;
 
-  @Option(names = "--tolerance", paramLabel = "PERCENT")
-  String tolerance = "10%";
+  @Option(names = "--tolerance", paramLabel = "[METRIC=]PERCENT")
+  List<String> tolerance = new ArrayList<>();
+
+  @Option(names = "--references", paramLabel = "FILE", descriptionKey = "screen.references")
+  Path references;
+
+  @Option(names = "--cluster", paramLabel = "NAME", descriptionKey = "screen.cluster")
+  String cluster;
 
   @Option(names = "--repeat", paramLabel = "N")
   int repeat = ScreenRequest.DEFAULT_REPEAT;
@@ -47,7 +56,7 @@ final class ScreenCommand implements Callable<Integer> {
         new ScreenRequest(
             job.input(nodes.path, JobWords.NONE, ssh, root.env, null),
             LaunchOptions.of(false, false, false, "auto", job.noHook),
-            ScreenRequest.parseTolerance(tolerance),
+            new ScreenRequest.Judging(Tolerances.parse(tolerance), references, cluster),
             repeat,
             writeHostfile,
             junit,

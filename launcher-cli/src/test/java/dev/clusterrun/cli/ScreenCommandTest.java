@@ -17,6 +17,42 @@ class ScreenCommandTest {
   }
 
   @Test
+  void aToleranceForAMetricThatDoesNotExist_orAReferencesFileWithout_badInputBeforeAnyNode()
+      throws Exception {
+    CliTest.Run r =
+        CliTest.run(
+            "screen",
+            "--nodes",
+            CliTest.path("hostfiles/2x8.txt"),
+            "--tolerance",
+            "10%",
+            "--tolerance",
+            "bandwith=15%");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err())
+        .startsWith("clusterrun: --tolerance: 'bandwith=15%': 'bandwith' is not a metric")
+        .contains("did you mean 'bandwidth'?");
+    java.nio.file.Path refs = java.nio.file.Files.createTempFile("refs", ".yaml");
+    java.nio.file.Files.writeString(
+        refs, "clusters:\n  other:\n    screen:\n      - metrics:\n          memory: {value: 1}\n");
+    CliTest.Run none =
+        CliTest.run(
+            "screen",
+            "--nodes",
+            CliTest.path("hostfiles/2x8.txt"),
+            "--references",
+            refs.toString());
+    assertThat(none.code()).isEqualTo(2);
+    assertThat(none.err())
+        .startsWith(
+            "clusterrun: --references: "
+                + refs
+                + " has no reference for screen on cluster"
+                + " '2x8'");
+    java.nio.file.Files.delete(refs);
+  }
+
+  @Test
   void npIsRefused_theScreenPlacesOneRankOnEachSlot() {
     CliTest.Run r =
         CliTest.run("screen", "--nodes", CliTest.path("hostfiles/2x8.txt"), "--np", "4");
@@ -48,7 +84,9 @@ class ScreenCommandTest {
     CliTest.Run r = CliTest.run("screen", "--help");
     assertThat(r.code()).isZero();
     assertThat(r.out())
-        .contains("--tolerance=PERCENT")
+        .contains("--tolerance=[METRIC=]PERCENT")
+        .contains("--references=FILE")
+        .contains("--cluster=NAME")
         .contains("--write-hostfile=FILE")
         .contains("--repeat=N")
         .contains("--junit=FILE")

@@ -20,7 +20,9 @@ import java.util.Map;
  *
  * <p>Chart elements carry classes a test (or a style sheet) can find: {@code point} for a passed
  * run, {@code failed} for a failed one, {@code trend} for the line, {@code ref-band} and {@code
- * ref-value} for the reference.
+ * ref-value} for the reference. A figure of one node beside the run's median of it ({@code
+ * screen}'s {@code node3/bandwidth_MBps} beside {@code median/bandwidth_MBps}) is drawn with the
+ * median as a grey dashed line ({@code median}), so the node that drifts from the others shows.
  */
 public final class HtmlReport {
   private HtmlReport() {}
@@ -201,6 +203,10 @@ public final class HtmlReport {
     final int k;
     final Double[] values;
     final References.Bound[] bounds;
+
+    /** The run's median of the same figure, for a node's figure ({@code NODE/KEY}); else null. */
+    final Double[] medians;
+
     double lo = Double.POSITIVE_INFINITY;
     double hi = Double.NEGATIVE_INFINITY;
     double y0;
@@ -222,18 +228,24 @@ public final class HtmlReport {
       this.k = runs.size();
       this.values = new Double[k];
       this.bounds = new References.Bound[k];
+      this.medians = new Double[k];
       scan(refs);
     }
 
     private void scan(References refs) {
       String metric = row.metric();
+      int slash = metric.indexOf('/');
+      String median =
+          slash > 0 && !metric.startsWith(MEDIAN) ? MEDIAN + metric.substring(slash + 1) : null;
       for (int i = 0; i < k; i++) {
         BenchResult r = runs.get(i);
-        Double v = References.valueOf(r, metric);
-        values[i] = v == null || v.isNaN() || v.isInfinite() ? null : v;
-        if (values[i] != null) {
-          lo = Math.min(lo, values[i]);
-          hi = Math.max(hi, values[i]);
+        values[i] = finite(References.valueOf(r, metric));
+        medians[i] = median == null ? null : finite(r.metrics().get(median));
+        for (Double v : new Double[] {values[i], medians[i]}) {
+          if (v != null) {
+            lo = Math.min(lo, v);
+            hi = Math.max(hi, v);
+          }
         }
         if (refs != null && g.cluster() != null) {
           References.Entry e = refs.find(g.cluster(), g.preset(), References.Size.of(r));
@@ -394,8 +406,48 @@ public final class HtmlReport {
           .append("\" text-anchor=\"middle\">start time (UTC)</text>\n");
     }
 
+    private static Double finite(Double v) {
+      return v == null || v.isNaN() || v.isInfinite() ? null : v;
+    }
+
+    /** The run's median of a node's figure, a grey dashed line with a point per run. */
+    private void medianLine() {
+      StringBuilder line = new StringBuilder();
+      int n = 0;
+      for (int t = 0; t < k; t++) {
+        if (medians[t] != null) {
+          line.append(n++ == 0 ? "" : " ")
+              .append(f(xs[t]))
+              .append(',')
+              .append(f(y(medians[t], y0, y1)));
+        }
+      }
+      if (n == 0) {
+        return;
+      }
+      // inline styles: pages without such figures stay as they were
+      b.append("<polyline class=\"median\" style=\"fill: none; stroke: #8c959f; stroke-width: 1.4;")
+          .append(" stroke-dasharray: 3 3\" points=\"")
+          .append(n == 1 ? line + " " + line : line)
+          .append("\"><title>the run's median of this figure</title></polyline>\n");
+    }
+
+    /** {@code (median 1400 MB/s, -11.8%)} for a node's figure, else nothing. */
+    private String besideMedian(int t) {
+      if (values[t] == null || medians[t] == null || medians[t] == 0) {
+        return "";
+      }
+      return String.format(
+          java.util.Locale.ROOT,
+          " (median %s%s, %+.1f%%)",
+          Fmt.num(medians[t]),
+          Fmt.unitSuffix(row.unit()),
+          (values[t] - medians[t]) / medians[t] * 100);
+    }
+
     /** The trend through the passed runs, every run's point (failed runs crossed). */
     private void trend() {
+      medianLine();
       StringBuilder line = new StringBuilder();
       int passedPoints = 0;
       for (int t = 0; t < k; t++) {
@@ -416,6 +468,7 @@ public final class HtmlReport {
                 + "  "
                 + r.verdict()
                 + (values[t] == null ? "" : "  " + Fmt.num(values[t]) + Fmt.unitSuffix(row.unit()))
+                + besideMedian(t)
                 + (r.runId() == null ? "" : "  run " + r.runId())
                 + (r.passed() ? "" : "\n" + r.reason());
         if (r.passed() && values[t] != null) {
@@ -452,6 +505,9 @@ public final class HtmlReport {
       }
     }
   }
+
+  /** The prefix of a figure that is the run's median of its nodes' ({@code median/KEY}). */
+  static final String MEDIAN = "median/";
 
   private static Duration span(List<BenchResult> runs) {
     Instant a = runs.get(0).startTime();

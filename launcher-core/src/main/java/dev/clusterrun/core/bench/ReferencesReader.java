@@ -74,6 +74,7 @@ final class ReferencesReader {
     for (BenchPreset b : BenchPreset.values()) {
       ids.add(b.id());
     }
+    ids.add("screen"); // clusterrun screen's figures (screen/ScreenReferences)
     if (!ids.contains(p.key())) {
       throw yaml.unknown(p, path, "preset", ids, within);
     }

@@ -4,6 +4,7 @@ import dev.clusterrun.core.AtomicFiles;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.Sha256;
+import dev.clusterrun.core.bench.References;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.launch.JobResolver;
 import dev.clusterrun.core.launch.LaunchFlow;
@@ -104,6 +105,12 @@ public final class ScreenFlow {
       throw new BadInputException(
           hf.source(), "a screen needs at least two nodes (it measures them in pairs)");
     }
+    // A references file that does not read or fit is bad input before any node is touched.
+    String cluster = References.clusterName(rq.judging().cluster(), rq.input().hostfile());
+    Map<ScreenJudge.Metric, ScreenJudge.Expected> expected =
+        rq.judging().references() == null
+            ? Map.of()
+            : ScreenReferences.read(rq.judging().references(), cluster, hf.hosts().size());
     // The program's lines go to the run's stdout.log; stdout carries the screen's report.
     Console quiet =
         new Console(
@@ -138,7 +145,8 @@ public final class ScreenFlow {
       return new ScreenOutcome(ExitCode.CHECK_FAILED.value(), null, null, f.missing(), notes);
     }
     ScreenJudge.Verdict v =
-        ScreenJudge.judge(hf.names(), f.nodes(), f.pairs(), rq.tolerance(), f.spreads());
+        ScreenJudge.judge(
+            hf.names(), f.nodes(), f.pairs(), rq.judging().tolerances(), expected, f.spreads());
     List<String> notes = new ArrayList<>(flow.writeJUnit(v, Map.of()));
     if (rq.writeHostfile() != null) {
       ScreenHostfile.write(rq.input().hostfile(), v.flaggedNodes(), rq.writeHostfile());
@@ -150,7 +158,7 @@ public final class ScreenFlow {
                   ? "any node (none flagged)"
                   : String.join(", ", v.flaggedNodes())));
     }
-    notes.add(ScreenRecord.append(v, s, rq.input().hostfile(), flow.workspace));
+    notes.add(ScreenRecord.append(v, s, cluster, flow.workspace));
     return new ScreenOutcome(
         v.clean() ? ExitCode.OK.value() : ExitCode.RESULT_FAILED.value(), v, null, Map.of(), notes);
   }

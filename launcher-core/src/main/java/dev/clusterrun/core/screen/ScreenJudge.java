@@ -16,7 +16,9 @@ import java.util.Map;
  * this screen differed from each other ({@code spreads}): a deviation the screen cannot tell from
  * its own noise is not a finding. A node is flagged when one of its own figures is slow, or when
  * every one of its pairs is slow on a metric (it needs two pairs: two nodes are one pair, which
- * blames nothing); a slow pair with neither end flagged names the link.
+ * blames nothing); a slow pair with neither end flagged names the link. With references ({@code
+ * --references}), a figure is also slow when it is off the figure the operator expects by more than
+ * the reference's bad-side bound (else the metric's tolerance) and than the repeats differed.
  */
 public final class ScreenJudge {
   private ScreenJudge() {}
@@ -59,6 +61,11 @@ public final class ScreenJudge {
       return ofPair;
     }
 
+    /** Whether a higher figure is better (compute, memory, bandwidth; not latency). */
+    public boolean higherIsBetter() {
+      return higherIsBetter;
+    }
+
     double of(PairFigure p) {
       return this == BANDWIDTH ? p.bandwidthMBps() : p.latencyUs();
     }
@@ -94,8 +101,20 @@ public final class ScreenJudge {
     }
   }
 
-  /** A figure beside its reference: {@code deviation} is (value - reference) / reference. */
-  public record Cell(double value, double deviation, boolean ok) {}
+  /**
+   * A figure the operator expects ({@code --references}).
+   *
+   * @param bar how far off it a figure may be in the bad direction, as a fraction, or null for the
+   *     metric's tolerance
+   * @param where the reference's entry and place in its file, for the message
+   */
+  public record Expected(double value, Double bar, String where) {}
+
+  /**
+   * A figure beside the run's median: {@code deviation} is (value - median) / median; {@code
+   * missed} is the deviation from the expected figure when it is slow against it, else null.
+   */
+  public record Cell(double value, double deviation, boolean ok, Double missed) {}
 
   /** A node's figures per metric (its better pair for pair metrics), and whether it is flagged. */
   public record NodeRow(String node, Map<Metric, Cell> cells) {
@@ -113,7 +132,10 @@ public final class ScreenJudge {
   /**
    * The judgement of one screen.
    *
+   * @param tolerance the tolerance of the metrics {@code tolerances} does not name
    * @param references the median per metric (only the metrics measured)
+   * @param tolerances the tolerance per metric, where it is not {@code tolerance}
+   * @param expected the figures the operator expects, by metric (empty without references)
    * @param spreads per metric, the largest difference seen between two repeats of one figure, as a
    *     fraction of the better (how steady the measurement was)
    */
@@ -122,10 +144,19 @@ public final class ScreenJudge {
       Map<Metric, Double> references,
       List<NodeRow> nodes,
       List<PairRow> pairs,
+      Map<Metric, Double> tolerances,
+      Map<Metric, Expected> expected,
       Map<Metric, Double> spreads) {
     public Verdict {
       references = Map.copyOf(references);
+      tolerances = tolerances == null ? Map.of() : Map.copyOf(tolerances);
+      expected = expected == null ? Map.of() : Map.copyOf(expected);
       spreads = spreads == null ? Map.of() : Map.copyOf(spreads);
+    }
+
+    /** The tolerance of {@code m}. */
+    public double toleranceOf(Metric m) {
+      return tolerances.getOrDefault(m, tolerance);
     }
 
     /** The metrics measured, in table order. */
@@ -148,20 +179,16 @@ public final class ScreenJudge {
 
   /**
    * Judges the figures among {@code nodes}: every node in at least one pair, and in {@code own}
-   * when it is not empty.
+   * when it is not empty; {@code expected} holds the figures a references file gives (or none).
    */
   public static Verdict judge(
       List<String> nodes,
       List<NodeFigure> own,
       List<PairFigure> pairs,
-      double tolerance,
+      Tolerances tolerances,
+      Map<Metric, Expected> expected,
       Map<Metric, Double> spreads) {
-    Map<Metric, Double> noise = spreads == null ? Map.of() : spreads;
     Map<Metric, Double> refs = new EnumMap<>(Metric.class);
-    Map<Metric, Double> tol = new EnumMap<>(Metric.class);
-    for (Metric m : Metric.values()) {
-      tol.put(m, Math.max(tolerance, noise.getOrDefault(m, 0.0)));
-    }
     for (Metric m : Metric.values()) {
       List<Double> figures = new ArrayList<>();
       if (m.ofPair()) {
@@ -173,50 +200,82 @@ public final class ScreenJudge {
         refs.put(m, median(figures));
       }
     }
+    Bars bars = new Bars(refs, tolerances, expected, spreads == null ? Map.of() : spreads);
     List<NodeRow> rows = new ArrayList<>();
     for (String n : nodes) {
       Map<Metric, Cell> cells = new EnumMap<>(Metric.class);
       for (Metric m : refs.keySet()) {
         if (m.ofPair()) {
           List<PairFigure> mine = pairs.stream().filter(p -> p.has(n)).toList();
-          boolean allSlow =
-              mine.size() >= 2
-                  && mine.stream().allMatch(p -> m.slow(m.of(p), refs.get(m), tol.get(m)));
-          cells.put(m, cell(best(n, pairs, m), refs.get(m), !allSlow));
+          boolean allSlow = mine.size() >= 2 && mine.stream().allMatch(p -> bars.slow(m, m.of(p)));
+          cells.put(m, bars.cell(m, best(n, pairs, m), !allSlow));
         } else {
           own.stream()
               .filter(f -> f.node().equals(n))
               .findFirst()
-              .ifPresent(
-                  f ->
-                      cells.put(
-                          m,
-                          cell(m.of(f), refs.get(m), !m.slow(m.of(f), refs.get(m), tol.get(m)))));
+              .ifPresent(f -> cells.put(m, bars.cell(m, m.of(f), !bars.slow(m, m.of(f)))));
         }
       }
       rows.add(new NodeRow(n, cells));
     }
+    Map<Metric, Double> per = new EnumMap<>(Metric.class);
+    refs.keySet().forEach(m -> per.put(m, tolerances.of(m)));
     return new Verdict(
-        tolerance, refs, List.copyOf(rows), pairRows(rows, pairs, refs, tol), spreads);
+        tolerances.all(),
+        refs,
+        List.copyOf(rows),
+        pairRows(rows, pairs, bars),
+        per,
+        expected,
+        spreads);
   }
 
-  private static List<PairRow> pairRows(
-      List<NodeRow> rows,
-      List<PairFigure> pairs,
-      Map<Metric, Double> refs,
-      Map<Metric, Double> tol) {
+  /**
+   * What a figure is held to: the run's median at the metric's tolerance, and the expected figure
+   * at its reference's bound; either bar no lower than the repeats' spread.
+   */
+  private record Bars(
+      Map<Metric, Double> medians,
+      Tolerances tolerances,
+      Map<Metric, Expected> expected,
+      Map<Metric, Double> noise) {
+    double bar(Metric m, Double given) {
+      return Math.max(given != null ? given : tolerances.of(m), noise.getOrDefault(m, 0.0));
+    }
+
+    boolean slowVsExpected(Metric m, double value) {
+      Expected e = expected.get(m);
+      return e != null && m.slow(value, e.value(), bar(m, e.bar()));
+    }
+
+    boolean slow(Metric m, double value) {
+      return m.slow(value, medians.get(m), bar(m, null)) || slowVsExpected(m, value);
+    }
+
+    Cell cell(Metric m, double value, boolean ok) {
+      double median = medians.get(m);
+      Expected e = expected.get(m);
+      Double missed =
+          !ok && slowVsExpected(m, value) && e.value() != 0
+              ? (value - e.value()) / e.value()
+              : null;
+      return new Cell(value, median == 0 ? 0 : (value - median) / median, ok, missed);
+    }
+  }
+
+  private static List<PairRow> pairRows(List<NodeRow> rows, List<PairFigure> pairs, Bars bars) {
     Map<String, NodeRow> byName = new LinkedHashMap<>();
     rows.forEach(r -> byName.put(r.node(), r));
     List<PairRow> out = new ArrayList<>();
     for (PairFigure p : pairs) {
       Map<Metric, Cell> cells = new EnumMap<>(Metric.class);
       String blame = null;
-      for (Metric m : refs.keySet()) {
+      for (Metric m : bars.medians().keySet()) {
         if (!m.ofPair()) {
           continue;
         }
-        boolean slow = m.slow(m.of(p), refs.get(m), tol.get(m));
-        cells.put(m, cell(m.of(p), refs.get(m), !slow));
+        boolean slow = bars.slow(m, m.of(p));
+        cells.put(m, bars.cell(m, m.of(p), !slow));
         if (slow && blame == null) {
           blame =
               !byName.get(p.a()).cells().get(m).ok()
@@ -227,10 +286,6 @@ public final class ScreenJudge {
       out.add(new PairRow(p, cells, blame));
     }
     return List.copyOf(out);
-  }
-
-  private static Cell cell(double value, double reference, boolean ok) {
-    return new Cell(value, reference == 0 ? 0 : (value - reference) / reference, ok);
   }
 
   private static double best(String node, List<PairFigure> pairs, Metric m) {

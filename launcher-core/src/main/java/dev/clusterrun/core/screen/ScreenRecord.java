@@ -1,7 +1,6 @@
 package dev.clusterrun.core.screen;
 
 import dev.clusterrun.core.bench.BenchResult;
-import dev.clusterrun.core.bench.References;
 import dev.clusterrun.core.bench.ResultsLog;
 import dev.clusterrun.core.bench.Verdict;
 import dev.clusterrun.core.launch.RunSummary;
@@ -21,14 +20,16 @@ import java.util.Map;
  * ({@code node3/bandwidth_MBps}, {@code node3/latency_usec}, {@code node3/dgemm_Gflops}, {@code
  * node3/triad_MBps}) and {@code median/METRIC}. A node's pair metric is its better pair's. The
  * verdict is PASSED whenever the screen produced its figures, flagged or not (a flagged node's
- * figures are the ones to see over time); {@code flagged_nodes} counts the flagged nodes.
+ * figures are the ones to see over time); {@code flagged_nodes} counts the flagged nodes, and
+ * {@code compute}, {@code memory}, {@code bandwidth} and {@code latency} are the worst node's
+ * figures (the names a references file's {@code screen} entry gives).
  */
 final class ScreenRecord {
   static final String PRESET = "screen";
 
   private ScreenRecord() {}
 
-  static BenchResult of(ScreenJudge.Verdict v, RunSummary s, Path hostfile) {
+  static BenchResult of(ScreenJudge.Verdict v, RunSummary s, String cluster) {
     Map<String, Double> metrics = new LinkedHashMap<>();
     for (Metric m : v.metrics()) {
       metrics.put("median/" + m.key(), v.references().get(m));
@@ -37,6 +38,16 @@ final class ScreenRecord {
       for (Map.Entry<Metric, Cell> e : r.cells().entrySet()) {
         metrics.put(r.node() + "/" + e.getKey().key(), e.getValue().value());
       }
+    }
+    // The worst node's figure per metric, under the metric's own name: what a references file's
+    // screen entry holds (results compare --references judges it as screen --references did).
+    for (Metric m : v.metrics()) {
+      v.nodes().stream()
+          .map(r -> r.cells().get(m))
+          .filter(java.util.Objects::nonNull)
+          .map(Cell::value)
+          .reduce((x, y) -> m.higherIsBetter() ? Math.min(x, y) : Math.max(x, y))
+          .ifPresent(worst -> metrics.put(m.label(), worst));
     }
     metrics.put("flagged_nodes", (double) v.flaggedNodes().size());
     Double bw = v.references().get(Metric.BANDWIDTH);
@@ -52,18 +63,18 @@ final class ScreenRecord {
             s.image() != null ? s.image() : s.container(),
             instant(s.startedAt()),
             instant(s.endedAt()))
-        .withOrigin(References.clusterName(null, hostfile), s.runId(), s.runDir());
+        .withOrigin(cluster, s.runId(), s.runDir());
   }
 
   /** Appends the screen to the workspace's log; says where. */
-  static String append(ScreenJudge.Verdict v, RunSummary s, Path hostfile, Path workspace)
+  static String append(ScreenJudge.Verdict v, RunSummary s, String cluster, Path workspace)
       throws IOException {
     ResultsLog log = ResultsLog.inWorkspace(workspace);
     String problem = log.problem();
     if (problem != null) {
       return "not recorded in the results log: " + problem;
     }
-    log.append(of(v, s, hostfile));
+    log.append(of(v, s, cluster));
     return "appended to " + log.file();
   }
 

@@ -71,8 +71,18 @@ public final class ScreenReport {
     b.append("medians: ")
         .append(String.join(", ", refs))
         .append("; tolerance ")
-        .append(num(v.tolerance() * 100))
-        .append("%\n");
+        .append(tolerances(v))
+        .append('\n');
+    List<String> expected = new ArrayList<>();
+    for (Metric m : v.metrics()) {
+      ScreenJudge.Expected e = v.expected().get(m);
+      if (e != null) {
+        expected.add(expected(m, e, v));
+      }
+    }
+    if (!expected.isEmpty()) {
+      b.append("references: ").append(String.join("; ", expected)).append('\n');
+    }
     List<String> spreads = new ArrayList<>();
     for (Metric m : v.metrics()) {
       if (v.spreads().containsKey(m)) {
@@ -122,6 +132,21 @@ public final class ScreenReport {
       }
     }
     root.put("references", refs);
+    Map<String, Object> tolerances = new LinkedHashMap<>();
+    Map<String, Object> expected = new LinkedHashMap<>();
+    for (Metric m : v.metrics()) {
+      tolerances.put(m.label(), v.toleranceOf(m));
+      ScreenJudge.Expected e = v.expected().get(m);
+      if (e != null) {
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("value", e.value());
+        x.put("tolerance", e.bar() != null ? e.bar() : v.toleranceOf(m));
+        x.put("where", e.where());
+        expected.put(m.label(), x);
+      }
+    }
+    root.put("tolerances", tolerances);
+    root.put("expected", expected);
     root.put("repeatSpreads", spreads);
     List<Object> nodes = new ArrayList<>();
     for (ScreenJudge.NodeRow r : v.nodes()) {
@@ -197,19 +222,65 @@ public final class ScreenReport {
     return b.toString();
   }
 
-  /** Why a figure is flagged: {@code bandwidth 11.7 MB/s, median 3293 MB/s, -99.6%}. */
+  /**
+   * Why a figure is flagged: {@code bandwidth 11.7 MB/s, median 3293 MB/s, -99.6%}, and when it
+   * misses its reference {@code , reference 3000 MB/s (ci/screen at refs.yaml:6:22), -99.6%}.
+   */
   private static String cellWhy(ScreenJudge.Verdict v, Metric m, Cell c) {
+    String why =
+        m.label()
+            + " "
+            + num(c.value())
+            + " "
+            + m.unit()
+            + ", median "
+            + num(v.references().get(m))
+            + " "
+            + m.unit()
+            + ", "
+            + pct(c.deviation());
+    ScreenJudge.Expected e = v.expected().get(m);
+    if (c.missed() != null && e != null) {
+      why +=
+          ", reference "
+              + num(e.value())
+              + " "
+              + m.unit()
+              + " ("
+              + e.where()
+              + "), "
+              + pct(c.missed());
+    }
+    return why;
+  }
+
+  /** {@code 10.0%}, or {@code 10.0% (bandwidth 15.0%)} where a metric's differs. */
+  private static String tolerances(ScreenJudge.Verdict v) {
+    List<String> other = new ArrayList<>();
+    for (Metric m : v.metrics()) {
+      if (v.toleranceOf(m) != v.tolerance()) {
+        other.add(m.label() + " " + num(v.toleranceOf(m) * 100) + "%");
+      }
+    }
+    return num(v.tolerance() * 100)
+        + "%"
+        + (other.isEmpty() ? "" : " (" + String.join(", ", other) + ")");
+  }
+
+  /** {@code bandwidth 3000 MB/s -10.0% (ci/screen at refs.yaml:6:22)}. */
+  private static String expected(Metric m, ScreenJudge.Expected e, ScreenJudge.Verdict v) {
+    double bar = e.bar() != null ? e.bar() : v.toleranceOf(m);
     return m.label()
         + " "
-        + num(c.value())
+        + num(e.value())
         + " "
         + m.unit()
-        + ", median "
-        + num(v.references().get(m))
         + " "
-        + m.unit()
-        + ", "
-        + pct(c.deviation());
+        + (m.higherIsBetter() ? "-" : "+")
+        + num(bar * 100)
+        + "% ("
+        + e.where()
+        + ")";
   }
 
   private static String nodeWhy(ScreenJudge.Verdict v, ScreenJudge.NodeRow r) {
@@ -263,6 +334,9 @@ public final class ScreenReport {
     m.put("value", c.value());
     m.put("deviation", c.deviation());
     m.put("ok", c.ok());
+    if (c.missed() != null) {
+      m.put("offReference", c.missed());
+    }
     return m;
   }
 

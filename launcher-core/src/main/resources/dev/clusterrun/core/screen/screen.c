@@ -16,10 +16,13 @@
  *   to WINDOW seconds, the work divided by the bursts' time. The window spans several periods of a
  *   CPU quota (cgroup cpu.cfs_period_us, 100 ms by default), so a throttled node cannot hide in
  *   one period. A node's figure is the mean of its ranks'.
- * Nodes in pairs (the first rank of each node; every pair of a round at once, rounds one after the
- * other, all rounds once per repeat so repeats are spread in time):
- *   latency:   8-byte messages, the best of LAT_BATCHES batches of LAT_ITERS round trips, half a
- *              round trip in microseconds;
+ * Nodes in pairs (the first rank of each node; rounds one after the other, all rounds once per
+ * repeat so repeats are spread in time; in a round, the pairs' latencies one pair after the other
+ * (a token passed on, the waiting ranks asleep), then every pair's bandwidth at once):
+ *   latency:   8-byte messages, the best of LAT_TRIPS round trips (after one to warm up), half a
+ *              round trip in microseconds: the best single one, as one moment when both ranks
+ *              are on a CPU at once is enough (where nodes share a machine, a batch of round
+ *              trips without a context switch may never come);
  *   bandwidth: 1 MiB and 4 MiB messages sent back and forth (both directions counted, MB/s), the
  *              best round trip of each size, at most BW_MAX round trips or BW_BUDGET seconds.
  * Ranks that wait (between phases, outside the round's pairs) sleep instead of polling, so they
@@ -47,8 +50,7 @@
 #define TRIAD_N 2000000
 #define WINDOW 0.3
 #define BURST 0.02
-#define LAT_ITERS 10
-#define LAT_BATCHES 30
+#define LAT_TRIPS 300
 #define BW_MAX 30
 #define BW_BUDGET 0.3
 #define BW_BYTES (4 * 1024 * 1024)
@@ -78,6 +80,30 @@ static void quiet_barrier(void) {
       nanosleep(&ts, NULL);
     }
   }
+}
+
+/* A token from `src` (the pair before in a round's latency chain), received asleep. */
+static void quiet_token(int src) {
+  MPI_Request r;
+  int done = 0, token = 0;
+  struct timespec ts = {0, 200000};
+  MPI_Irecv(&token, 1, MPI_INT, src, 3, MPI_COMM_WORLD, &r);
+  while (!done) {
+    MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+    if (!done) {
+      nanosleep(&ts, NULL);
+    }
+  }
+}
+
+/* The pair of `round` after (step 1) or before (step -1) pair k, or -1. */
+static int neighbour_pair(int k, int round, int step) {
+  for (int j = k + step; j >= 0 && j < npairs; j += step) {
+    if (pair_round[j] == round) {
+      return j;
+    }
+  }
+  return -1;
 }
 
 static void mm(void) {
@@ -135,19 +161,17 @@ static double triad_window(void) { return bursts(triad_until, 24.0 * TRIAD_N / 1
 
 static double latency(int peer, int first, char *buf) {
   double best = -1.0;
-  for (int b = 0; b <= LAT_BATCHES; b++) {
+  for (int t = 0; t <= LAT_TRIPS; t++) {
     double t0 = MPI_Wtime();
-    for (int i = 0; i < LAT_ITERS; i++) {
-      if (first) {
-        MPI_Send(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
-        MPI_Recv(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
-      }
+    if (first) {
+      MPI_Send(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+      MPI_Recv(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
     }
-    double us = (MPI_Wtime() - t0) * 1e6 / (2.0 * LAT_ITERS);
-    if (b > 0 && (best < 0 || us < best)) {
+    double us = (MPI_Wtime() - t0) * 1e6 / 2.0;
+    if (t > 0 && (best < 0 || us < best)) {
       best = us;
     }
   }
@@ -256,22 +280,42 @@ static void pair_phase(int repeat, int node, int leader, const int *leader_rank,
   }
   for (int r = 0; r < repeat; r++) {
     for (int round = 0; round < nrounds; round++) {
-      quiet_barrier();
-      if (!leader) {
-        continue;
-      }
-      for (int k = 0; k < npairs; k++) {
-        if (pair_round[k] != round || (pair_a[k] != node && pair_b[k] != node)) {
-          continue;
+      int k = -1;
+      for (int j = 0; leader && j < npairs && k < 0; j++) {
+        if (pair_round[j] == round && (pair_a[j] == node || pair_b[j] == node)) {
+          k = j;
         }
-        int first = pair_a[k] == node;
-        int peer = leader_rank[first ? pair_b[k] : pair_a[k]];
+      }
+      int first = k >= 0 && pair_a[k] == node;
+      int peer = k < 0 ? -1 : leader_rank[first ? pair_b[k] : pair_a[k]];
+      quiet_barrier();
+      /*
+       * Latency one pair at a time: where nodes share a machine, pairs measuring at once share its
+       * cores, and the scheduler puts the two ends of a pair on one core (every message then waits
+       * for a context switch: 50-70 us instead of 12 us for 8 nodes on 2 cores). On a real cluster
+       * it costs 300 round trips per pair.
+       */
+      if (k >= 0) {
+        int prev = neighbour_pair(k, round, -1), next = neighbour_pair(k, round, 1);
+        if (prev >= 0) {
+          quiet_token(leader_rank[pair_a[prev]]);
+        }
         double lat = latency(peer, first, buf);
+        if (first) {
+          res[2 * (r * npairs + k) + 1] = lat;
+          if (next >= 0) {
+            int token = 1;
+            MPI_Send(&token, 1, MPI_INT, leader_rank[pair_a[next]], 3, MPI_COMM_WORLD);
+            MPI_Send(&token, 1, MPI_INT, leader_rank[pair_b[next]], 3, MPI_COMM_WORLD);
+          }
+        }
+      }
+      quiet_barrier();
+      if (k >= 0) {
         double bw1 = bandwidth(peer, first, buf, 1024 * 1024, r == 0);
         double bw4 = bandwidth(peer, first, buf, BW_BYTES, r == 0);
         if (first) {
           res[2 * (r * npairs + k)] = bw1 > bw4 ? bw1 : bw4;
-          res[2 * (r * npairs + k) + 1] = lat;
         }
       }
     }

@@ -115,6 +115,47 @@ class HtmlReportTest {
     assertThat(p).contains("a&quot;b");
   }
 
+  static BenchResult screen(String runId, String start, double node3, double median) {
+    java.util.Map<String, Double> m = new java.util.LinkedHashMap<>();
+    m.put("median/bandwidth_MBps", median);
+    m.put("node3/bandwidth_MBps", node3);
+    return BenchResult.builder("screen")
+        .verdict(Verdict.PASSED)
+        .headline(new Metric("bandwidth", median, "MB/s"))
+        .metrics(m)
+        .build()
+        .withRun(List.of("node1", "node2", "node3"), 3, null, "img", Instant.parse(start), null)
+        .withOrigin("rack-a", runId, "/shared/ws/runs/" + runId);
+  }
+
+  @Test
+  void aNodesScreenFigureIsDrawnAgainstTheRunsMedianOverTime() {
+    String page =
+        HtmlReport.render(
+            new HtmlReport.Input(
+                List.of(
+                    screen("r1", "2026-11-20T08:00:00Z", 1000, 1010),
+                    screen("r2", "2026-11-21T08:00:00Z", 900, 1000),
+                    screen("r3", "2026-11-22T08:00:00Z", 500, 1000)),
+                new Comparison.Options(5, Set.of(), null),
+                "log",
+                Path.of("/shared/ws"),
+                Instant.parse("2026-11-23T08:00:00Z")));
+    Matcher m =
+        Pattern.compile(
+                "<figure class=\"chart\">\\n<figcaption>([^ <]+).*?</figure>", Pattern.DOTALL)
+            .matcher(page);
+    List<String> withMedian = new ArrayList<>();
+    while (m.find()) {
+      if (m.group().contains("<polyline class=\"median\"")) {
+        withMedian.add(m.group(1));
+      }
+    }
+    // node3's chart has the median beside it; the median's own chart does not
+    assertThat(withMedian).containsExactly("node3/bandwidth_MBps");
+    assertThat(page).contains("500 (median 1000, -50.0%)").contains("900 (median 1000, -10.0%)");
+  }
+
   @Test
   void linksAreRelativeAndEncoded() {
     assertThat(HtmlReport.link(Path.of("/shared/ws"), "/shared/ws/runs/r 1"))

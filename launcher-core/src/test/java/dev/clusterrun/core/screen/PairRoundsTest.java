@@ -43,6 +43,20 @@ class PairRoundsTest {
   }
 
   @Test
+  void theRoundsDoNotGrowWithTheCluster_8_64_65_and1001Nodes() {
+    // An even ring splits in two rounds; an odd ring needs a third (an odd cycle cannot be
+    // coloured with two), for 9 nodes as for 1001.
+    int eight = PairRounds.rounds(8).size();
+    assertThat(PairRounds.rounds(64)).hasSize(eight);
+    assertThat(PairRounds.rounds(1000)).hasSize(eight);
+    assertThat(eight).isEqualTo(2);
+    int nine = PairRounds.rounds(9).size();
+    assertThat(PairRounds.rounds(65)).hasSize(nine);
+    assertThat(PairRounds.rounds(1001)).hasSize(nine);
+    assertThat(nine).isEqualTo(3);
+  }
+
+  @Test
   void theRingsEvenPairsThenItsOddPairs() {
     assertThat(PairRounds.rounds(4))
         .containsExactly(

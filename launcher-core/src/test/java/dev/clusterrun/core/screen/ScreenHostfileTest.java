@@ -34,10 +34,10 @@ class ScreenHostfileTest {
 
   @Test
   void tolerance_percentOrBadInputNamingTheFlag() {
-    assertThat(ScreenRequest.parseTolerance("10%")).isEqualTo(0.10);
-    assertThat(ScreenRequest.parseTolerance("25")).isEqualTo(0.25);
+    assertThat(Tolerances.percent("10%")).isEqualTo(0.10);
+    assertThat(Tolerances.percent("25")).isEqualTo(0.25);
     for (String bad : new String[] {"0", "100%", "ten", "-5%"}) {
-      assertThatThrownBy(() -> ScreenRequest.parseTolerance(bad))
+      assertThatThrownBy(() -> Tolerances.percent(bad))
           .isInstanceOf(BadInputException.class)
           .hasMessageContaining("--tolerance");
     }

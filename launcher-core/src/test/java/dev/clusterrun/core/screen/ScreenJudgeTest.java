@@ -6,12 +6,19 @@ import dev.clusterrun.core.screen.ScreenJudge.Metric;
 import dev.clusterrun.core.screen.ScreenJudge.PairFigure;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ScreenJudgeTest {
   /** Pairs only, no single-node figures. */
   private static ScreenJudge.Verdict judge(List<String> nodes, List<PairFigure> pairs, double t) {
-    return ScreenJudge.judge(nodes, List.of(), pairs, t, java.util.Map.of());
+    return ScreenJudge.judge(
+        nodes,
+        List.of(),
+        pairs,
+        new Tolerances(t, java.util.Map.of()),
+        java.util.Map.of(),
+        java.util.Map.of());
   }
 
   private static List<String> nodes(int n) {
@@ -132,7 +139,12 @@ class ScreenJudgeTest {
   void aNodeSlowAloneIsFlaggedOnThatMetric_noOther() {
     var v =
         ScreenJudge.judge(
-            nodes(4), own("n3", 0.5, 5000), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+            nodes(4),
+            own("n3", 0.5, 5000),
+            ring(nodes(4), 1000, null),
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of());
     assertThat(v.flaggedNodes()).containsExactly("n3");
     assertThat(v.flaggedLinks()).isEmpty();
     assertThat(v.metrics())
@@ -149,11 +161,21 @@ class ScreenJudgeTest {
   void memoryToo_andANodeWithinToleranceIsNot() {
     var slowMemory =
         ScreenJudge.judge(
-            nodes(4), own("n1", 2.0, 3000), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+            nodes(4),
+            own("n1", 2.0, 3000),
+            ring(nodes(4), 1000, null),
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of());
     assertThat(slowMemory.flaggedNodes()).containsExactly("n1");
     var within =
         ScreenJudge.judge(
-            nodes(4), own("n1", 1.85, 4600), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+            nodes(4),
+            own("n1", 1.85, 4600),
+            ring(nodes(4), 1000, null),
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of());
     assertThat(within.clean()).isTrue();
   }
 
@@ -161,7 +183,12 @@ class ScreenJudgeTest {
   void theTableShowsEveryMetricAndTheMedians() {
     var v =
         ScreenJudge.judge(
-            nodes(4), own("n3", 0.5, 5000), ring(nodes(4), 1000, null), 0.10, java.util.Map.of());
+            nodes(4),
+            own("n3", 0.5, 5000),
+            ring(nodes(4), 1000, null),
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of());
     String t = ScreenReport.table(v);
     assertThat(t.lines().findFirst().orElseThrow())
         .startsWith("NODE  COMPUTE (Gflop/s)       MEMORY (MB/s)           BANDWIDTH (MB/s)");
@@ -198,11 +225,23 @@ class ScreenJudgeTest {
             new PairFigure("n3", "n1", 1000, 10));
     // 15 % slower than the median: over the 10 % tolerance, but the repeats differed by 20 %.
     var noisy =
-        ScreenJudge.judge(ns, List.of(), pairs, 0.10, java.util.Map.of(Metric.BANDWIDTH, 0.20));
+        ScreenJudge.judge(
+            ns,
+            List.of(),
+            pairs,
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of(Metric.BANDWIDTH, 0.20));
     assertThat(noisy.clean()).isTrue();
     // Steady repeats (2 %): the same figure is a slow link.
     var steady =
-        ScreenJudge.judge(ns, List.of(), pairs, 0.10, java.util.Map.of(Metric.BANDWIDTH, 0.02));
+        ScreenJudge.judge(
+            ns,
+            List.of(),
+            pairs,
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            java.util.Map.of(Metric.BANDWIDTH, 0.02));
     assertThat(steady.flaggedLinks()).hasSize(1);
     // Far beyond the noise: still flagged.
     var slow =
@@ -211,8 +250,85 @@ class ScreenJudgeTest {
             new PairFigure("n2", "n3", 300, 10),
             new PairFigure("n3", "n1", 1000, 10));
     assertThat(
-            ScreenJudge.judge(ns, List.of(), slow, 0.10, java.util.Map.of(Metric.BANDWIDTH, 0.20))
+            ScreenJudge.judge(
+                    ns,
+                    List.of(),
+                    slow,
+                    new Tolerances(0.10, java.util.Map.of()),
+                    java.util.Map.of(),
+                    java.util.Map.of(Metric.BANDWIDTH, 0.20))
                 .flaggedLinks())
         .hasSize(1);
+  }
+
+  @Test
+  void aToleranceForOneMetric_holdsForThatMetricOnly() {
+    var ns = nodes(3);
+    // n3's compute 15 % under the median and the link n2-n3 15 % under its median.
+    var own = own("n3", 1.7, 5000);
+    var pairs =
+        List.of(
+            new PairFigure("n1", "n2", 1000, 10),
+            new PairFigure("n2", "n3", 850, 10),
+            new PairFigure("n3", "n1", 1000, 10));
+    var all10 =
+        ScreenJudge.judge(
+            ns, own, pairs, new Tolerances(0.10, java.util.Map.of()), Map.of(), Map.of());
+    assertThat(all10.flaggedNodes()).containsExactly("n3");
+    assertThat(all10.flaggedLinks()).hasSize(1);
+    var bw20 =
+        ScreenJudge.judge(
+            ns, own, pairs, Tolerances.parse(List.of("10%", "bandwidth=20%")), Map.of(), Map.of());
+    assertThat(bw20.flaggedNodes()).containsExactly("n3");
+    assertThat(bw20.flaggedLinks()).isEmpty();
+    assertThat(bw20.toleranceOf(Metric.BANDWIDTH)).isEqualTo(0.20);
+    assertThat(ScreenReport.table(bw20)).contains("; tolerance 10.0% (bandwidth 20.0%)");
+    assertThat(ScreenReport.json(bw20)).contains("\"bandwidth\" : 0.2");
+  }
+
+  @Test
+  void aFigureBelowItsReference_isFlaggedWithTheReferenceNamed_thoughAtTheMedian() {
+    var ns = nodes(3);
+    // Every node alike (nothing off the median), but n3's compute under the expected 2.5.
+    var own =
+        List.of(
+            new ScreenJudge.NodeFigure("n1", 2.6, 5000),
+            new ScreenJudge.NodeFigure("n2", 2.5, 5000),
+            new ScreenJudge.NodeFigure("n3", 2.2, 5000));
+    var expected =
+        Map.of(
+            Metric.COMPUTE,
+            new ScreenJudge.Expected(2.5, 0.05, "ci/screen at refs.yaml:6:20"),
+            Metric.BANDWIDTH,
+            new ScreenJudge.Expected(1000, null, "ci/screen at refs.yaml:7:22"));
+    var v =
+        ScreenJudge.judge(
+            ns,
+            own,
+            ring(ns, 1000, null),
+            new Tolerances(0.20, java.util.Map.of()),
+            expected,
+            Map.of());
+    assertThat(v.flaggedNodes()).containsExactly("n3");
+    assertThat(v.flaggedLinks()).isEmpty();
+    assertThat(ScreenReport.verdictLine(v))
+        .isEqualTo(
+            "flagged: node n3 (compute 2.20 Gflop/s, median 2.50 Gflop/s, -12.0%, reference 2.50"
+                + " Gflop/s (ci/screen at refs.yaml:6:20), -12.0%)");
+    assertThat(ScreenReport.table(v))
+        .contains(
+            "references: compute 2.50 Gflop/s -5.00% (ci/screen at refs.yaml:6:20); bandwidth"
+                + " 1000 MB/s -20.0% (ci/screen at refs.yaml:7:22)");
+    // The whole network under its reference: every node's two pairs miss it, every node flagged.
+    var slowNet =
+        ScreenJudge.judge(
+            ns,
+            own,
+            ring(ns, 500, null),
+            new Tolerances(0.20, java.util.Map.of()),
+            expected,
+            Map.of());
+    assertThat(slowNet.flaggedNodes()).containsExactly("n1", "n2", "n3");
+    assertThat(ScreenReport.json(slowNet)).contains("\"offReference\"");
   }
 }

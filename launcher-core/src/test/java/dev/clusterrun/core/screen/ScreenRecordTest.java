@@ -32,7 +32,14 @@ class ScreenRecordTest {
             new ScreenJudge.NodeFigure("n1", 2, 4000),
             new ScreenJudge.NodeFigure("n2", 2, 4000),
             new ScreenJudge.NodeFigure("n3", 2, 4000));
-    var v = ScreenJudge.judge(nodes, own, pairs, 0.10, Map.of());
+    var v =
+        ScreenJudge.judge(
+            nodes,
+            own,
+            pairs,
+            new Tolerances(0.10, java.util.Map.of()),
+            java.util.Map.of(),
+            Map.of());
     assertThat(v.flaggedNodes()).containsExactly("n3");
     RunSummary s =
         RunSummary.builder()
@@ -44,7 +51,7 @@ class ScreenRecordTest {
             .image("docker://reg#img")
             .times("2026-11-27T08:00:00Z", "2026-11-27T08:01:00Z")
             .build();
-    String said = ScreenRecord.append(v, s, dir.resolve("rack-a.txt"), dir);
+    String said = ScreenRecord.append(v, s, "rack-a", dir);
     assertThat(said).isEqualTo("appended to " + dir.resolve("results.jsonl"));
     List<BenchResult> back = ResultsLog.inWorkspace(dir).read().results();
     assertThat(back).hasSize(1);
@@ -59,7 +66,9 @@ class ScreenRecordTest {
         .containsEntry("n1/latency_usec", 30.0)
         .containsEntry("n2/dgemm_Gflops", 2.0)
         .containsEntry("median/triad_MBps", 4000.0)
-        .containsEntry("flagged_nodes", 1.0);
+        .containsEntry("flagged_nodes", 1.0)
+        .containsEntry("bandwidth", 50.0)
+        .containsEntry("latency", 31.0);
     // results report draws each of them over time
     assertThat(Comparison.metricsOf(back, Set.of()))
         .contains("n3/bandwidth_MBps", "n3/latency_usec", "median/bandwidth_MBps");
