@@ -1,6 +1,6 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.image.ImagesFlow;
+import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.image.ImagesOutcome;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -11,8 +11,8 @@ final class ImagesWorkspaceOption {
   Path workspace;
 
   /** Whose cache: this flag, else the environment's workspace, else ~/clusterrun (as run's). */
-  ImagesFlow.Where where(RootCommand root) {
-    return new ImagesFlow.Where(workspace, root.env);
+  WorkspaceDir where(RootCommand root) {
+    return new WorkspaceDir(workspace, root.env);
   }
 
   /** Prints what an images command gave: its data on stdout, then its notes on stderr. */

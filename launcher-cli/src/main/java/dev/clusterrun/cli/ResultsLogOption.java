@@ -1,6 +1,6 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.bench.ResultsFlow;
+import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.bench.ResultsOutcome;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -11,8 +11,8 @@ final class ResultsLogOption {
   Path workspace;
 
   /** Whose log: this flag, else the environment's workspace, else ~/clusterrun. */
-  ResultsFlow.Where where(RootCommand root) {
-    return new ResultsFlow.Where(workspace, root.env);
+  WorkspaceDir where(RootCommand root) {
+    return new WorkspaceDir(workspace, root.env);
   }
 
   /** Prints what a results command gave: the skipped lines and its note on stderr, then stdout. */
