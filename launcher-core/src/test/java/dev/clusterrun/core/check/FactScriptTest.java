@@ -26,11 +26,7 @@ class FactScriptTest {
 
   @BeforeEach
   void setUp() throws IOException {
-    // Readable by the unprivileged user some tests run as.
-    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-    sysconf = Files.createDirectories(tmp.resolve("etc/enroot"));
-    Files.createDirectories(sysconf.resolve("enroot.conf.d"));
-    Files.createDirectories(sysconf.resolve("hooks.d"));
+    sysconf = ShNodeShell.sysconf(tmp);
     home = Files.createDirectories(tmp.resolve("home/alice"));
   }
 

@@ -69,9 +69,7 @@ class PerNodeLauncherTest {
             .command("hostname")
             .launcher(LauncherKind.PER_NODE)
             .build();
-    return new JobResolver()
-        .layer(f, Source.FILE, "j.yaml")
-        .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
+    return PlannerTest.resolved(f);
   }
 
   Session session() {

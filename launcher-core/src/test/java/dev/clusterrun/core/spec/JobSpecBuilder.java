@@ -1,6 +1,7 @@
 package dev.clusterrun.core.spec;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A job layer for tests, by name instead of by position: every field not set says nothing (null, or
@@ -13,6 +14,13 @@ public final class JobSpecBuilder {
   private String name;
   private ImageRef image;
   private String containerName;
+  private List<Mount> mounts;
+  private String workdir;
+  private Boolean writable;
+  private Boolean mountHome;
+  private Boolean remapRoot;
+  private Map<String, String> env;
+  private String save;
   private ContainerSpec container;
   private WorkspaceSpec workspace = WorkspaceSpec.EMPTY;
   private MpiSpec mpi = MpiSpec.EMPTY;
@@ -64,6 +72,41 @@ public final class JobSpecBuilder {
     return this;
   }
 
+  public JobSpecBuilder mounts(List<Mount> mounts) {
+    this.mounts = mounts;
+    return this;
+  }
+
+  public JobSpecBuilder workdir(String workdir) {
+    this.workdir = workdir;
+    return this;
+  }
+
+  public JobSpecBuilder writable(Boolean writable) {
+    this.writable = writable;
+    return this;
+  }
+
+  public JobSpecBuilder mountHome(Boolean mountHome) {
+    this.mountHome = mountHome;
+    return this;
+  }
+
+  public JobSpecBuilder remapRoot(Boolean remapRoot) {
+    this.remapRoot = remapRoot;
+    return this;
+  }
+
+  public JobSpecBuilder env(Map<String, String> env) {
+    this.env = env;
+    return this;
+  }
+
+  public JobSpecBuilder save(String save) {
+    this.save = save;
+    return this;
+  }
+
   /** The whole container, in place of {@link #image} and {@link #containerName}. */
   public JobSpecBuilder container(ContainerSpec container) {
     this.container = container;
@@ -72,6 +115,11 @@ public final class JobSpecBuilder {
 
   public JobSpecBuilder workspace(String path, String mount) {
     this.workspace = new WorkspaceSpec(path, mount);
+    return this;
+  }
+
+  public JobSpecBuilder workspace(WorkspaceSpec workspace) {
+    this.workspace = workspace;
     return this;
   }
 
@@ -93,7 +141,18 @@ public final class JobSpecBuilder {
   public JobSpec build() {
     ContainerSpec c = container;
     if (c == null) {
-      c = new ContainerSpec(image, containerName, null, null, null, null, null, null, null, null);
+      c =
+          new ContainerSpec(
+              image,
+              containerName,
+              mounts,
+              workdir,
+              writable,
+              mountHome,
+              remapRoot,
+              env,
+              null,
+              save);
     }
     return new JobSpec(name, c, workspace, mpi, command, ssh, source, launcher);
   }
