@@ -75,7 +75,7 @@ class PlannerTest {
         .name("seed")
         .image("nvcr.io#nvidia/hpc-benchmarks:25.04")
         .containerName("hpc-benchmarks")
-        .writable(true)
+        .parts(c -> c.writable = true)
         .workspace("/shared/ws", "/app")
         .command("hostname")
         .build();
@@ -191,12 +191,15 @@ class PlannerTest {
         JobSpecBuilder.layer("j.yaml")
             .image("/images/x.sqsh")
             .containerName("x")
-            .mounts(List.of(Mount.parse("/data:/data:ro+rprivate")))
-            .workdir("/app")
-            .writable(false)
-            .mountHome(false)
-            .remapRoot(true)
-            .env(Map.of("OMP_NUM_THREADS", "4"))
+            .parts(
+                c -> {
+                  c.mounts = List.of(Mount.parse("/data:/data:ro+rprivate"));
+                  c.workdir = "/app";
+                  c.writable = false;
+                  c.mountHome = false;
+                  c.remapRoot = true;
+                  c.env = Map.of("OMP_NUM_THREADS", "4");
+                })
             .workspace("/ws", "/app")
             .command("a.out")
             .build();
@@ -294,7 +297,14 @@ class PlannerTest {
 
     // Said, by flags: writable, root, home; each both on the head and in the agent.
     JobSpec flags =
-        JobSpecBuilder.layer("flags").writable(true).mountHome(true).remapRoot(true).build();
+        JobSpecBuilder.layer("flags")
+            .parts(
+                c -> {
+                  c.writable = true;
+                  c.mountHome = true;
+                  c.remapRoot = true;
+                })
+            .build();
     Plan on =
         plan(
             new JobResolver()
@@ -316,7 +326,7 @@ class PlannerTest {
             "start",
             "--rw",
             "--root");
-    JobSpec noHome = JobSpecBuilder.layer("flags").mountHome(false).build();
+    JobSpec noHome = JobSpecBuilder.layer("flags").parts(c -> c.mountHome = false).build();
     Plan off =
         plan(
             new JobResolver()
@@ -378,7 +388,7 @@ class PlannerTest {
         JobSpecBuilder.layer("h.yaml")
             .name("hello")
             .image("ubuntu:24.04")
-            .save("/ws/out.sqsh")
+            .parts(c -> c.save = "/ws/out.sqsh")
             .workspace("/ws", null)
             .command("hostname")
             .build();
@@ -415,7 +425,7 @@ class PlannerTest {
         JobSpecBuilder.layer("s.yaml")
             .image("/i.sqsh")
             .containerName("c")
-            .env(env)
+            .parts(c -> c.env = env)
             .workspace("/ws", "/app")
             .mpi(new MpiSpec(null, null, null, List.of("HF_TOKEN=abc123"), null, null))
             .command("x")
@@ -474,7 +484,7 @@ class PlannerTest {
         JobSpecBuilder.layer("h.yaml")
             .image("/i.sqsh")
             .containerName("c")
-            .mounts(List.of(Mount.parse("/x:/app")))
+            .parts(c -> c.mounts = List.of(Mount.parse("/x:/app")))
             .workspace(seedFile().workspace())
             .command("x")
             .build();
@@ -517,7 +527,7 @@ class PlannerTest {
         JobSpecBuilder.layer("w.yaml")
             .image("/i.sqsh")
             .containerName("c")
-            .env(Map.of("A", "two words"))
+            .parts(c -> c.env = Map.of("A", "two words"))
             .workspace("/ws", "/app")
             .command("x")
             .build();

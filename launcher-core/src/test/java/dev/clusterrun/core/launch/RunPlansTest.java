@@ -37,7 +37,7 @@ class RunPlansTest {
     JobSpec f =
         new JobSpec(
             "j",
-            new ContainerSpec(null, "mine", null, null, null, null, null, null, null, null),
+            ContainerSpec.of(null, "mine"),
             new WorkspaceSpec(ws.toString(), "/app"),
             MpiSpec.EMPTY,
             List.of("hostname"),

@@ -2,6 +2,7 @@ package dev.clusterrun.core.spec;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A job layer for tests, by name instead of by position: every field not set says nothing (null, or
@@ -14,13 +15,7 @@ public final class JobSpecBuilder {
   private String name;
   private ImageRef image;
   private String containerName;
-  private List<Mount> mounts;
-  private String workdir;
-  private Boolean writable;
-  private Boolean mountHome;
-  private Boolean remapRoot;
-  private Map<String, String> env;
-  private String save;
+  private final Parts parts = new Parts();
   private ContainerSpec container;
   private WorkspaceSpec workspace = WorkspaceSpec.EMPTY;
   private MpiSpec mpi = MpiSpec.EMPTY;
@@ -42,18 +37,7 @@ public final class JobSpecBuilder {
    * none), nothing else said.
    */
   public static ContainerSpec container(String image, String name) {
-    return new ContainerSpec(
-        image == null ? null : ImageRef.parse(image),
-        name,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return ContainerSpec.of(image == null ? null : ImageRef.parse(image), name);
   }
 
   public JobSpecBuilder name(String name) {
@@ -72,39 +56,21 @@ public final class JobSpecBuilder {
     return this;
   }
 
-  public JobSpecBuilder mounts(List<Mount> mounts) {
-    this.mounts = mounts;
+  /** The container's other parts, by name: {@code .parts(c -> c.writable = true)}. */
+  public JobSpecBuilder parts(Consumer<Parts> change) {
+    change.accept(parts);
     return this;
   }
 
-  public JobSpecBuilder workdir(String workdir) {
-    this.workdir = workdir;
-    return this;
-  }
-
-  public JobSpecBuilder writable(Boolean writable) {
-    this.writable = writable;
-    return this;
-  }
-
-  public JobSpecBuilder mountHome(Boolean mountHome) {
-    this.mountHome = mountHome;
-    return this;
-  }
-
-  public JobSpecBuilder remapRoot(Boolean remapRoot) {
-    this.remapRoot = remapRoot;
-    return this;
-  }
-
-  public JobSpecBuilder env(Map<String, String> env) {
-    this.env = env;
-    return this;
-  }
-
-  public JobSpecBuilder save(String save) {
-    this.save = save;
-    return this;
+  /** What a layer's container says beside its image and name; null: it does not say. */
+  public static final class Parts {
+    public List<Mount> mounts;
+    public String workdir;
+    public Boolean writable;
+    public Boolean mountHome;
+    public Boolean remapRoot;
+    public Map<String, String> env;
+    public String save;
   }
 
   /** The whole container, in place of {@link #image} and {@link #containerName}. */
@@ -141,18 +107,20 @@ public final class JobSpecBuilder {
   public JobSpec build() {
     ContainerSpec c = container;
     if (c == null) {
+      Parts p = parts;
       c =
           new ContainerSpec(
               image,
               containerName,
-              mounts,
-              workdir,
-              writable,
-              mountHome,
-              remapRoot,
-              env,
+              p.mounts,
+              p.workdir,
+              p.writable,
+              p.mountHome,
+              p.remapRoot,
+              p.env,
               null,
-              save);
+              p.save,
+              null);
     }
     return new JobSpec(name, c, workspace, mpi, command, ssh, source, launcher);
   }
