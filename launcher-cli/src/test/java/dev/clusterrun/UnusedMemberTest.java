@@ -123,7 +123,6 @@ class UnusedMemberTest {
     for (String k :
         List.of(
             "core.bench.BenchFlow.verdict",
-            "core.enroot.LaunchAgent.words",
             "core.launch.JobResolver.resolve",
             "core.launch.RunEnd.exitCode")) {
       m.put(k, overload);

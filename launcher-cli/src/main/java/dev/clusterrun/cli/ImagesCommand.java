@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.image.ImagesFlow;
 import dev.clusterrun.core.image.ImagesOutcome;
 import picocli.CommandLine.Command;
@@ -19,8 +20,8 @@ final class ImagesCommand extends BaseCommand {
   }
 
   /** Whose cache: --workspace, else the environment's workspace, else ~/clusterrun (as run's). */
-  ImagesFlow.Where where(WorkspaceOption workspace) {
-    return new ImagesFlow.Where(workspace.dir, root().env);
+  WorkspaceDir where(WorkspaceOption workspace) {
+    return new WorkspaceDir(workspace.dir, root().env);
   }
 
   /** Prints what an images command gave: its data on stdout, then its notes on stderr. */

@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.bench.ResultsFlow;
 import dev.clusterrun.core.bench.ResultsOutcome;
 import picocli.CommandLine.Command;
@@ -23,8 +24,8 @@ final class ResultsCommand extends BaseCommand {
   }
 
   /** Whose log: --workspace, else the environment's workspace, else ~/clusterrun. */
-  ResultsFlow.Where where(WorkspaceOption workspace) {
-    return new ResultsFlow.Where(workspace.dir, root().env);
+  WorkspaceDir where(WorkspaceOption workspace) {
+    return new WorkspaceDir(workspace.dir, root().env);
   }
 
   /** Prints what a results command gave: the skipped lines on stderr, stdout, then its note. */

@@ -26,31 +26,21 @@ public final class BaselineGate {
     String who = current.preset();
     Double newValue = current.headline() == null ? null : current.headline().value();
     if (current.verdict() != Verdict.PASSED) {
-      return new GateResult(
-          false,
-          who + ": the run is " + current.verdict() + ": " + current.reason(),
-          null,
-          newValue,
-          null);
+      return notComparable(
+          who + ": the run is " + current.verdict() + ": " + current.reason(), newValue);
     }
     if (!baseline.preset().equals(current.preset())) {
-      return new GateResult(
-          false,
+      return notComparable(
           who + ": the baseline is a " + baseline.preset() + " result, not " + current.preset(),
-          null,
-          newValue,
-          null);
+          newValue);
     }
     if (baseline.verdict() != Verdict.PASSED) {
-      return new GateResult(
-          false,
+      return notComparable(
           who
               + ": the baseline is "
               + baseline.verdict()
               + ", not a passing result to compare with",
-          null,
-          newValue,
-          null);
+          newValue);
     }
     Metric now = current.headline();
     Metric then = baseline.headline();
@@ -122,5 +112,10 @@ public final class BaselineGate {
 
   private static boolean finite(double v) {
     return !Double.isNaN(v) && !Double.isInfinite(v);
+  }
+
+  /** A run the gate cannot compare with the baseline: it fails, saying why. */
+  private static GateResult notComparable(String why, Double newValue) {
+    return new GateResult(false, why, null, newValue, null);
   }
 }

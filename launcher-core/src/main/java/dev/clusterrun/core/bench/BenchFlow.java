@@ -122,17 +122,8 @@ public final class BenchFlow {
               + "; a run looks it up in the container (its path differs between releases)");
       o = dryRunDat(first, o, notes);
     } else if (job.preset() == BenchPreset.HPCC) {
-      HpccInput in = HpccInput.forRun(settings.hpcc(), first.np().value(), hostfileSize());
-      notes.add(
-          HpccInput.FILE_NAME
-              + " is written into the run directory: N="
-              + in.n()
-              + " NB="
-              + in.nb()
-              + " P x Q="
-              + in.p()
-              + " x "
-              + in.q());
+      HpccInput in = hpccInput(first);
+      notes.add(HpccInput.FILE_NAME + " is written into the run directory: " + in.describe());
       hpccWorkdir = job.runDirInContainer(first);
       o = o.withHpccInput(in);
     }
@@ -173,8 +164,8 @@ public final class BenchFlow {
     return o.withDat("<auto: " + gpus + " GPUs>");
   }
 
-  private int hostfileSize() {
-    return job.hostfile().hosts().size();
+  private HpccInput hpccInput(ResolvedJob first) {
+    return HpccInput.forRun(settings.hpcc(), first.np().value(), job.hostfile().hosts().size());
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -190,22 +181,11 @@ public final class BenchFlow {
     if (job.preset() == BenchPreset.HPL) {
       o = finishHpl(first, plan0, runDir, session, report, o);
     } else if (job.preset() == BenchPreset.HPCC) {
-      HpccInput in = HpccInput.forRun(settings.hpcc(), first.np().value(), hostfileSize());
+      HpccInput in = hpccInput(first);
       for (Map.Entry<String, String> f : job.preset().inputFiles(o.withHpccInput(in)).entrySet()) {
         Files.writeString(runDir.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
       }
-      say(
-          HpccInput.FILE_NAME
-              + ": N="
-              + in.n()
-              + " NB="
-              + in.nb()
-              + " P x Q="
-              + in.p()
-              + " x "
-              + in.q()
-              + " in "
-              + runDir);
+      say(HpccInput.FILE_NAME + ": " + in.describe() + " in " + runDir);
       o = o.withHpccInput(in);
       hpccWorkdir = job.runDirInContainer(first);
     }

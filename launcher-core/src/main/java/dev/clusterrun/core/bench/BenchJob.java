@@ -76,7 +76,8 @@ final class BenchJob {
       r.layer(
           new JobSpec(
               null,
-              new ContainerSpec(null, null, null, hpccWorkdir, null, null, null, null, null, null),
+              new ContainerSpec(
+                  null, null, null, hpccWorkdir, null, null, null, null, null, null, null),
               WorkspaceSpec.EMPTY,
               MpiSpec.EMPTY,
               null,
@@ -102,17 +103,9 @@ final class BenchJob {
     String defaultImage = preset().defaultImage().orElse(null);
     return new JobSpec(
         preset().id(),
-        new ContainerSpec(
+        ContainerSpec.of(
             defaultImage == null ? null : ImageRef.parse(defaultImage),
-            defaultContainerName(preset()),
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null),
+            defaultContainerName(preset())),
         new WorkspaceSpec(null, WORKSPACE_MOUNT),
         new MpiSpec(null, null, mca.isEmpty() ? null : mca, null, null, null),
         command,

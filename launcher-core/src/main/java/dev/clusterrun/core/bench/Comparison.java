@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.Columns;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.time.Duration;
@@ -418,25 +419,7 @@ public final class Comparison {
     if (table.isEmpty()) {
       return;
     }
-    int[] width = new int[HEADER.length];
-    for (String[] row : table) {
-      for (int c = 0; c < row.length; c++) {
-        width[c] = Math.max(width[c], row[c].length());
-      }
-    }
-    for (String[] row : table) {
-      StringBuilder b = new StringBuilder("  ");
-      for (int c = 0; c < row.length; c++) {
-        if (c > 0) {
-          b.append("  ");
-        }
-        b.append(row[c]);
-        if (c < row.length - 1) {
-          b.append(" ".repeat(width[c] - row[c].length()));
-        }
-      }
-      out.add(b.toString().stripTrailing());
-    }
+    out.addAll(Columns.align(table, "  "));
     table.clear();
   }
 

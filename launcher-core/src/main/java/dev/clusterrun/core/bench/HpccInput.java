@@ -167,4 +167,9 @@ public record HpccInput(long n, int nb, int p, int q) {
     }
     return Long.parseLong(m.group(1)) * 1024;
   }
+
+  /** {@code N=… NB=… P x Q=… x …}, for people. */
+  String describe() {
+    return "N=" + n + " NB=" + nb + " P x Q=" + p + " x " + q;
+  }
 }

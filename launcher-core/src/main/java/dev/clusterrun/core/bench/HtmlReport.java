@@ -482,22 +482,10 @@ public final class HtmlReport {
         } else if (!r.passed()) {
           double cy = values[t] == null ? plotBottom : y(values[t], y0, y1);
           double cx = xs[t];
-          b.append("<path class=\"failed\" d=\"M")
-              .append(f(cx - 5))
-              .append(',')
-              .append(f(cy - 5))
-              .append(" L")
-              .append(f(cx + 5))
-              .append(',')
-              .append(f(cy + 5))
-              .append(" M")
-              .append(f(cx - 5))
-              .append(',')
-              .append(f(cy + 5))
-              .append(" L")
-              .append(f(cx + 5))
-              .append(',')
-              .append(f(cy - 5))
+          b.append("<path class=\"failed\" d=\"")
+              .append(stroke(cx - 5, cy - 5, cx + 5, cy + 5))
+              .append(' ')
+              .append(stroke(cx - 5, cy + 5, cx + 5, cy - 5))
               .append("\"><title>")
               .append(esc(tip))
               .append("</title></path>\n");
@@ -574,6 +562,11 @@ public final class HtmlReport {
           BigDecimal.valueOf(start + i * step).round(new java.math.MathContext(12)).doubleValue();
     }
     return out;
+  }
+
+  /** One straight line of an SVG path. */
+  private static String stroke(double x1, double y1, double x2, double y2) {
+    return "M" + f(x1) + "," + f(y1) + " L" + f(x2) + "," + f(y2);
   }
 
   private static String f(double v) {

@@ -129,54 +129,28 @@ public final class JUnitReport {
     x.writeCharacters("\n    ");
     x.writeEndElement();
 
-    x.writeCharacters("\n    ");
-    x.writeStartElement("testcase");
-    x.writeAttribute("name", r.preset());
-    x.writeAttribute("classname", "clusterrun.bench." + r.preset());
-    x.writeAttribute("time", seconds(r.timeSeconds() == null ? 0 : r.timeSeconds()));
+    testcase(x, r, "", seconds(r.timeSeconds() == null ? 0 : r.timeSeconds()));
     if (!r.passed()) {
-      x.writeCharacters("\n      ");
-      x.writeStartElement("failure");
-      x.writeAttribute("type", r.verdict().name());
-      x.writeAttribute("message", clean(r.verdict() + ": " + r.reason()));
-      x.writeCharacters(clean(String.join("\n", SummaryTable.lines(r))));
-      x.writeEndElement();
-      x.writeCharacters("\n    ");
+      failure(
+          x,
+          r.verdict().name(),
+          r.verdict() + ": " + r.reason(),
+          String.join("\n", SummaryTable.lines(r)));
     }
     x.writeEndElement();
 
     if (c.gate() != null) {
-      x.writeCharacters("\n    ");
-      x.writeStartElement("testcase");
-      x.writeAttribute("name", r.preset() + " vs baseline");
-      x.writeAttribute("classname", "clusterrun.bench." + r.preset());
-      x.writeAttribute("time", "0");
+      testcase(x, r, " vs baseline", "0");
       if (gateFailed) {
-        x.writeCharacters("\n      ");
-        x.writeStartElement("failure");
-        x.writeAttribute("type", "REGRESSION");
-        x.writeAttribute("message", clean(c.gate().message()));
-        x.writeCharacters(clean(c.gate().message()));
-        x.writeEndElement();
-        x.writeCharacters("\n    ");
+        failure(x, "REGRESSION", c.gate().message(), c.gate().message());
       }
       x.writeEndElement();
     }
 
     if (c.references() != null) {
-      x.writeCharacters("\n    ");
-      x.writeStartElement("testcase");
-      x.writeAttribute("name", r.preset() + " vs references");
-      x.writeAttribute("classname", "clusterrun.bench." + r.preset());
-      x.writeAttribute("time", "0");
+      testcase(x, r, " vs references", "0");
       if (!c.references().passed()) {
-        x.writeCharacters("\n      ");
-        x.writeStartElement("failure");
-        x.writeAttribute("type", "OUTSIDE_REFERENCE");
-        x.writeAttribute("message", clean(c.references().message()));
-        x.writeCharacters(clean(c.references().message()));
-        x.writeEndElement();
-        x.writeCharacters("\n    ");
+        failure(x, "OUTSIDE_REFERENCE", c.references().message(), c.references().message());
       }
       x.writeEndElement();
     }
@@ -190,6 +164,28 @@ public final class JUnitReport {
     x.writeCharacters("\n  ");
     x.writeEndElement();
     x.writeCharacters("\n");
+  }
+
+  /** Opens a testcase of the preset, on its own line (the caller closes it). */
+  private static void testcase(XMLStreamWriter x, BenchResult r, String suffix, String time)
+      throws XMLStreamException {
+    x.writeCharacters("\n    ");
+    x.writeStartElement("testcase");
+    x.writeAttribute("name", r.preset() + suffix);
+    x.writeAttribute("classname", "clusterrun.bench." + r.preset());
+    x.writeAttribute("time", time);
+  }
+
+  /** A testcase's failure, on its own line. */
+  private static void failure(XMLStreamWriter x, String type, String message, String text)
+      throws XMLStreamException {
+    x.writeCharacters("\n      ");
+    x.writeStartElement("failure");
+    x.writeAttribute("type", type);
+    x.writeAttribute("message", clean(message));
+    x.writeCharacters(clean(text));
+    x.writeEndElement();
+    x.writeCharacters("\n    ");
   }
 
   static Map<String, String> properties(

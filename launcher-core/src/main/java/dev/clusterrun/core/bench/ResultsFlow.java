@@ -3,7 +3,7 @@ package dev.clusterrun.core.bench;
 import dev.clusterrun.core.AtomicFiles;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.ExitCode;
-import dev.clusterrun.core.launch.EnvironmentLayer;
+import dev.clusterrun.core.WorkspaceDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,46 +21,16 @@ public final class ResultsFlow {
   private ResultsFlow() {}
 
   /**
-   * Whose results log: {@code --workspace}, else {@code CLUSTERRUN_WORKSPACE}, else {@code
-   * ~/clusterrun}.
-   *
-   * @param workspace the workspace given with {@code --workspace}, or null
-   * @param env the environment ({@code CLUSTERRUN_WORKSPACE}, {@code HOME})
+   * The results log of the workspace; its problems (a workspace that is a file …) are bad input
+   * naming the setting.
    */
-  public record Where(Path workspace, Map<String, String> env) {
-    public Where {
-      env = Map.copyOf(env);
+  private static ResultsLog log(WorkspaceDir where) {
+    ResultsLog log = ResultsLog.inWorkspace(where.path());
+    String problem = log.problem();
+    if (problem != null) {
+      throw new BadInputException(where.subject(), problem);
     }
-
-    Path workspaceDir() {
-      if (workspace != null) {
-        return workspace;
-      }
-      String e = env.get(EnvironmentLayer.WORKSPACE);
-      if (e != null && !e.isBlank()) {
-        return Path.of(e);
-      }
-      return Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), "clusterrun");
-    }
-
-    /** Where the workspace came from, to name in messages. */
-    private String subject() {
-      if (workspace != null) {
-        return "--workspace";
-      }
-      String e = env.get(EnvironmentLayer.WORKSPACE);
-      return e != null && !e.isBlank() ? EnvironmentLayer.WORKSPACE : "workspace";
-    }
-
-    /** The log; its problems (a workspace that is a file …) are bad input naming the setting. */
-    ResultsLog log() {
-      ResultsLog log = ResultsLog.inWorkspace(workspaceDir());
-      String problem = log.problem();
-      if (problem != null) {
-        throw new BadInputException(subject(), problem);
-      }
-      return log;
-    }
+    return log;
   }
 
   /**
@@ -100,20 +69,20 @@ public final class ResultsFlow {
   }
 
   /** {@code results}: every run (or the {@code last} ones), as a table or a JSON array. */
-  public record ListRequest(Where where, Integer last, boolean json) {}
+  public record ListRequest(WorkspaceDir where, Integer last, boolean json) {}
 
   /** {@code results compare}: the selected runs (or two by run id), a table per metric. */
   public record CompareRequest(
-      Where where, Selection selection, List<String> runIds, boolean json) {}
+      WorkspaceDir where, Selection selection, List<String> runIds, boolean json) {}
 
   /** {@code results report}: the selected runs on one self-contained HTML page. */
-  public record ReportRequest(Where where, Selection selection, Path html) {}
+  public record ReportRequest(WorkspaceDir where, Selection selection, Path html) {}
 
   public static ResultsOutcome list(ListRequest rq) throws IOException {
     if (rq.last() != null && rq.last() < 1) {
       throw new BadInputException("--last", "must be at least 1, got " + rq.last());
     }
-    ResultsLog.Contents c = rq.where().log().read();
+    ResultsLog.Contents c = log(rq.where()).read();
     List<BenchResult> rs = c.results();
     if (rq.last() != null && rs.size() > rq.last()) {
       rs = rs.subList(rs.size() - rq.last(), rs.size());
@@ -137,7 +106,7 @@ public final class ResultsFlow {
           "RUN_ID", "give two run ids to compare (or none, with --since for a window)");
     }
     Comparison.Options options = rq.selection().options();
-    ResultsLog.Contents c = rq.where().log().read();
+    ResultsLog.Contents c = log(rq.where()).read();
     List<BenchResult> selected = rq.selection().select(c.results(), Instant.now());
     List<BenchResult> runs =
         rq.runIds() == null ? selected : Comparison.byRunIds(selected, rq.runIds(), "RUN_ID");
@@ -155,7 +124,7 @@ public final class ResultsFlow {
       throw new BadInputException("--html", html + " is a directory; give a file name");
     }
     Comparison.Options options = rq.selection().options();
-    ResultsLog resultsLog = rq.where().log();
+    ResultsLog resultsLog = log(rq.where());
     ResultsLog.Contents c = resultsLog.read();
     List<BenchResult> runs = rq.selection().select(c.results(), Instant.now());
     Path dir = html.toAbsolutePath().getParent();

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.bench;
 
+import dev.clusterrun.core.Columns;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,27 +40,7 @@ public final class ResultsTable {
             Fmt.or(r.image())
           });
     }
-    int[] width = new int[HEADER.length];
-    for (String[] row : rows) {
-      for (int c = 0; c < row.length; c++) {
-        width[c] = Math.max(width[c], row[c].length());
-      }
-    }
-    List<String> out = new ArrayList<>();
-    for (String[] row : rows) {
-      StringBuilder b = new StringBuilder();
-      for (int c = 0; c < row.length; c++) {
-        if (c > 0) {
-          b.append("  ");
-        }
-        boolean last = c == row.length - 1;
-        b.append(row[c]);
-        if (!last) {
-          b.append(" ".repeat(width[c] - row[c].length()));
-        }
-      }
-      out.add(b.toString().stripTrailing());
-    }
+    List<String> out = new ArrayList<>(Columns.align(rows, ""));
     if (results.isEmpty()) {
       out.add("(no runs recorded yet)");
     }

@@ -30,32 +30,17 @@ import java.util.Map;
 public final class HostfileParser {
   private static final List<String> SLOTS_KEYS = List.of("slots", "cpu", "count");
   private static final List<String> MAX_KEYS =
-      List.of(
-          "max_slots",
-          "max-slots",
-          "slots_max",
-          "slots-max",
-          "max_cpu",
-          "max-cpu",
-          "cpu_max",
-          "cpu-max",
-          "max_count",
-          "max-count",
-          "count_max",
-          "count-max");
-  private static final List<String> USER_KEYS = List.of("username", "user_name", "user-name");
+      bothSpellings("max_slots", "slots_max", "max_cpu", "cpu_max", "max_count", "count_max");
+  private static final List<String> USER_KEYS = bothSpellings("username", "user_name");
   private static final List<String> UNSUPPORTED_KEYS =
-      List.of(
+      bothSpellings(
           "port",
           "boards",
           "sockets",
           "sockets_per_board",
-          "sockets-per-board",
           "cores",
           "cores_per_socket",
-          "cores-per-socket",
           "cpu_set",
-          "cpu-set",
           "rank");
   private static final List<String> KNOWN_KEYS;
 
@@ -72,6 +57,18 @@ public final class HostfileParser {
       }
     }
     KNOWN_KEYS = List.copyOf(all);
+  }
+
+  /** Each key as Open MPI accepts it: as given and, if it has a {@code _}, with {@code -}. */
+  private static List<String> bothSpellings(String... keys) {
+    List<String> out = new ArrayList<>();
+    for (String k : keys) {
+      out.add(k);
+      if (k.indexOf('_') >= 0) {
+        out.add(k.replace('_', '-'));
+      }
+    }
+    return List.copyOf(out);
   }
 
   private HostfileParser() {}

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.enroot;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.EnumWords;
 import dev.clusterrun.core.remote.ShellQuote;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,17 +33,12 @@ public final class LaunchAgent {
       List.of("OMPI_MCA_orte_launch_agent", "PRTE_MCA_prte_launch_agent");
 
   public enum Daemon {
-    ORTED("orted"),
-    PRTED("prted");
+    ORTED,
+    PRTED;
 
-    private final String command;
-
-    Daemon(String command) {
-      this.command = command;
-    }
-
+    /** {@code orted}, {@code prted}. */
     public String command() {
-      return command;
+      return EnumWords.word(this);
     }
   }
 
@@ -112,16 +108,6 @@ public final class LaunchAgent {
       }
     }
     return w;
-  }
-
-  /** The agent without a proof script (the canary's rehearsal proves its ranks itself). */
-  public static List<String> words(
-      EnrootArgs.ContainerFlags flags,
-      Boolean mountHome,
-      String name,
-      Daemon daemon,
-      String runId) {
-    return words(flags, mountHome, name, daemon, runId, null);
   }
 
   public static String string(List<String> words) {

@@ -267,28 +267,10 @@ public record PathTemplate(String text, List<Part> parts) {
       }
       char n = text.charAt(i + 1);
       if (n == '(') {
-        int depth = 0;
-        for (int j = i + 1; j < to; j++) {
-          char c = text.charAt(j);
-          if (c == '(') {
-            depth++;
-          } else if (c == ')' && --depth == 0) {
-            return j + 1;
-          }
-        }
-        return to;
+        return closing(i + 1, to, '(', ')');
       }
       if (n == '{') {
-        int depth = 0;
-        for (int j = i + 1; j < to; j++) {
-          char c = text.charAt(j);
-          if (c == '{') {
-            depth++;
-          } else if (c == '}' && --depth == 0) {
-            return j + 1;
-          }
-        }
-        return to;
+        return closing(i + 1, to, '{', '}');
       }
       if (Character.isLetter(n) || n == '_') {
         int j = i + 1;
@@ -298,6 +280,20 @@ public record PathTemplate(String text, List<Part> parts) {
         return j;
       }
       return i + 2;
+    }
+
+    /** Where the bracket {@code open} at {@code from} is closed (exclusive), counting nesting. */
+    private int closing(int from, int to, char open, char close) {
+      int depth = 0;
+      for (int j = from; j < to; j++) {
+        char c = text.charAt(j);
+        if (c == open) {
+          depth++;
+        } else if (c == close && --depth == 0) {
+          return j + 1;
+        }
+      }
+      return to;
     }
 
     Part expansion(String s, int start, int end) {

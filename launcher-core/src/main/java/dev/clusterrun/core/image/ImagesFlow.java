@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.Columns;
 import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.image.ImageCache.Entry;
 import dev.clusterrun.core.spec.ByteSize;
 import dev.clusterrun.core.spec.Durations;
@@ -17,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** {@code clusterrun images} and {@code images prune}: the workspace's image cache, for people. */
 public final class ImagesFlow {
@@ -27,61 +28,30 @@ public final class ImagesFlow {
   private ImagesFlow() {}
 
   /**
-   * Whose cache: {@code --workspace}, else {@code CLUSTERRUN_WORKSPACE}, else {@code ~/clusterrun},
-   * as {@code run} finds the workspace.
+   * The workspace's image cache; a workspace (or its images folder) that is not a folder is bad
+   * input.
    */
-  public record Where(Path workspace, Map<String, String> env) {
-    public Where {
-      env = Map.copyOf(env);
-    }
-
-    Path workspaceDir() {
-      if (workspace != null) {
-        return workspace;
+  private static ImageCache cache(WorkspaceDir where) {
+    Path ws = where.path();
+    for (Path p : List.of(ws, ws.resolve(ImageCache.DIR))) {
+      if (Files.exists(p) && !Files.isDirectory(p)) {
+        throw new BadInputException(where.subject(), p + " is not a directory");
       }
-      String e = env.get(ENV_WORKSPACE);
-      if (e != null && !e.isBlank()) {
-        return Path.of(e);
-      }
-      return Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), "clusterrun");
     }
-
-    private String subject() {
-      if (workspace != null) {
-        return "--workspace";
-      }
-      String e = env.get(ENV_WORKSPACE);
-      return e != null && !e.isBlank() ? ENV_WORKSPACE : "workspace";
-    }
-
-    /** The cache; a workspace (or its images folder) that is not a folder is bad input. */
-    ImageCache cache() {
-      Path ws = workspaceDir();
-      for (Path p : List.of(ws, ws.resolve(ImageCache.DIR))) {
-        if (Files.exists(p) && !Files.isDirectory(p)) {
-          throw new BadInputException(subject(), p + " is not a directory");
-        }
-      }
-      return ImageCache.inWorkspace(ws);
-    }
+    return ImageCache.inWorkspace(ws);
   }
 
-  /**
-   * The variable {@code run} reads the workspace from (core.launch's EnvironmentLayer.WORKSPACE).
-   */
-  static final String ENV_WORKSPACE = "CLUSTERRUN_WORKSPACE";
-
-  public record ListRequest(Where where, boolean json) {}
+  public record ListRequest(WorkspaceDir where, boolean json) {}
 
   /**
    * @param olderThan an age ({@code 30m}, {@code 12h}, {@code 7d}, {@code 2w}) or null
    * @param all every image no running job uses
    */
-  public record PruneRequest(Where where, String olderThan, boolean all, boolean json) {}
+  public record PruneRequest(WorkspaceDir where, String olderThan, boolean all, boolean json) {}
 
   public static ImagesOutcome list(ListRequest rq) throws IOException {
     Clock clock = Clock.systemUTC();
-    ImageCache cache = rq.where().cache();
+    ImageCache cache = cache(rq.where());
     List<Entry> entries = cache.list();
     List<String> notes = problems(entries);
     if (rq.json()) {
@@ -120,7 +90,7 @@ public final class ImagesFlow {
           "images prune", "say what to remove: --older-than AGE (e.g. 7d) or --all");
     }
     Clock clock = Clock.systemUTC();
-    ImageCache cache = rq.where().cache();
+    ImageCache cache = cache(rq.where());
     ImageCache.Pruned p = cache.prune(age, rq.all());
     List<String> notes = problems(p.removed());
     notes.addAll(problems(p.kept()));
@@ -195,21 +165,7 @@ public final class ImagesFlow {
             e.inUse() ? "yes" : "no"
           });
     }
-    int[] width = new int[5];
-    for (String[] r : rows) {
-      for (int i = 0; i < r.length; i++) {
-        width[i] = Math.max(width[i], r[i].length());
-      }
-    }
-    List<String> out = new ArrayList<>();
-    for (String[] r : rows) {
-      StringBuilder b = new StringBuilder();
-      for (int i = 0; i < r.length; i++) {
-        b.append(i == r.length - 1 ? r[i] : String.format("%-" + width[i] + "s  ", r[i]));
-      }
-      out.add(b.toString().stripTrailing());
-    }
-    return out;
+    return Columns.align(rows, "");
   }
 
   private static String references(Entry e) {

@@ -378,44 +378,33 @@ public final class RegistryClient {
       try (InputStream in = r.body()) {
         return new Answer(r.statusCode(), r, in.readNBytes(MAX_BODY));
       }
-    } catch (HttpConnectTimeoutException e) {
-      throw a.fail(
-          RegistryException.Kind.UNREACHABLE,
-          0,
-          "no connection to "
-              + url.getAuthority()
-              + " within "
-              + RegistryText.seconds(min(RegistrySettings.CONNECT_TIMEOUT, settings.timeout())));
-    } catch (HttpTimeoutException e) {
-      throw a.fail(
-          RegistryException.Kind.UNREACHABLE,
-          0,
-          "no answer from "
-              + url.getAuthority()
-              + " within "
-              + RegistryText.seconds(settings.timeout()));
-    } catch (SSLException e) {
-      throw a.fail(
-          RegistryException.Kind.UNREACHABLE,
-          0,
-          "TLS with "
-              + url.getAuthority()
-              + " failed: "
-              + RegistryText.oneLine(Transport.reason(e)));
-    } catch (ConnectException e) {
-      throw a.fail(
-          RegistryException.Kind.UNREACHABLE,
-          0,
-          "cannot connect to " + url.getAuthority() + ": " + RegistryText.connectReason(e));
     } catch (IOException | IllegalArgumentException e) {
-      throw a.fail(
-          RegistryException.Kind.UNREACHABLE,
-          0,
-          url.getAuthority() + ": " + RegistryText.oneLine(Transport.reason(e)));
+      throw a.fail(RegistryException.Kind.UNREACHABLE, 0, unreachable(url, e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw a.fail(RegistryException.Kind.UNREACHABLE, 0, "interrupted");
     }
+  }
+
+  /** Why the registry at {@code url} gave no answer, for people. */
+  private String unreachable(URI url, Exception e) {
+    String at = url.getAuthority();
+    if (e instanceof HttpConnectTimeoutException) {
+      return "no connection to "
+          + at
+          + " within "
+          + RegistryText.seconds(min(RegistrySettings.CONNECT_TIMEOUT, settings.timeout()));
+    }
+    if (e instanceof HttpTimeoutException) {
+      return "no answer from " + at + " within " + RegistryText.seconds(settings.timeout());
+    }
+    if (e instanceof SSLException) {
+      return "TLS with " + at + " failed: " + RegistryText.oneLine(Transport.reason(e));
+    }
+    if (e instanceof ConnectException c) {
+      return "cannot connect to " + at + ": " + RegistryText.connectReason(c);
+    }
+    return at + ": " + RegistryText.oneLine(Transport.reason(e));
   }
 
   private RegistryException refusal(Attempt a, int status) {

@@ -135,43 +135,21 @@ public final class EnvironmentLayer {
           "clusterrun does not unshare namespaces (Open MPI's daemons and ranks need the nodes'"
               + " network, IPC and host names); unset it");
     }
-    ImageRef image = null;
-    String v = get.apply(IMAGE);
-    if (v != null) {
-      image = BadInputException.about(var.apply(IMAGE), () -> SettingRules.image(v));
-      vars.put("container.image", var.apply(IMAGE));
-    }
+    ImageRef image = checked(IMAGE, "container.image", SettingRules::image, get, var, vars);
     String name = get.apply(NAME);
-    if (name != null) {
-      BadInputException.about(var.apply(NAME), () -> SettingRules.containerName(name));
-      vars.put("container.name", var.apply(NAME));
-    }
-    List<Mount> mounts = null;
-    String m = get.apply(MOUNTS);
-    if (m != null) {
-      mounts = BadInputException.about(var.apply(MOUNTS), () -> SettingRules.mountList(m));
-      vars.put("container.mounts", var.apply(MOUNTS));
-    }
+    checked(NAME, "container.name", SettingRules::containerName, get, var, vars);
+    List<Mount> mounts =
+        checked(MOUNTS, "container.mounts", SettingRules::mountList, get, var, vars);
     String workdir = get.apply(WORKDIR);
-    if (workdir != null) {
-      BadInputException.about(var.apply(WORKDIR), () -> SettingRules.workdir(workdir));
-      vars.put("container.workdir", var.apply(WORKDIR));
-    }
+    checked(WORKDIR, "container.workdir", SettingRules::workdir, get, var, vars);
     Boolean writable = writable(get, var, vars);
     Boolean mountHome = flag(MOUNT_HOME, "container.mount-home", get, var, vars);
     Boolean remapRoot = flag(REMAP_ROOT, "container.remap-root", get, var, vars);
     Boolean entrypoint = flag(ENTRYPOINT, "container.entrypoint", get, var, vars);
     String save = get.apply(SAVE);
-    if (save != null) {
-      BadInputException.about(var.apply(SAVE), () -> SettingRules.savePath(save));
-      vars.put("container.save", var.apply(SAVE));
-    }
-    List<String> envNames = null;
-    String e = get.apply(ENV);
-    if (e != null) {
-      envNames = BadInputException.about(var.apply(ENV), () -> SettingRules.envNameList(e));
-      vars.put("container.env-from-host", var.apply(ENV));
-    }
+    checked(SAVE, "container.save", SettingRules::savePath, get, var, vars);
+    List<String> envNames =
+        checked(ENV, "container.env-from-host", SettingRules::envNameList, get, var, vars);
     String ws = prefix == Prefix.CLUSTERRUN ? env.get(WORKSPACE) : null;
     if (ws != null) {
       BadInputException.about(WORKSPACE, () -> SettingRules.workspacePath(ws));
@@ -231,6 +209,26 @@ public final class EnvironmentLayer {
   }
 
   /** One boolean variable, remembered under its job-file key when set. */
+  /**
+   * A variable's value as {@code rule} reads it (its problems name the variable), noted as the
+   * source of {@code key}; null when the variable is unset.
+   */
+  private static <T> T checked(
+      String name,
+      String key,
+      java.util.function.Function<String, T> rule,
+      java.util.function.Function<String, String> get,
+      java.util.function.Function<String, String> var,
+      Map<String, String> vars) {
+    String v = get.apply(name);
+    if (v == null) {
+      return null;
+    }
+    T t = BadInputException.about(var.apply(name), () -> rule.apply(v));
+    vars.put(key, var.apply(name));
+    return t;
+  }
+
   private static Boolean flag(
       String name,
       String key,

@@ -1,20 +1,17 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.EnumWords;
+
 /** Where a setting's value came from, in precedence order (first wins). */
 public enum Source {
-  FLAG("flag"),
-  ENVIRONMENT("environment"),
-  FILE("file"),
-  DEFAULT("default"),
-  HOSTFILE("hostfile");
+  FLAG,
+  ENVIRONMENT,
+  FILE,
+  DEFAULT,
+  HOSTFILE;
 
-  private final String label;
-
-  Source(String label) {
-    this.label = label;
-  }
-
+  /** {@code flag}, {@code environment}, … */
   public String label() {
-    return label;
+    return EnumWords.word(this);
   }
 }

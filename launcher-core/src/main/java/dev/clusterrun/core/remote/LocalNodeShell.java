@@ -100,11 +100,6 @@ public final class LocalNodeShell implements NodeShell {
   }
 
   @Override
-  public ExecResult stream(String script, java.io.OutputStream out, java.io.OutputStream err) {
-    return stream(script, out, err, null);
-  }
-
-  @Override
   public ExecResult stream(
       String script,
       java.io.OutputStream out,

@@ -29,6 +29,19 @@ public interface NodeShell extends AutoCloseable {
    * whose {@code error} says so.
    */
   default ExecResult stream(String script, OutputStream out, OutputStream err) {
+    return stream(script, out, err, null);
+  }
+
+  /**
+   * {@link #stream}, the command's standard input handed to {@code input} once it started (to write
+   * into and close) instead of closed at once; a shell that cannot give it closes it. A shell that
+   * cannot stream either runs the script with {@link #run} and copies its output at the end.
+   */
+  default ExecResult stream(
+      String script,
+      OutputStream out,
+      OutputStream err,
+      java.util.function.Consumer<OutputStream> input) {
     ExecResult r = run(script, Duration.ofDays(3650));
     try {
       out.write(r.stdout().getBytes(StandardCharsets.UTF_8));
@@ -39,18 +52,6 @@ public interface NodeShell extends AutoCloseable {
       // where the output goes is the caller's business
     }
     return new ExecResult(r.exitCode(), "", "", r.elapsed(), r.error());
-  }
-
-  /**
-   * {@link #stream}, the command's standard input handed to {@code input} once it started (to write
-   * into and close) instead of closed at once; a shell that cannot give it closes it.
-   */
-  default ExecResult stream(
-      String script,
-      OutputStream out,
-      OutputStream err,
-      java.util.function.Consumer<OutputStream> input) {
-    return stream(script, out, err);
   }
 
   /**

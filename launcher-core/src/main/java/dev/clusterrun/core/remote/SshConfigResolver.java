@@ -141,11 +141,7 @@ public final class SshConfigResolver {
 
     List<Path> ids = new ArrayList<>();
     if (explicit.identity() != null) {
-      Path p = expand(explicit.identity(), alias, hostname, user, port);
-      if (!Files.isReadable(p)) {
-        throw new BadInputException(explicit.identity(), "identity file not found or not readable");
-      }
-      ids.add(p);
+      ids.add(explicitIdentity(alias, hostname, user, port));
     } else {
       for (String f : g.getOrDefault("identityfile", List.of())) {
         Path p = expand(f, alias, hostname, user, port);
@@ -292,16 +288,21 @@ public final class SshConfigResolver {
     }
   }
 
+  /** The identity file the job or a flag names, expanded; it must be readable. */
+  private Path explicitIdentity(String alias, String hostname, String user, int port) {
+    Path p = expand(explicit.identity(), alias, hostname, user, port);
+    if (!Files.isReadable(p)) {
+      throw new BadInputException(explicit.identity(), "identity file not found or not readable");
+    }
+    return p;
+  }
+
   private SshTarget fallback(String host, String user, Integer port) {
     String u = user != null ? user : localUser;
     int p = port != null ? port : 22;
     List<Path> ids = new ArrayList<>();
     if (explicit.identity() != null) {
-      Path id = expand(explicit.identity(), host, host, u, p);
-      if (!Files.isReadable(id)) {
-        throw new BadInputException(explicit.identity(), "identity file not found or not readable");
-      }
-      ids.add(id);
+      ids.add(explicitIdentity(host, host, u, p));
     } else {
       for (String k : DEFAULT_KEYS) {
         Path id = home.resolve(".ssh").resolve(k);

@@ -212,60 +212,13 @@ public final class SshNodeShell implements NodeShell {
 
   @Override
   public ExecResult run(String script, Duration timeout) {
-    long start = System.nanoTime();
-    Session session;
-    try {
-      session = client.startSession();
-    } catch (IOException | RuntimeException e) {
-      return ExecResult.failed(node + ": connection lost: " + describe(e, target), elapsed(start));
-    }
-    try (session) {
-      Session.Command cmd = session.exec("sh -c " + ShellQuote.quote(script));
-      Output out = new Output(cmd.getInputStream());
-      Output err = new Output(cmd.getErrorStream());
-      cmd.getOutputStream().close(); // no stdin: EOF right away
-      boolean finished = waitClosed(cmd, timeout, out, err);
-      out.drain();
-      err.drain();
-      if (!finished) {
-        kill(cmd);
-        return new ExecResult(
-            -1,
-            out.text(),
-            err.text(),
-            elapsed(start),
-            node + ": timed out after " + human(timeout) + " (command killed)");
-      }
-      Integer status = cmd.getExitStatus();
-      if (status != null) {
-        return new ExecResult(status, out.text(), err.text(), elapsed(start), null);
-      }
-      Signal sig = cmd.getExitSignal();
-      if (sig != null) {
-        return new ExecResult(
-            128 + signalNumber(sig),
-            out.text(),
-            err.text(),
-            elapsed(start),
-            node + ": command killed by signal " + sig);
-      }
-      return new ExecResult(
-          -1,
-          out.text(),
-          err.text(),
-          elapsed(start),
-          node + ": connection lost before the command finished");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return ExecResult.failed(node + ": interrupted", elapsed(start));
-    } catch (IOException | RuntimeException e) {
-      return ExecResult.failed(node + ": " + describe(e, target), elapsed(start));
-    }
-  }
-
-  @Override
-  public ExecResult stream(String script, java.io.OutputStream out, java.io.OutputStream err) {
-    return stream(script, out, err, null);
+    return exec(
+        script,
+        timeout,
+        new ByteArrayOutputStream(),
+        new ByteArrayOutputStream(),
+        null,
+        "command killed by signal ");
   }
 
   @Override
@@ -274,6 +227,20 @@ public final class SshNodeShell implements NodeShell {
       java.io.OutputStream out,
       java.io.OutputStream err,
       java.util.function.Consumer<java.io.OutputStream> input) {
+    return exec(script, Duration.ofDays(3650), out, err, input, "killed by signal ");
+  }
+
+  /**
+   * Runs the script in a session of its own, its output into {@code out} and {@code err} (kept in
+   * the result when they are buffers), its input given to {@code input} or closed at once.
+   */
+  private ExecResult exec(
+      String script,
+      Duration timeout,
+      java.io.OutputStream out,
+      java.io.OutputStream err,
+      java.util.function.Consumer<java.io.OutputStream> input,
+      String killedBy) {
     long start = System.nanoTime();
     Session session;
     try {
@@ -290,20 +257,37 @@ public final class SshNodeShell implements NodeShell {
       } else {
         input.accept(cmd.getOutputStream());
       }
-      waitClosed(cmd, Duration.ofDays(3650), o, e);
+      boolean finished = waitClosed(cmd, timeout, o, e);
       o.drain();
       e.drain();
+      if (!finished) {
+        kill(cmd);
+        return new ExecResult(
+            -1,
+            o.text(),
+            e.text(),
+            elapsed(start),
+            node + ": timed out after " + human(timeout) + " (command killed)");
+      }
       Integer status = cmd.getExitStatus();
       if (status != null) {
-        return new ExecResult(status, "", "", elapsed(start), null);
+        return new ExecResult(status, o.text(), e.text(), elapsed(start), null);
       }
       Signal sig = cmd.getExitSignal();
       if (sig != null) {
         return new ExecResult(
-            128 + signalNumber(sig), "", "", elapsed(start), node + ": killed by signal " + sig);
+            128 + signalNumber(sig),
+            o.text(),
+            e.text(),
+            elapsed(start),
+            node + ": " + killedBy + sig);
       }
       return new ExecResult(
-          -1, "", "", elapsed(start), node + ": connection lost before the command finished");
+          -1,
+          o.text(),
+          e.text(),
+          elapsed(start),
+          node + ": connection lost before the command finished");
     } catch (InterruptedException ex) {
       Thread.currentThread().interrupt();
       return ExecResult.failed(node + ": interrupted", elapsed(start));
@@ -407,10 +391,6 @@ public final class SshNodeShell implements NodeShell {
     private final InputStream in;
     private final java.io.OutputStream buf;
     private final byte[] chunk = new byte[16384];
-
-    Output(InputStream in) {
-      this(in, new ByteArrayOutputStream());
-    }
 
     Output(InputStream in, java.io.OutputStream sink) {
       this.in = in;

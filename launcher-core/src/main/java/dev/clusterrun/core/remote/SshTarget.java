@@ -4,6 +4,7 @@ import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Everything needed to open one SSH connection to one node, resolved once: from explicit settings
@@ -103,108 +104,76 @@ public record SshTarget(
   }
 
   public SshTarget withIdentityFiles(List<Path> files) {
-    return new SshTarget(
-        alias,
-        hostname,
-        port,
-        user,
-        files,
-        identitiesOnly,
-        identityAgent,
-        jumps,
-        userKnownHostsFiles,
-        globalKnownHostsFiles,
-        knownHostsPolicy,
-        hashKnownHosts,
-        hostKeyAlias,
-        connectTimeout,
-        serverAliveInterval,
-        serverAliveCountMax,
-        notes);
+    return with(c -> c.identityFiles = files);
   }
 
   public SshTarget withIdentityAgent(String agent) {
-    return new SshTarget(
-        alias,
-        hostname,
-        port,
-        user,
-        identityFiles,
-        identitiesOnly,
-        agent,
-        jumps,
-        userKnownHostsFiles,
-        globalKnownHostsFiles,
-        knownHostsPolicy,
-        hashKnownHosts,
-        hostKeyAlias,
-        connectTimeout,
-        serverAliveInterval,
-        serverAliveCountMax,
-        notes);
+    return with(c -> c.identityAgent = agent);
   }
 
   public SshTarget withJumps(List<SshTarget> hops) {
-    return new SshTarget(
-        alias,
-        hostname,
-        port,
-        user,
-        identityFiles,
-        identitiesOnly,
-        identityAgent,
-        hops,
-        userKnownHostsFiles,
-        globalKnownHostsFiles,
-        knownHostsPolicy,
-        hashKnownHosts,
-        hostKeyAlias,
-        connectTimeout,
-        serverAliveInterval,
-        serverAliveCountMax,
-        notes);
+    return with(c -> c.jumps = hops);
   }
 
   public SshTarget withKnownHosts(
       List<Path> userFiles, List<Path> globalFiles, KnownHostsPolicy policy, boolean hash) {
+    return with(
+        c -> {
+          c.userKnownHostsFiles = userFiles;
+          c.globalKnownHostsFiles = globalFiles;
+          c.knownHostsPolicy = policy;
+          c.hashKnownHosts = hash;
+        });
+  }
+
+  public SshTarget withConnectTimeout(Duration timeout) {
+    return with(c -> c.connectTimeout = timeout);
+  }
+
+  /** This target with some components changed: the one place the {@code with*} copies build. */
+  private SshTarget with(Consumer<Copy> change) {
+    Copy c = new Copy(this);
+    change.accept(c);
     return new SshTarget(
         alias,
         hostname,
         port,
         user,
-        identityFiles,
+        c.identityFiles,
         identitiesOnly,
-        identityAgent,
-        jumps,
-        userFiles,
-        globalFiles,
-        policy,
-        hash,
+        c.identityAgent,
+        c.jumps,
+        c.userKnownHostsFiles,
+        c.globalKnownHostsFiles,
+        c.knownHostsPolicy,
+        c.hashKnownHosts,
         hostKeyAlias,
-        connectTimeout,
+        c.connectTimeout,
         serverAliveInterval,
         serverAliveCountMax,
         notes);
   }
 
-  public SshTarget withConnectTimeout(Duration timeout) {
-    return new SshTarget(
-        alias,
-        hostname,
-        port,
-        user,
-        identityFiles,
-        identitiesOnly,
-        identityAgent,
-        jumps,
-        userKnownHostsFiles,
-        globalKnownHostsFiles,
-        knownHostsPolicy,
-        hashKnownHosts,
-        hostKeyAlias,
-        timeout,
-        serverAliveInterval,
-        serverAliveCountMax,
-        notes);
+  /** The components a {@code with*} method may change, starting as the target's own. */
+  private static final class Copy {
+    List<Path> identityFiles;
+    String identityAgent;
+    List<SshTarget> jumps;
+    List<Path> userKnownHostsFiles;
+    List<Path> globalKnownHostsFiles;
+    KnownHostsPolicy knownHostsPolicy;
+    boolean hashKnownHosts;
+    Duration connectTimeout;
+
+    Copy(SshTarget t) {
+      identityFiles = t.identityFiles;
+      identityAgent = t.identityAgent;
+      jumps = t.jumps;
+      userKnownHostsFiles = t.userKnownHostsFiles;
+      globalKnownHostsFiles = t.globalKnownHostsFiles;
+      knownHostsPolicy = t.knownHostsPolicy;
+      hashKnownHosts = t.hashKnownHosts;
+      connectTimeout = t.connectTimeout;
+    }
   }
 }

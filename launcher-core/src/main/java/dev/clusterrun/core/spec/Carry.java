@@ -59,16 +59,13 @@ public final class Carry {
                 + " and runs it in each node's shell)"
                 + instead);
       }
-      if (c == '$' || c == '`' || c == '"' || c == '\\') {
+      if (keepsMeaningInDoubleQuotes(c)) {
         throw new IllegalArgumentException(
-            "'"
-                + clip(value)
-                + "' contains '"
-                + c
-                + "', which Open MPI's launch agent cannot carry: Open MPI hands the agent to"
-                + " every other node's shell a second time in double quotes, where '"
-                + c
-                + "' keeps its meaning"
+            contains(
+                    value,
+                    c,
+                    ", which Open MPI's launch agent cannot carry: Open MPI hands the agent to"
+                        + " every other node's shell a second time")
                 + instead);
       }
     }
@@ -83,19 +80,33 @@ public final class Carry {
   public static String mcaValue(String value) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
-      if (c == '$' || c == '`' || c == '"' || c == '\\') {
+      if (keepsMeaningInDoubleQuotes(c)) {
         throw new IllegalArgumentException(
-            "'"
-                + clip(value)
-                + "' contains '"
-                + c
-                + "': Open MPI passes MCA values to the daemons on other nodes through their"
-                + " shell, in double quotes, where '"
-                + c
-                + "' keeps its meaning");
+            contains(
+                value,
+                c,
+                ": Open MPI passes MCA values to the daemons on other nodes through their shell,"));
       }
     }
     return value;
+  }
+
+  /** {@code $}, {@code `}, {@code "} and {@code \\}: what a shell still reads in double quotes. */
+  private static boolean keepsMeaningInDoubleQuotes(char c) {
+    return c == '$' || c == '`' || c == '"' || c == '\\';
+  }
+
+  /** {@code 'VALUE' contains 'C'WHY in double quotes, where 'C' keeps its meaning}. */
+  private static String contains(String value, char c, String why) {
+    return "'"
+        + clip(value)
+        + "' contains '"
+        + c
+        + "'"
+        + why
+        + " in double quotes, where '"
+        + c
+        + "' keeps its meaning";
   }
 
   /** Whether Open MPI passes a variable of this name to other nodes' shells (its MCA settings). */

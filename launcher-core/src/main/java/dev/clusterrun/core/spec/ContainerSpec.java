@@ -34,19 +34,8 @@ public record ContainerSpec(
   public static final ContainerSpec EMPTY =
       new ContainerSpec(null, null, null, null, null, null, null, null, null, null, null);
 
-  /** Without an entrypoint choice (it follows enroot). */
-  public ContainerSpec(
-      ImageRef image,
-      String name,
-      List<Mount> mounts,
-      String workdir,
-      Boolean writable,
-      Boolean mountHome,
-      Boolean remapRoot,
-      Map<String, String> env,
-      List<String> envFromHost,
-      String save) {
-    this(
-        image, name, mounts, workdir, writable, mountHome, remapRoot, env, envFromHost, save, null);
+  /** A container of an image (null: none) and a name (null: none), nothing else said. */
+  public static ContainerSpec of(ImageRef image, String name) {
+    return new ContainerSpec(image, name, null, null, null, null, null, null, null, null, null);
   }
 }

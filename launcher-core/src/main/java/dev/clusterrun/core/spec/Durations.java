@@ -13,17 +13,7 @@ public final class Durations {
 
   /** {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}; null when the text is not one. */
   public static Duration withUnit(String text) {
-    Matcher m = WITH_UNIT.matcher(text);
-    if (!m.matches()) {
-      return null;
-    }
-    long v = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(v);
-      case "s" -> Duration.ofSeconds(v);
-      case "m" -> Duration.ofMinutes(v);
-      default -> Duration.ofHours(v);
-    };
+    return parse(WITH_UNIT, text);
   }
 
   private static final Pattern AGE = Pattern.compile("([0-9]{1,9})(s|m|h|d|w)");
@@ -33,12 +23,18 @@ public final class Durations {
    * 2w}); null when the text is not one.
    */
   public static Duration age(String text) {
-    Matcher m = AGE.matcher(text);
+    return parse(AGE, text);
+  }
+
+  /** Digits and a unit as {@code units} allows them; null when the text is not that. */
+  private static Duration parse(Pattern units, String text) {
+    Matcher m = units.matcher(text);
     if (!m.matches()) {
       return null;
     }
     long v = Long.parseLong(m.group(1));
     return switch (m.group(2)) {
+      case "ms" -> Duration.ofMillis(v);
       case "s" -> Duration.ofSeconds(v);
       case "m" -> Duration.ofMinutes(v);
       case "h" -> Duration.ofHours(v);

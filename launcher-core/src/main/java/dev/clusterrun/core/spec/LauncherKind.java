@@ -1,5 +1,7 @@
 package dev.clusterrun.core.spec;
 
+import dev.clusterrun.core.EnumWords;
+
 /**
  * {@code launcher}: how a job's processes start. {@link #MPIRUN} (the default) starts {@code
  * mpirun} in the container on the head, with Open MPI's daemons in the same container on every
@@ -7,34 +9,27 @@ package dev.clusterrun.core.spec;
  * there (as {@code srun --ntasks-per-node=1} does for torchrun-style programs).
  */
 public enum LauncherKind {
-  MPIRUN("mpirun"),
-  PER_NODE("per-node");
+  MPIRUN,
+  PER_NODE;
 
-  private final String word;
-
-  LauncherKind(String word) {
-    this.word = word;
-  }
-
-  /** The word the job file and {@code --launcher} take. */
+  /** The word the job file and {@code --launcher} take: {@code mpirun}, {@code per-node}. */
   public String word() {
-    return word;
+    return EnumWords.word(this);
   }
 
   /**
    * @throws IllegalArgumentException naming the words accepted
    */
   public static LauncherKind parse(String text) {
-    for (LauncherKind k : values()) {
-      if (k.word.equals(text)) {
-        return k;
-      }
+    LauncherKind k = EnumWords.byWord(values(), text);
+    if (k != null) {
+      return k;
     }
     throw new IllegalArgumentException("expected mpirun or per-node, found '" + text + "'");
   }
 
   @Override
   public String toString() {
-    return word;
+    return word();
   }
 }

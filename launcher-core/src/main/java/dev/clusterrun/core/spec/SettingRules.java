@@ -2,6 +2,7 @@ package dev.clusterrun.core.spec;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -41,18 +42,8 @@ public final class SettingRules {
 
   /** {@code container.mounts}, Pyxis's list form: {@code SRC[:DST[:FLAGS]][,SRC...]}. */
   public static List<Mount> mountList(String text) {
-    if (text == null || text.isEmpty()) {
-      throw new IllegalArgumentException("argument required: SRC[:DST[:FLAGS]][,SRC:DST...]");
-    }
-    List<Mount> out = new ArrayList<>();
-    for (String part : text.split(",", -1)) {
-      if (part.isEmpty()) {
-        throw new IllegalArgumentException(
-            "empty mount in '" + text + "' (a ',' too many?); expected SRC[:DST[:FLAGS]][,...]");
-      }
-      out.add(Mount.parse(part));
-    }
-    return out;
+    return commaList(
+        text, "SRC[:DST[:FLAGS]][,SRC:DST...]", "mount", "SRC[:DST[:FLAGS]][,...]", Mount::parse);
   }
 
   /** {@code container.workdir}: an absolute path in the container, carried by the agent. */
@@ -98,16 +89,22 @@ public final class SettingRules {
 
   /** {@code container.env-from-host}, Pyxis's list form {@code NAME[,NAME...]}. */
   public static List<String> envNameList(String text) {
+    return commaList(text, "NAME[,NAME...]", "name", "NAME[,NAME...]", SettingRules::envName);
+  }
+
+  /** Pyxis's list form: items separated by commas, none of them empty. */
+  private static <T> List<T> commaList(
+      String text, String required, String item, String expected, Function<String, T> each) {
     if (text == null || text.isEmpty()) {
-      throw new IllegalArgumentException("argument required: NAME[,NAME...]");
+      throw new IllegalArgumentException("argument required: " + required);
     }
-    List<String> out = new ArrayList<>();
+    List<T> out = new ArrayList<>();
     for (String part : text.split(",", -1)) {
       if (part.isEmpty()) {
         throw new IllegalArgumentException(
-            "empty name in '" + text + "' (a ',' too many?); expected NAME[,NAME...]");
+            "empty " + item + " in '" + text + "' (a ',' too many?); expected " + expected);
       }
-      out.add(envName(part));
+      out.add(each.apply(part));
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.spec;
 
+import dev.clusterrun.core.EnumWords;
 import java.time.Duration;
 
 /**
@@ -24,25 +25,19 @@ public record SshSpec(
 
   public enum KnownHostsPolicy {
     /** Unknown and changed host keys are refused (OpenSSH StrictHostKeyChecking=yes). */
-    STRICT("strict"),
+    STRICT,
     /** Unknown keys are added to known_hosts, changed keys refused (accept-new). */
-    ACCEPT_NEW("accept-new");
+    ACCEPT_NEW;
 
-    private final String yaml;
-
-    KnownHostsPolicy(String yaml) {
-      this.yaml = yaml;
-    }
-
+    /** {@code strict}, {@code accept-new}. */
     public String yamlName() {
-      return yaml;
+      return EnumWords.word(this);
     }
 
     public static KnownHostsPolicy fromYaml(String s) {
-      for (KnownHostsPolicy p : values()) {
-        if (p.yaml.equals(s)) {
-          return p;
-        }
+      KnownHostsPolicy p = EnumWords.byWord(values(), s);
+      if (p != null) {
+        return p;
       }
       throw new IllegalArgumentException("expected 'strict' or 'accept-new', got '" + s + "'");
     }

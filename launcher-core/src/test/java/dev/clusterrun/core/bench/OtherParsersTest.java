@@ -23,9 +23,7 @@ class OtherParsersTest {
 
   @Test
   void hplMxpFailedResidualFails() {
-    BenchResult r = new HplMxpParser().parse(Fixtures.read("hpl-mxp-nvidia-failed-edited.txt"));
-    assertThat(r.verdict()).isEqualTo(Verdict.FAILED);
-    assertThat(r.reason()).contains("9.402117E+01");
+    assertFailed(new HplMxpParser(), "hpl-mxp-nvidia-failed-edited.txt", "9.402117E+01");
   }
 
   @Test
@@ -38,9 +36,7 @@ class OtherParsersTest {
 
   @Test
   void hpcgInvalidIsNotReadAsValid() {
-    BenchResult r = new HpcgParser().parse(Fixtures.read("hpcg-invalid-edited.txt"));
-    assertThat(r.verdict()).isEqualTo(Verdict.FAILED);
-    assertThat(r.reason()).contains("INVALID");
+    assertFailed(new HpcgParser(), "hpcg-invalid-edited.txt", "INVALID");
   }
 
   @Test
@@ -90,5 +86,12 @@ class OtherParsersTest {
         Fixtures.read("nccl-all-reduce.txt")
             .replace("# Out of bounds values : 0 OK", "# Out of bounds values : 3 FAILED");
     assertThat(new NcclTestsParser().parse(oob).verdict()).isEqualTo(Verdict.FAILED);
+  }
+
+  /** The parser finds the fixture's run FAILED, its reason containing {@code why}. */
+  private static void assertFailed(BenchParser parser, String fixture, String why) {
+    BenchResult r = parser.parse(Fixtures.read(fixture));
+    assertThat(r.verdict()).isEqualTo(Verdict.FAILED);
+    assertThat(r.reason()).contains(why);
   }
 }

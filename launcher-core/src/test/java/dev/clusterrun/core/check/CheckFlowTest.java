@@ -40,10 +40,7 @@ class CheckFlowTest {
 
   @BeforeEach
   void setUp() throws IOException {
-    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-    sysconf = Files.createDirectories(tmp.resolve("etc/enroot"));
-    Files.createDirectories(sysconf.resolve("enroot.conf.d"));
-    Files.createDirectories(sysconf.resolve("hooks.d"));
+    sysconf = ShNodeShell.sysconf(tmp);
     data = Files.createDirectories(tmp.resolve("shared/data"));
     Files.writeString(
         sysconf.resolve("enroot.conf.d/50-clusterrun.conf"),

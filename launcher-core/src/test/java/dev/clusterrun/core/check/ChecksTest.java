@@ -71,6 +71,13 @@ class ChecksTest {
     return Checks.evaluate(in, id).get(node);
   }
 
+  /** The check's result on the node, which has {@code status}. */
+  private static CheckResult of(CheckStatus status, CheckInput in, CheckId id, String node) {
+    CheckResult r = of(in, id, node);
+    assertThat(r.status()).isEqualTo(status);
+    return r;
+  }
+
   private CheckInput withImage(dev.clusterrun.core.image.ImagePin.Outcome o) {
     CheckInput h = healthy();
     return new CheckInput(
@@ -100,8 +107,7 @@ class ChecksTest {
                 null,
                 "registry reg:5000: repository lab/mpi, tag 1: 401 Unauthorized",
                 "add to /home/u/.config/enroot/.credentials …"));
-    CheckResult r = of(refused, CheckId.IMAGE, "node1");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, refused, CheckId.IMAGE, "node1");
     assertThat(r.reason()).contains("401", "lab/mpi");
     assertThat(r.fix()).contains(".credentials");
     String d = "sha256:" + "b".repeat(64);
@@ -137,8 +143,7 @@ class ChecksTest {
     nodes.forEach((n, t) -> facts.put(n, t.build()));
     facts.put("node3", Facts.unanswered("node3", "connect timed out after 10 s", Duration.ZERO));
     CheckInput in = input(facts, allShared(), sshOk(), CheckJob.NONE, 4);
-    CheckResult r = of(in, CheckId.REACHABLE, "node3");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, in, CheckId.REACHABLE, "node3");
     assertThat(r.reason()).isEqualTo("connect timed out after 10 s");
     assertThat(r.fix()).contains("ssh node3 true");
     assertThat(of(in, CheckId.ENROOT_VERSION, "node3").status()).isEqualTo(CheckStatus.SKIP);
@@ -160,8 +165,7 @@ class ChecksTest {
     nodes.get("node2").set("data.fstype", "ext4").set("data.mountpoint", "/");
     CheckInput in =
         input(new SharedPathProof.Verdict("node1", "x", m, null, null), sshOk(), CheckJob.NONE);
-    CheckResult r = of(in, CheckId.DATA_PATH_SHARED, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, in, CheckId.DATA_PATH_SHARED, "node2");
     assertThat(r.reason()).startsWith("not shared: node2 does not see").contains("[ext4 on /]");
     assertThat(r.fix()).contains("ENROOT_DATA_PATH").contains("clusterrun setup");
     assertThat(of(in, CheckId.DATA_PATH_SHARED, "node3").status()).isEqualTo(CheckStatus.PASS);
@@ -190,8 +194,7 @@ class ChecksTest {
           .set("enroot.ENROOT_DATA_PATH.raw", "/shared/enroot/$(id -u)")
           .set("data.real", "/shared/enroot/4242");
     }
-    CheckResult r = of(healthy(), CheckId.DATA_PATH, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.PASS);
+    CheckResult r = of(CheckStatus.PASS, healthy(), CheckId.DATA_PATH, "node2");
     assertThat(r.reason())
         .isEqualTo(
             "/shared/enroot/4242 (= /shared/enroot/$(id -u), from "
@@ -211,8 +214,12 @@ class ChecksTest {
 
   @Test
   void proofNotRunIsSkippedNotPassed() {
-    CheckResult r = of(input(null, sshOk(), CheckJob.NONE), CheckId.DATA_PATH_SHARED, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.SKIP);
+    CheckResult r =
+        of(
+            CheckStatus.SKIP,
+            input(null, sshOk(), CheckJob.NONE),
+            CheckId.DATA_PATH_SHARED,
+            "node2");
   }
 
   @Test
@@ -242,8 +249,7 @@ class ChecksTest {
     network("node1", null, "lo 127.0.0.1/8\neth0 10.0.0.1/24\ndocker0 172.17.0.1/16");
     network("node2", "10.0.0.2", "lo 127.0.0.1/8\neth0 10.0.0.2/24\ndocker0 172.17.0.1/16");
     network("node3", "10.0.0.3", "lo 127.0.0.1/8\neth0 10.0.0.3/24\ndocker0 172.17.0.1/16");
-    CheckResult two = of(healthy(), CheckId.NETWORK, "node2");
-    assertThat(two.status()).isEqualTo(CheckStatus.WARN);
+    CheckResult two = of(CheckStatus.WARN, healthy(), CheckId.NETWORK, "node2");
     assertThat(two.reason())
         .contains("docker0 172.17.0.1 is also on node1, node3 (Docker's bridge)");
     assertThat(two.fix())
@@ -259,8 +265,7 @@ class ChecksTest {
     assertThat(of(healthy(), CheckId.NETWORK, "node3").reason()).isEqualTo("on 10.0.0.0/24 (eth1)");
     assertThat(of(healthy(), CheckId.NETWORK, "node3").status()).isEqualTo(CheckStatus.PASS);
     network("node1", null, "eth0 192.168.0.1/24");
-    CheckResult one = of(healthy(), CheckId.NETWORK, "node1");
-    assertThat(one.status()).isEqualTo(CheckStatus.WARN);
+    CheckResult one = of(CheckStatus.WARN, healthy(), CheckId.NETWORK, "node1");
     assertThat(one.reason())
         .contains("no network shared by every node: node1 has no address on 10.0.0.0/24");
     assertThat(of(healthy(), CheckId.NETWORK, "node2").status()).isEqualTo(CheckStatus.PASS);
@@ -275,8 +280,7 @@ class ChecksTest {
   void differentEnrootVersionNamesTheOddNodeAndTheOthers() {
     nodes.get("node3").set("enroot.version", "3.5.0");
     CheckInput in = healthy();
-    CheckResult r = of(in, CheckId.ENROOT_VERSION, "node3");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, in, CheckId.ENROOT_VERSION, "node3");
     assertThat(r.reason()).isEqualTo("enroot 3.5.0 here, 4.1.2 on node1, node2");
     assertThat(r.fix()).isEqualTo("install enroot 4.1.2 on node3 (one version on every node)");
     assertThat(of(in, CheckId.ENROOT_VERSION, "node1").status()).isEqualTo(CheckStatus.PASS);
@@ -299,8 +303,7 @@ class ChecksTest {
         .set("conf.2.path", "/etc/enroot/enroot.conf.d/90-local.conf")
         .set("conf.2.sha256", "e".repeat(64));
     CheckInput in = healthy();
-    CheckResult r = of(in, CheckId.CONFIG_IDENTICAL, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, in, CheckId.CONFIG_IDENTICAL, "node2");
     assertThat(r.reason())
         .isEqualTo(
             "enroot configuration differs from node1, node3: enroot.conf.d/50-clusterrun.conf"
@@ -317,8 +320,7 @@ class ChecksTest {
     CheckInput in = healthy();
     assertThat(of(in, CheckId.CONFIG_IDENTICAL, "node3").reason())
         .endsWith("enroot.conf.d/50-clusterrun.conf missing here");
-    CheckResult d = of(in, CheckId.DROPIN, "node3");
-    assertThat(d.status()).isEqualTo(CheckStatus.WARN);
+    CheckResult d = of(CheckStatus.WARN, in, CheckId.DROPIN, "node3");
     assertThat(d.fix()).isEqualTo("run `clusterrun setup`");
   }
 
@@ -331,8 +333,7 @@ class ChecksTest {
         .set(
             "probe.runtime.error",
             "mkdir: cannot create directory '/run/enroot': Permission denied");
-    CheckResult r = of(healthy(), CheckId.RUNTIME_PATH, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, healthy(), CheckId.RUNTIME_PATH, "node2");
     assertThat(r.reason())
         .isEqualTo(
             "/run/enroot (enroot's default) is not writable: mkdir: cannot create directory"
@@ -362,14 +363,12 @@ class ChecksTest {
             "probe.runtime.error",
             "mkdir: cannot create directory '/run/enroot': Permission denied");
     CheckInput in = healthy();
-    CheckResult file = of(in, CheckId.RUNTIME_PATH, "node2");
-    assertThat(file.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult file = of(CheckStatus.FAIL, in, CheckId.RUNTIME_PATH, "node2");
     assertThat(file.fix())
         .isEqualTo(
             "make /tmp/enroot-runtime-4242/enroot creatable by alice on node2, or set another"
                 + " ENROOT_RUNTIME_PATH in /etc/enroot/enroot.conf.d/50-clusterrun.conf:17");
-    CheckResult env = of(in, CheckId.RUNTIME_PATH, "node3");
-    assertThat(env.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult env = of(CheckStatus.FAIL, in, CheckId.RUNTIME_PATH, "node3");
     assertThat(env.fix())
         .isEqualTo(
             "unset ENROOT_RUNTIME_PATH in the environment of alice on node3 (it overrides enroot's"
@@ -388,8 +387,7 @@ class ChecksTest {
         .get("node3")
         .set("probe.cache.writable", "no")
         .set("probe.cache.error", "touch: Permission denied");
-    CheckResult r = of(healthy(), CheckId.CACHE_PATH, "node3");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, healthy(), CheckId.CACHE_PATH, "node3");
     assertThat(r.reason())
         .contains(
             "/tmp/enroot-cache-1000 (from "
@@ -403,8 +401,7 @@ class ChecksTest {
         .get("node2")
         .setting("ENROOT_RUNTIME_PATH", "", "/etc/enroot/enroot.conf", "3")
         .set("enroot.ENROOT_RUNTIME_PATH.raw", "no");
-    CheckResult r = of(healthy(), CheckId.RUNTIME_PATH, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, healthy(), CheckId.RUNTIME_PATH, "node2");
     assertThat(r.reason())
         .isEqualTo("ENROOT_RUNTIME_PATH no (from /etc/enroot/enroot.conf:3) unsets it");
   }
@@ -419,8 +416,7 @@ class ChecksTest {
             "enroot.version.error",
             "exit 1: mkdir: cannot create directory '/run/enroot': Permission denied");
     CheckInput in = healthy();
-    CheckResult missing = of(in, CheckId.ENROOT, "node2");
-    assertThat(missing.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult missing = of(CheckStatus.FAIL, in, CheckId.ENROOT, "node2");
     assertThat(missing.reason()).contains("not in PATH").contains("PATH=/usr/bin:/bin");
     CheckResult broken = of(in, CheckId.ENROOT, "node3");
     assertThat(broken.reason()).startsWith("`enroot version` failed: exit 1: mkdir");
@@ -431,8 +427,7 @@ class ChecksTest {
   @Test
   void nonExecutableHookIsAFailureThatSaysEnrootSkipsItSilently() {
     nodes.get("node2").set("hook.0.stat", "644 0 root regular file").set("hook.0.executable", "no");
-    CheckResult r = of(healthy(), CheckId.HOOK, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, healthy(), CheckId.HOOK, "node2");
     assertThat(r.reason()).contains("not executable (mode 644)").contains("SILENTLY");
     assertThat(r.fix())
         .isEqualTo("sudo chmod 0755 /etc/enroot/hooks.d/50-clusterrun-launch-agent.sh");
@@ -441,8 +436,7 @@ class ChecksTest {
   @Test
   void hookWithWrongOwnerModeAndVersion() {
     nodes.get("node3").set("hook.0.stat", "777 1000 alice regular file").set("hook.0.version", "0");
-    CheckResult r = of(healthy(), CheckId.HOOK, "node3");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, healthy(), CheckId.HOOK, "node3");
     assertThat(r.reason())
         .contains("owned by alice, not root")
         .contains("group/world writable (mode 777)")
@@ -453,8 +447,7 @@ class ChecksTest {
   @Test
   void missingHookFails() {
     nodes.get("node1").set("hook.0.path", "/etc/enroot/hooks.d/10-other.sh");
-    CheckResult r = of(healthy(), CheckId.HOOK, "node1");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, healthy(), CheckId.HOOK, "node1");
     assertThat(r.reason()).startsWith("no /etc/enroot/hooks.d/50-clusterrun-launch-agent.sh");
     assertThat(r.fix()).contains("clusterrun setup").contains("--no-hook");
   }
@@ -481,8 +474,7 @@ class ChecksTest {
     nodes.get("node2").set("container.0.name", "pytorch").set("container.0.present", "yes");
     nodes.get("node3").set("container.0.name", "pytorch").set("container.0.present", "no");
     CheckInput in = input(allShared(), sshOk(), job);
-    CheckResult r = of(in, CheckId.CONTAINER, "node3");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, in, CheckId.CONTAINER, "node3");
     assertThat(r.reason())
         .isEqualTo(
             "pytorch is not in /shared/enroot/data-1000 (from "
@@ -497,8 +489,8 @@ class ChecksTest {
     nodes
         .values()
         .forEach(t -> t.set("container.0.name", "pytorch").set("container.0.present", "no"));
-    CheckResult r = of(input(allShared(), sshOk(), job), CheckId.CONTAINER, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.SKIP);
+    CheckResult r =
+        of(CheckStatus.SKIP, input(allShared(), sshOk(), job), CheckId.CONTAINER, "node2");
     assertThat(r.reason()).contains("not created yet");
     assertThat(of(healthy(), CheckId.CONTAINER, "node2").reason())
         .isEqualTo("the job names no container");
@@ -507,8 +499,7 @@ class ChecksTest {
   @Test
   void differentUidNamesTheHeadsUid() {
     nodes.get("node2").set("uid", "1001");
-    CheckResult r = of(healthy(), CheckId.UID_GID, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, healthy(), CheckId.UID_GID, "node2");
     assertThat(r.reason())
         .isEqualTo(
             "uid 1001 gid 1000 (alice) here, but uid 1000 gid 1000 (alice) on the head node1");
@@ -526,8 +517,7 @@ class ChecksTest {
         new NodeToNodeSsh.Answer(
             "node3", false, 255, "alice@node3: Permission denied (publickey)."));
     CheckInput in = input(allShared(), ssh, CheckJob.NONE);
-    CheckResult two = of(in, CheckId.SSH_FROM_HEAD, "node2");
-    assertThat(two.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult two = of(CheckStatus.FAIL, in, CheckId.SSH_FROM_HEAD, "node2");
     assertThat(two.reason())
         .isEqualTo("`ssh node2 true` from node1 failed (exit 255): Host key verification failed.");
     assertThat(two.fix()).contains("accept node2's host key");
@@ -537,13 +527,12 @@ class ChecksTest {
   @Test
   void mountHomeOffWithoutSshMountFailsAndAJobMountFixesIt() {
     nodes.values().forEach(t -> t.setting("ENROOT_MOUNT_HOME", "", "/etc/enroot/enroot.conf"));
-    CheckResult r = of(healthy(), CheckId.MOUNT_HOME, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, healthy(), CheckId.MOUNT_HOME, "node2");
     assertThat(r.reason()).contains("Host key verification failed.");
     CheckJob job =
         new CheckJob(null, List.of(Mount.parse("/home/alice/.ssh:/home/alice/.ssh:ro")), null);
-    CheckResult ok = of(input(allShared(), sshOk(), job), CheckId.MOUNT_HOME, "node2");
-    assertThat(ok.status()).isEqualTo(CheckStatus.PASS);
+    CheckResult ok =
+        of(CheckStatus.PASS, input(allShared(), sshOk(), job), CheckId.MOUNT_HOME, "node2");
     assertThat(ok.reason()).isEqualTo("the job mounts /home/alice/.ssh:/home/alice/.ssh:ro");
     CheckJob home = new CheckJob(null, List.of(), true);
     assertThat(of(input(allShared(), sshOk(), home), CheckId.MOUNT_HOME, "node2").status())
@@ -556,8 +545,7 @@ class ChecksTest {
         .get("node1")
         .setting("ENROOT_DATA_PATH", "/home/alice/enroot", TestFacts.DROPIN)
         .set("data.real", "/home/alice/enroot");
-    CheckResult r = of(healthy(), CheckId.DATA_PATH, "node1");
-    assertThat(r.status()).isEqualTo(CheckStatus.WARN);
+    CheckResult r = of(CheckStatus.WARN, healthy(), CheckId.DATA_PATH, "node1");
     assertThat(r.reason()).contains("inside /home/alice").contains("Invalid argument");
     CheckJob noHome = new CheckJob(null, List.of(), false);
     assertThat(of(input(allShared(), sshOk(), noHome), CheckId.DATA_PATH, "node1").status())
@@ -571,8 +559,7 @@ class ChecksTest {
     CheckInput in = healthy();
     assertThat(of(in, CheckId.GPU_SLOTS, "node1").reason())
         .isEqualTo("4 slots, 4 GPUs (NVIDIA H100 80GB HBM3)");
-    CheckResult r = of(in, CheckId.GPU_SLOTS, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.WARN);
+    CheckResult r = of(CheckStatus.WARN, in, CheckId.GPU_SLOTS, "node2");
     assertThat(r.reason()).isEqualTo("4 slots but 8 GPUs (NVIDIA H100 80GB HBM3)");
     assertThat(r.fix()).startsWith("write `node2 slots=8` in the hostfile");
     assertThat(of(in, CheckId.GPU_SLOTS, "node3").status()).isEqualTo(CheckStatus.SKIP);
@@ -596,8 +583,7 @@ class ChecksTest {
         .get("node2")
         .setting("ENROOT_MOUNT_HOME", "", "/etc/enroot/enroot.conf.d/10-site.conf", "3")
         .set("enroot.ENROOT_MOUNT_HOME.raw", "no");
-    CheckResult r = of(healthy(), CheckId.MOUNT_HOME, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, healthy(), CheckId.MOUNT_HOME, "node2");
     assertThat(r.reason())
         .startsWith(
             "no ~/.ssh inside the container: ENROOT_MOUNT_HOME no (from"
@@ -625,8 +611,7 @@ class ChecksTest {
         .set(
             "enroot.ENROOT_DATA_PATH.error",
             "/etc/enroot/enroot.conf:4: sh: 1: Syntax error: Missing '}'");
-    CheckResult r = of(healthy(), CheckId.DATA_PATH, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, healthy(), CheckId.DATA_PATH, "node2");
     assertThat(r.reason())
         .isEqualTo(
             "ENROOT_DATA_PATH cannot be expanded at /etc/enroot/enroot.conf:4: sh: 1: Syntax"
@@ -640,8 +625,7 @@ class ChecksTest {
         .get("node2")
         .set("conf.1.sets", "ENROOT_DATA_PATH:6 ENROOT_MOUNT_HOME:9")
         .setting("ENROOT_DATA_PATH", "/raid/enroot", "/etc/enroot/enroot.conf", "12");
-    CheckResult r = of(healthy(), CheckId.DROPIN, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.WARN);
+    CheckResult r = of(CheckStatus.WARN, healthy(), CheckId.DROPIN, "node2");
     assertThat(r.reason())
         .isEqualTo(
             TestFacts.DROPIN
@@ -669,8 +653,7 @@ class ChecksTest {
   void aForeignHookThatSetsTheLaunchAgentFailsNamingNodeFileAndLine() {
     hook("node2", 1, "/etc/enroot/hooks.d/ompi.sh", "755", "2 code OMPI_MCA_orte_launch_agent");
     CheckInput in = healthy();
-    CheckResult r = of(in, CheckId.LAUNCH_AGENT, "node2");
-    assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult r = of(CheckStatus.FAIL, in, CheckId.LAUNCH_AGENT, "node2");
     assertThat(r.node()).isEqualTo("node2");
     assertThat(r.reason())
         .startsWith(
@@ -696,16 +679,14 @@ class ChecksTest {
         .set("environ.0.path", "/etc/enroot/environ.d/50-mpi.env")
         .set("environ.0.agent", "1 code OMPI_MCA_plm_rsh_agent");
     CheckInput in = healthy();
-    CheckResult user = of(in, CheckId.LAUNCH_AGENT, "node1");
-    assertThat(user.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult user = of(CheckStatus.FAIL, in, CheckId.LAUNCH_AGENT, "node1");
     assertThat(user.reason())
         .startsWith(
             "the hook /home/alice/.config/enroot/hooks.d/99-mine.sh:4 sets"
                 + " PRTE_MCA_prte_launch_agent, line 7 PRTE_MCA_prte_launch_agent:");
     assertThat(user.fix())
         .startsWith("disable it: mv /home/alice/.config/enroot/hooks.d/99-mine.sh");
-    CheckResult environ = of(in, CheckId.LAUNCH_AGENT, "node2");
-    assertThat(environ.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult environ = of(CheckStatus.FAIL, in, CheckId.LAUNCH_AGENT, "node2");
     assertThat(environ.reason())
         .isEqualTo(
             "/etc/enroot/environ.d/50-mpi.env:1 sets OMPI_MCA_plm_rsh_agent in every container: it"
@@ -731,17 +712,14 @@ class ChecksTest {
         .set("conf.0.agent", "9 code OMPI_MCA_orte_launch_agent")
         .set("env.agent", "OMPI_MCA_plm_rsh_agent");
     CheckInput in = healthy();
-    CheckResult comment = of(in, CheckId.LAUNCH_AGENT, "node1");
-    assertThat(comment.status()).isEqualTo(CheckStatus.WARN);
+    CheckResult comment = of(CheckStatus.WARN, in, CheckId.LAUNCH_AGENT, "node1");
     assertThat(comment.reason())
         .startsWith(
             "the hook /etc/enroot/hooks.d/20-notes.sh names OMPI_MCA_orte_launch_agent (line 3) in"
                 + " a comment");
-    CheckResult disabled = of(in, CheckId.LAUNCH_AGENT, "node2");
-    assertThat(disabled.status()).isEqualTo(CheckStatus.WARN);
+    CheckResult disabled = of(CheckStatus.WARN, in, CheckId.LAUNCH_AGENT, "node2");
     assertThat(disabled.reason()).contains("enroot does not run it now");
-    CheckResult other = of(in, CheckId.LAUNCH_AGENT, "node3");
-    assertThat(other.status()).isEqualTo(CheckStatus.WARN);
+    CheckResult other = of(CheckStatus.WARN, in, CheckId.LAUNCH_AGENT, "node3");
     assertThat(other.reason())
         .contains("/etc/enroot/enroot.conf:9 sets OMPI_MCA_orte_launch_agent, which enroot ignores")
         .contains("OMPI_MCA_plm_rsh_agent is set in the environment of alice");
@@ -762,12 +740,10 @@ class ChecksTest {
     CheckJob direct = new CheckJob(null, List.of(), null, true);
     CheckInput in = input(allShared(), sshOk(), direct);
     assertThat(of(in, CheckId.SQUASHFUSE, "node1").status()).isEqualTo(CheckStatus.PASS);
-    CheckResult noSquashfuse = of(in, CheckId.SQUASHFUSE, "node2");
-    assertThat(noSquashfuse.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult noSquashfuse = of(CheckStatus.FAIL, in, CheckId.SQUASHFUSE, "node2");
     assertThat(noSquashfuse.reason()).startsWith("squashfuse is not in PATH");
     assertThat(noSquashfuse.fix()).contains("install squashfuse on node2");
-    CheckResult noFuse = of(in, CheckId.SQUASHFUSE, "node3");
-    assertThat(noFuse.status()).isEqualTo(CheckStatus.FAIL);
+    CheckResult noFuse = of(CheckStatus.FAIL, in, CheckId.SQUASHFUSE, "node3");
     assertThat(noFuse.reason()).startsWith("/dev/fuse is not readable and writable");
   }
 }

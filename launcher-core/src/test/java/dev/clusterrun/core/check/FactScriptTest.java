@@ -26,11 +26,7 @@ class FactScriptTest {
 
   @BeforeEach
   void setUp() throws IOException {
-    // Readable by the unprivileged user some tests run as.
-    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-    sysconf = Files.createDirectories(tmp.resolve("etc/enroot"));
-    Files.createDirectories(sysconf.resolve("enroot.conf.d"));
-    Files.createDirectories(sysconf.resolve("hooks.d"));
+    sysconf = ShNodeShell.sysconf(tmp);
     home = Files.createDirectories(tmp.resolve("home/alice"));
   }
 
@@ -332,23 +328,21 @@ class FactScriptTest {
     // asked, then the other node takes it away.
     Path cache = tmp.resolve("shared/.cache/enroot");
     write(sysconf.resolve("enroot.conf"), "ENROOT_CACHE_PATH " + cache + "\n");
-    Path bin = Files.createDirectories(tmp.resolve("bin"));
-    Path mkdir = bin.resolve("mkdir");
-    write(
-        mkdir,
-        "#!/bin/sh\n"
-            + "/usr/bin/mkdir \"$@\" || exit\n"
-            + "case $3 in "
-            + cache
-            + ") if /usr/bin/mkdir "
-            + tmp.resolve("other-node-done")
-            + " 2>/dev/null; then rmdir "
-            + cache
-            + " "
-            + cache.getParent()
-            + "; fi ;; esac\n");
-    Files.setPosixFilePermissions(mkdir, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Facts f = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
+    Path mkdir =
+        onPath(
+            "mkdir",
+            "#!/bin/sh\n"
+                + "/usr/bin/mkdir \"$@\" || exit\n"
+                + "case $3 in "
+                + cache
+                + ") if /usr/bin/mkdir "
+                + tmp.resolve("other-node-done")
+                + " 2>/dev/null; then rmdir "
+                + cache
+                + " "
+                + cache.getParent()
+                + "; fi ;; esac\n");
+    Facts f = facts(shell().withEnv("PATH", mkdir.getParent() + ":/usr/bin:/bin"));
     assertThat(tmp.resolve("other-node-done")).isDirectory();
     assertThat(f.storage().cache().writable()).as("%s", f.storage().cache().error()).isTrue();
     // On a shared path the probe keeps what it made (enroot makes it on first use anyway), so
@@ -463,15 +457,13 @@ class FactScriptTest {
 
   @Test
   void gpusAreCountedFromNvidiaSmiWhenPresent() throws Exception {
-    Path bin = Files.createDirectories(tmp.resolve("bin"));
-    Path smi = bin.resolve("nvidia-smi");
-    write(
-        smi,
-        "#!/bin/sh\n"
-            + "echo 'GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-aaa)'\n"
-            + "echo 'GPU 1: NVIDIA A100-SXM4-80GB (UUID: GPU-bbb)'\n");
-    Files.setPosixFilePermissions(smi, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Facts f = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
+    Path smi =
+        onPath(
+            "nvidia-smi",
+            "#!/bin/sh\n"
+                + "echo 'GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-aaa)'\n"
+                + "echo 'GPU 1: NVIDIA A100-SXM4-80GB (UUID: GPU-bbb)'\n");
+    Facts f = facts(shell().withEnv("PATH", smi.getParent() + ":/usr/bin:/bin"));
     assertThat(f.gpus().count()).isEqualTo(2);
     assertThat(f.gpus().model()).isEqualTo("NVIDIA A100-SXM4-80GB");
     Facts none = facts(shell());
@@ -480,15 +472,12 @@ class FactScriptTest {
 
   @Test
   void fakeEnrootVersionIsReportedAndItsFailureToo() throws Exception {
-    Path bin = Files.createDirectories(tmp.resolve("bin"));
-    Path enroot = bin.resolve("enroot");
-    write(enroot, "#!/bin/sh\necho 4.1.2\n");
-    Files.setPosixFilePermissions(enroot, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Facts f = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
+    Path enroot = onPath("enroot", "#!/bin/sh\necho 4.1.2\n");
+    Facts f = facts(shell().withEnv("PATH", enroot.getParent() + ":/usr/bin:/bin"));
     assertThat(f.enroot().installed()).isTrue();
     assertThat(f.enroot().version()).isEqualTo("4.1.2");
     write(enroot, "#!/bin/sh\necho \"mkdir: cannot create directory '/run/enroot'\" >&2\nexit 1\n");
-    Facts bad = facts(shell().withEnv("PATH", bin + ":/usr/bin:/bin"));
+    Facts bad = facts(shell().withEnv("PATH", enroot.getParent() + ":/usr/bin:/bin"));
     assertThat(bad.enroot().version()).isNull();
     assertThat(bad.enroot().versionError()).contains("exit 1").contains("/run/enroot");
   }
@@ -560,6 +549,14 @@ class FactScriptTest {
     long start = System.nanoTime();
     facts(s);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+  }
+
+  /** An executable {@code name} in {@code tmp/bin}, to put first on PATH. */
+  private Path onPath(String name, String script) throws IOException {
+    Path p = Files.createDirectories(tmp.resolve("bin")).resolve(name);
+    write(p, script);
+    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return p;
   }
 
   private static void write(Path p, String text) throws IOException {

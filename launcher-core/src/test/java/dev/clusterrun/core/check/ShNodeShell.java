@@ -39,6 +39,33 @@ public final class ShNodeShell implements NodeShell {
         List.of());
   }
 
+  /**
+   * The head's shell, home {@code dir}, with a stand-in {@code ssh} first on PATH (in {@code
+   * dir/bin}): a {@code sh} script of {@code body}.
+   */
+  public static ShNodeShell headWithSsh(java.nio.file.Path dir, String body) throws IOException {
+    java.nio.file.Path bin = java.nio.file.Files.createDirectories(dir.resolve("bin"));
+    java.nio.file.Path ssh = bin.resolve("ssh");
+    java.nio.file.Files.writeString(ssh, "#!/bin/sh\n" + body);
+    java.nio.file.Files.setPosixFilePermissions(
+        ssh, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    return of("head", dir.toString()).withEnv("PATH", bin + ":/usr/bin:/bin");
+  }
+
+  /**
+   * A node's enroot sysconf directory under {@code tmp} ({@code etc/enroot} with {@code
+   * enroot.conf.d} and {@code hooks.d}), {@code tmp} made readable for the unprivileged user some
+   * tests run as.
+   */
+  static java.nio.file.Path sysconf(java.nio.file.Path tmp) throws IOException {
+    java.nio.file.Files.setPosixFilePermissions(
+        tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    java.nio.file.Path sysconf = java.nio.file.Files.createDirectories(tmp.resolve("etc/enroot"));
+    java.nio.file.Files.createDirectories(sysconf.resolve("enroot.conf.d"));
+    java.nio.file.Files.createDirectories(sysconf.resolve("hooks.d"));
+    return sysconf;
+  }
+
   public ShNodeShell withEnv(String key, String value) {
     Map<String, String> e = new LinkedHashMap<>(env);
     e.put(key, value);

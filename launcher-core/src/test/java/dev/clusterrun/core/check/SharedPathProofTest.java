@@ -376,15 +376,7 @@ class SharedPathProofTest {
     }
     assertThat(missed).hasSize(1);
 
-    java.util.List<SharedPathProof.Verdict> v =
-        c.finish(
-            new SharedPathProof(pool, T),
-            "head",
-            shells,
-            data,
-            Map.of("head", "head", "n2", "n2"),
-            headOut,
-            early);
+    java.util.List<SharedPathProof.Verdict> v = finishOnHeadAndN2(c, headOut, early);
 
     assertThat(v.get(0).nodes().get("n2").status()).isEqualTo(SharedPathProof.Status.SHARED);
     assertNoProbeLeft(shared);
@@ -402,15 +394,7 @@ class SharedPathProofTest {
     Map<String, dev.clusterrun.core.remote.ExecResult> early = new LinkedHashMap<>();
     early.put("n2", firstCommand(n2, shared, c.nodeTail()));
 
-    java.util.List<SharedPathProof.Verdict> v =
-        c.finish(
-            new SharedPathProof(pool, T),
-            "head",
-            shells,
-            data,
-            Map.of("head", "head", "n2", "n2"),
-            headOut,
-            early);
+    java.util.List<SharedPathProof.Verdict> v = finishOnHeadAndN2(c, headOut, early);
 
     assertThat(v.get(0).nodes().get("n2").status()).isEqualTo(SharedPathProof.Status.SHARED);
     assertThat(v.get(1)).isNull();
@@ -419,6 +403,22 @@ class SharedPathProofTest {
   }
 
   /** {@code tail} as a node's first command runs it: after its facts. */
+  /** The carried proof finished on the head, for the head and n2 (each its own hostname). */
+  private java.util.List<SharedPathProof.Verdict> finishOnHeadAndN2(
+      CarriedProof c,
+      dev.clusterrun.core.remote.ExecResult headOut,
+      Map<String, dev.clusterrun.core.remote.ExecResult> early)
+      throws Exception {
+    return c.finish(
+        new SharedPathProof(pool, T),
+        "head",
+        shells,
+        data,
+        Map.of("head", "head", "n2", "n2"),
+        headOut,
+        early);
+  }
+
   private dev.clusterrun.core.remote.ExecResult firstCommand(
       NodeShell shell, Path dataPath, String tail) {
     return n(shell, dataPath, tail);

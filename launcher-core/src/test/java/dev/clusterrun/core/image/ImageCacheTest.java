@@ -29,6 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
  * last use, prune, and records that survive damage.
  */
 class ImageCacheTest {
+  /** The cache's clock, for the tests that move time. */
+  private final TestClock clock = new TestClock();
+
+  /** How many times an import ran. */
+  private final AtomicInteger calls = new AtomicInteger();
+
   static final String A = digest('a');
   static final String B = digest('b');
   static final String C = digest('c');
@@ -76,7 +82,6 @@ class ImageCacheTest {
   void twoThreadsAskingForOneNewDigestImportItOnceAndTheWaiterIsTold(@TempDir Path dir)
       throws Exception {
     ImageCache cache = new ImageCache(dir, Clock.systemUTC());
-    AtomicInteger calls = new AtomicInteger();
     CountDownLatch importing = new CountDownLatch(1);
     CountDownLatch told = new CountDownLatch(1);
     List<String> waits = new CopyOnWriteArrayList<>();
@@ -167,9 +172,7 @@ class ImageCacheTest {
 
   @Test
   void evictionRemovesTheLeastRecentlyUsedAndNeverALeasedOne(@TempDir Path dir) throws Exception {
-    TestClock clock = new TestClock();
     ImageCache cache = new ImageCache(dir, clock);
-    AtomicInteger calls = new AtomicInteger();
     for (String d : List.of(A, B, C, D)) {
       cache.acquire(d, "docker://img-" + d.charAt(7), writing(100, calls), QUIET);
       clock.advance(Duration.ofHours(1));
@@ -217,7 +220,6 @@ class ImageCacheTest {
   @Test
   void aLeaseInThisProcessProtectsUntilClosedAndMarksTheImageUsed(@TempDir Path dir)
       throws Exception {
-    TestClock clock = new TestClock();
     ImageCache cache = new ImageCache(dir, clock);
     try (ImageCache.Lease lease = cache.lease(A, "run-1")) {
       // Taken before the import, as a run does it.
@@ -254,9 +256,7 @@ class ImageCacheTest {
   @Test
   void pruneRemovesWhatWasNotUsedWithinTheAgeOrEverythingButWhatRuns(@TempDir Path dir)
       throws Exception {
-    TestClock clock = new TestClock();
     ImageCache cache = new ImageCache(dir, clock);
-    AtomicInteger calls = new AtomicInteger();
     cache.acquire(A, "docker://old", writing(10, calls), QUIET);
     clock.advance(Duration.ofDays(10));
     cache.acquire(B, "docker://recent", writing(10, calls), QUIET);
@@ -279,7 +279,6 @@ class ImageCacheTest {
   @Test
   void listShowsImportsFromBeforeDigestsNewestFirstAndPruneRemovesThem(@TempDir Path dir)
       throws Exception {
-    TestClock clock = new TestClock();
     ImageCache cache = new ImageCache(dir, clock);
     Files.createDirectories(dir);
     Path old = dir.resolve("docker+++app+main-0123456789ab.sqsh");
@@ -303,9 +302,7 @@ class ImageCacheTest {
 
   @Test
   void newestForIsTheLatestImportOfThatReference(@TempDir Path dir) throws Exception {
-    TestClock clock = new TestClock();
     ImageCache cache = new ImageCache(dir, clock);
-    AtomicInteger calls = new AtomicInteger();
     cache.acquire(A, "docker://app:main", writing(10, calls), QUIET);
     clock.advance(Duration.ofHours(2));
     cache.acquire(B, "docker://app:main", writing(10, calls), QUIET);
@@ -332,7 +329,6 @@ class ImageCacheTest {
         .isInstanceOf(ImageCache.ImportFailed.class)
         .hasMessage("enroot import exited 1");
     assertThat(names(dir)).containsExactly(".locks");
-    AtomicInteger calls = new AtomicInteger();
     cache.acquire(A, "docker://app:main", writing(10, calls), QUIET);
     assertThat(calls).hasValue(1);
     assertThatThrownBy(() -> cache.pathFor("sha256:ABC"))
@@ -343,9 +339,7 @@ class ImageCacheTest {
   @Test
   void aDamagedRecordIsAProblemToShowAndTheNextAcquireRewritesIt(@TempDir Path dir)
       throws Exception {
-    TestClock clock = new TestClock();
     ImageCache cache = new ImageCache(dir, clock);
-    AtomicInteger calls = new AtomicInteger();
     cache.acquire(A, "docker://app:main", writing(10, calls), QUIET);
     Path record = dir.resolve("sha256-" + "a".repeat(64) + ".json");
     String written = Files.readString(record);

@@ -140,7 +140,7 @@ class DaemonProofTest {
 
   @Test
   void theTallyWantsOneProofFromEveryNodeButMpirunsOwn() {
-    DaemonProof.Tally t = new DaemonProof.Tally(threeNodes(), "RUN");
+    DaemonProof.Tally t = runTally();
     assertThat(t.proven()).isFalse();
     assertThat(t.missing()).containsExactly("node2", "node3");
     t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null));
@@ -183,13 +183,13 @@ class DaemonProofTest {
 
   @Test
   void aDaemonInItsNodesOwnNamespaceOrOfAnotherRunOrFromAnUnknownHostFails() {
-    DaemonProof.Tally t = new DaemonProof.Tally(threeNodes(), "RUN");
+    DaemonProof.Tally t = runTally();
     t.add(new DaemonProof.Line("RUN", "h2", "mnt:[2]", null));
     assertThat(t.failed()).isTrue();
     assertThat(t.failure(false))
         .isEqualTo(
             "node2: the daemon ran OUTSIDE the container, in the node's own mount namespace");
-    DaemonProof.Tally other = new DaemonProof.Tally(threeNodes(), "RUN");
+    DaemonProof.Tally other = runTally();
     other.add(new DaemonProof.Line("RUN2", "h3", "mnt:[7]", null));
     other.add(new DaemonProof.Line("RUN", "stranger", "mnt:[7]", null));
     assertThat(other.failure(false))
@@ -200,7 +200,7 @@ class DaemonProofTest {
 
   @Test
   void aNodeWithoutProofWhenMpirunEndedIsNamed() {
-    DaemonProof.Tally t = new DaemonProof.Tally(threeNodes(), "RUN");
+    DaemonProof.Tally t = runTally();
     t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null));
     assertThat(t.failure(true))
         .startsWith(
@@ -210,7 +210,7 @@ class DaemonProofTest {
 
   @Test
   void theGateHoldsOutputUntilEveryDaemonProvedItselfAndTakesProofLinesOut() throws IOException {
-    DaemonProof.Tally t = new DaemonProof.Tally(threeNodes(), "RUN");
+    DaemonProof.Tally t = runTally();
     int[] proven = {0};
     ProofGate g = new ProofGate(t, () -> proven[0]++);
     ByteArrayOutputStream console = new ByteArrayOutputStream();
@@ -242,7 +242,7 @@ class DaemonProofTest {
 
   @Test
   void mpirunsOwnWarningsAreHeldButOnlyRanksOutputStartsTheWaitForProof() throws IOException {
-    DaemonProof.Tally t = new DaemonProof.Tally(threeNodes(), "RUN");
+    DaemonProof.Tally t = runTally();
     ProofGate g = new ProofGate(t, () -> {});
     ByteArrayOutputStream consoleErr = new ByteArrayOutputStream();
     ByteArrayOutputStream errLog = new ByteArrayOutputStream();
@@ -271,7 +271,7 @@ class DaemonProofTest {
 
   @Test
   void whenTheProofFailsTheJobsOutputNeverReachesThePersonButMpirunsErrorsDo() throws IOException {
-    DaemonProof.Tally t = new DaemonProof.Tally(threeNodes(), "RUN");
+    DaemonProof.Tally t = runTally();
     ProofGate g = new ProofGate(t, () -> {});
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     ByteArrayOutputStream consoleErr = new ByteArrayOutputStream();
@@ -299,5 +299,10 @@ class DaemonProofTest {
   private static void write(OutputStream s, String text) throws IOException {
     byte[] b = text.getBytes(StandardCharsets.UTF_8);
     s.write(b, 0, b.length);
+  }
+
+  /** The tally of run RUN on the three nodes, nothing proven yet. */
+  private static DaemonProof.Tally runTally() {
+    return new DaemonProof.Tally(threeNodes(), "RUN");
   }
 }

@@ -61,30 +61,39 @@ class HostileInputRegressionTest {
     return refused(Map.of(), yaml);
   }
 
+  /**
+   * The job file is refused with {@code subject}, its problem containing every one of {@code
+   * parts}.
+   */
+  static void assertRefused(String yaml, String subject, String... parts) {
+    BadInputException e = refused(yaml);
+    assertThat(e.subject()).isEqualTo(subject);
+    assertThat(e.problem()).contains(parts);
+  }
+
   // Open MPI passes its launch agent on to every daemon as -mca orte_launch_agent "AGENT", in
   // double quotes on the remote shell's line: $(…), `…`, " and \ in an agent word ran there.
 
   @Test
   void aMountPathWithCommandSubstitutionWouldRunOnEveryOtherNode() {
-    BadInputException e =
-        refused("mpi: {}\ncontainer: {image: u, mounts: ['/data/$(touch${IFS}x):/d']}\n");
-    assertThat(e.subject()).isEqualTo("job.yaml:3:32: container.mounts[0]");
-    assertThat(e.problem()).contains("'$'").contains("double quotes");
+    assertRefused(
+        "mpi: {}\ncontainer: {image: u, mounts: ['/data/$(touch${IFS}x):/d']}\n",
+        "job.yaml:3:32: container.mounts[0]",
+        "'$'",
+        "double quotes");
   }
 
   @Test
   void aWorkspacePathWithABacktickWouldRunOnEveryOtherNode() {
-    BadInputException e = refused("workspace: {path: '/ws/`id>x`'}\n");
-    assertThat(e.subject()).isEqualTo("job.yaml:2:19: workspace.path");
-    assertThat(e.problem()).contains("'`'");
+    assertRefused("workspace: {path: '/ws/`id>x`'}\n", "job.yaml:2:19: workspace.path", "'`'");
   }
 
   @Test
   void aContainerEnvValueWithADoubleQuoteWouldEndOpenMpisQuotes() {
-    BadInputException e =
-        refused("mpi: {}\ncontainer: {image: u, env: {X: 'a\"&&touch${IFS}x&&\"'}}\n");
-    assertThat(e.subject()).isEqualTo("job.yaml:3:32: container.env.X");
-    assertThat(e.problem()).contains("env-from-host");
+    assertRefused(
+        "mpi: {}\ncontainer: {image: u, env: {X: 'a\"&&touch${IFS}x&&\"'}}\n",
+        "job.yaml:3:32: container.env.X",
+        "env-from-host");
   }
 
   @Test
@@ -108,9 +117,11 @@ class HostileInputRegressionTest {
 
   @Test
   void anMcaValueWithCommandSubstitutionWouldRunOnEveryOtherNode() {
-    BadInputException e = refused("mpi: {mca: {btl_tcp_if_include: '$(touch x)'}}\n");
-    assertThat(e.subject()).isEqualTo("job.yaml:2:33: mpi.mca.btl_tcp_if_include");
-    assertThat(e.problem()).contains("MCA values").contains("double quotes");
+    assertRefused(
+        "mpi: {mca: {btl_tcp_if_include: '$(touch x)'}}\n",
+        "job.yaml:2:33: mpi.mca.btl_tcp_if_include",
+        "MCA values",
+        "double quotes");
   }
 
   @Test
@@ -144,9 +155,10 @@ class HostileInputRegressionTest {
 
   @Test
   void aContainerEnvValueWrappedInQuotesWouldLoseThem() {
-    BadInputException e = refused("mpi: {}\ncontainer: {image: u, env: {X: \"'quoted'\"}}\n");
-    assertThat(e.subject()).isEqualTo("job.yaml:3:32: container.env.X");
-    assertThat(e.problem()).contains("wrapped in quotes");
+    assertRefused(
+        "mpi: {}\ncontainer: {image: u, env: {X: \"'quoted'\"}}\n",
+        "job.yaml:3:32: container.env.X",
+        "wrapped in quotes");
   }
 
   @Test
@@ -170,9 +182,8 @@ class HostileInputRegressionTest {
 
   @Test
   void anMpiHostfileWithDotDotWasWrittenOutsideTheWorkspace() {
-    BadInputException e = refused("mpi: {hostfile: /workspace/../../etc/cron.d/x}\n");
-    assertThat(e.subject()).isEqualTo("job.yaml:2:17: mpi.hostfile");
-    assertThat(e.problem()).contains("'..'");
+    assertRefused(
+        "mpi: {hostfile: /workspace/../../etc/cron.d/x}\n", "job.yaml:2:17: mpi.hostfile", "'..'");
   }
 
   @Test

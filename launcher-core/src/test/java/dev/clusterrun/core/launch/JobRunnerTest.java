@@ -47,15 +47,7 @@ class JobRunnerTest {
             .workspace(ws.toString(), "/app")
             .command("hostname")
             .build();
-    ResolvedJob job =
-        new JobResolver()
-            .layer(f, Source.FILE, "j.yaml")
-            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
-    // The head is interrupted at its first command (enroot list, while preparing the container).
-    HeadCommands head =
-        (argv, env, out, err) -> {
-          throw new InterruptedException();
-        };
+    ResolvedJob job = PlannerTest.resolved(f);
     AtomicInteger asked = new AtomicInteger();
     NodeShell counting =
         new NodeShell() {
@@ -75,17 +67,10 @@ class JobRunnerTest {
           @Override
           public void close() {}
         };
-    MpirunLauncher mpirun =
-        new MpirunLauncher(
-            MpirunLauncher.Config.of(
-                d ->
-                    Planner.plan(
-                        job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
-                LaunchAgent.Daemon.ORTED,
-                CanaryMode.OFF));
+    MpirunLauncher mpirun = mpirun(job);
     JobRunner runner =
         new JobRunner(
-            head,
+            INTERRUPTED,
             Session.over(
                 PlannerTest.TWO_BY_EIGHT,
                 "gpu01",
@@ -120,14 +105,7 @@ class JobRunnerTest {
             .workspace(ws.toString(), "/app")
             .command("hostname")
             .build();
-    ResolvedJob job =
-        new JobResolver()
-            .layer(f, Source.FILE, "j.yaml")
-            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
-    HeadCommands head =
-        (argv, env, out, err) -> {
-          throw new InterruptedException();
-        };
+    ResolvedJob job = PlannerTest.resolved(f);
     List<String> said = new java.util.ArrayList<>();
     Progress saying =
         new Progress() {
@@ -136,16 +114,9 @@ class JobRunnerTest {
             said.add(line);
           }
         };
-    MpirunLauncher mpirun =
-        new MpirunLauncher(
-            MpirunLauncher.Config.of(
-                d ->
-                    Planner.plan(
-                        job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
-                LaunchAgent.Daemon.ORTED,
-                CanaryMode.OFF));
+    MpirunLauncher mpirun = mpirun(job);
     new JobRunner(
-            head,
+            INTERRUPTED,
             Session.over(
                 PlannerTest.TWO_BY_EIGHT, "gpu01", Map.of(), Map.of(), new FanOut(2), saying),
             new Console(
@@ -156,5 +127,19 @@ class JobRunnerTest {
         .first()
         .isEqualTo("container mine: using the existing container (no image given)");
     assertThat(String.join("\n", said)).doesNotContain("null");
+  }
+
+  /** A head interrupted at its first command (enroot list, while preparing the container). */
+  private static final HeadCommands INTERRUPTED =
+      (argv, env, out, err) -> {
+        throw new InterruptedException();
+      };
+
+  private static MpirunLauncher mpirun(ResolvedJob job) {
+    return new MpirunLauncher(
+        MpirunLauncher.Config.of(
+            d -> Planner.plan(job, PlannerTest.TWO_BY_EIGHT, new Planner.Options("RUN", d, true)),
+            LaunchAgent.Daemon.ORTED,
+            CanaryMode.OFF));
   }
 }

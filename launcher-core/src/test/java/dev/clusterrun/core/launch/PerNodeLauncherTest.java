@@ -69,9 +69,7 @@ class PerNodeLauncherTest {
             .command("hostname")
             .launcher(LauncherKind.PER_NODE)
             .build();
-    return new JobResolver()
-        .layer(f, Source.FILE, "j.yaml")
-        .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
+    return PlannerTest.resolved(f);
   }
 
   Session session() {
@@ -86,6 +84,14 @@ class PerNodeLauncherTest {
           }
         };
     return Session.over(PlannerTest.TWO_BY_EIGHT, "gpu01", shells, Map.of(), new FanOut(4), p);
+  }
+
+  /** Runs the scripts, one a node, with the launcher's label and keep-going choices. */
+  Launcher.Ending launch(
+      Session s, String runId, Map<String, String> scripts, Boolean label, boolean keepGoing)
+      throws Exception {
+    return new PerNodeLauncher(port -> plan(runId, scripts, port), label, keepGoing)
+        .launch(context(s, plan(runId, scripts, null)));
   }
 
   RunContext context(Session s, Plan first) throws Exception {
@@ -107,9 +113,8 @@ class PerNodeLauncherTest {
             "gpu01", "echo start; exec sleep 60",
             "gpu02", "sleep 1; echo bad >&2; exit 3");
     try (Session s = session()) {
-      PerNodeLauncher l = new PerNodeLauncher(port -> plan(runId, scripts, port), null, false);
       long t = System.nanoTime();
-      Launcher.Ending end = l.launch(context(s, plan(runId, scripts, null)));
+      Launcher.Ending end = launch(s, runId, scripts, null, false);
       assertThat((System.nanoTime() - t) / 1e9).as("seconds").isLessThan(30);
       assertThat(end).isEqualTo(new Launcher.Ending(RunEnd.FAILED, 3));
     }
@@ -131,8 +136,7 @@ class PerNodeLauncherTest {
             "gpu02", "echo rank=$NODE_RANK port=$MASTER_PORT; exit 4");
     Launcher.Ending end;
     try (Session s = session()) {
-      PerNodeLauncher l = new PerNodeLauncher(port -> plan(runId, scripts, port), false, true);
-      end = l.launch(context(s, plan(runId, scripts, null)));
+      end = launch(s, runId, scripts, false, true);
     }
     assertThat(end).isEqualTo(new Launcher.Ending(RunEnd.FAILED, 4));
     String o = out.toString(StandardCharsets.UTF_8);

@@ -6,14 +6,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.enroot.LaunchAgent;
-import dev.clusterrun.core.spec.ContainerSpec;
-import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.JobSpecBuilder;
 import dev.clusterrun.core.spec.LauncherKind;
 import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.MpiSpec;
-import dev.clusterrun.core.spec.SshSpec;
-import dev.clusterrun.core.spec.WorkspaceSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -32,16 +29,19 @@ class PlannerCheckTest {
 
   private static JobSpec job(
       String file, List<Mount> mounts, Map<String, String> env, Integer np, LauncherKind l) {
-    return new JobSpec(
-        null,
-        new ContainerSpec(
-            ImageRef.parse("/i.sqsh"), "c", mounts, null, null, null, null, env, null, null),
-        new WorkspaceSpec("/ws", "/app"),
-        new MpiSpec(np, null, null, null, null, null),
-        List.of("x"),
-        SshSpec.EMPTY,
-        file,
-        l);
+    return JobSpecBuilder.layer(file)
+        .image("/i.sqsh")
+        .containerName("c")
+        .parts(
+            c -> {
+              c.mounts = mounts;
+              c.env = env;
+            })
+        .workspace("/ws", "/app")
+        .mpi(new MpiSpec(np, null, null, null, null, null))
+        .command("x")
+        .launcher(l)
+        .build();
   }
 
   static Stream<Arguments> refused() {
@@ -76,25 +76,11 @@ class PlannerCheckTest {
         Arguments.of("a named container", job("a.yaml", null, Map.of("A", "b"), 16, null)),
         Arguments.of(
             "a registry image started directly",
-            new JobSpec(
-                null,
-                new ContainerSpec(
-                    ImageRef.parse("docker://r#a/b:1"),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null),
-                new WorkspaceSpec("/ws", "/app"),
-                MpiSpec.EMPTY,
-                List.of("x"),
-                SshSpec.EMPTY,
-                "r.yaml",
-                null)),
+            JobSpecBuilder.layer("r.yaml")
+                .image("docker://r#a/b:1")
+                .workspace("/ws", "/app")
+                .command("x")
+                .build()),
         Arguments.of(
             "per-node",
             job("p.yaml", List.of(Mount.parse("/x:/data")), null, null, LauncherKind.PER_NODE)));

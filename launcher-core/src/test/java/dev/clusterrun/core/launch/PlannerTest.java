@@ -10,13 +10,10 @@ import dev.clusterrun.core.cluster.Host;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ShellQuote;
-import dev.clusterrun.core.spec.ContainerSpec;
-import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.JobSpecBuilder;
 import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.MpiSpec;
-import dev.clusterrun.core.spec.SshSpec;
-import dev.clusterrun.core.spec.WorkspaceSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,28 +30,21 @@ class PlannerTest {
    * The plan of a job running {@code hostname} on {@link #TWO_BY_EIGHT} with {@code image} (null:
    * none) and container {@code name} (null: unnamed), its workspace {@code ws}.
    */
+  /** The job of one file layer, {@code j.yaml}, on {@link #TWO_BY_EIGHT} for user a. */
+  static ResolvedJob resolved(JobSpec file) {
+    return new JobResolver().layer(file, Source.FILE, "j.yaml").resolve(TWO_BY_EIGHT, "/home/a");
+  }
+
   static Plan planOf(java.nio.file.Path ws, String image, String name) {
     JobSpec f =
-        new JobSpec(
-            "j",
-            new ContainerSpec(
-                image == null ? null : ImageRef.parse(image),
-                name,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null),
-            new WorkspaceSpec(ws.toString(), "/app"),
-            MpiSpec.EMPTY,
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "j.yaml");
-    ResolvedJob job =
-        new JobResolver().layer(f, Source.FILE, "j.yaml").resolve(TWO_BY_EIGHT, "/home/a");
+        JobSpecBuilder.layer("j.yaml")
+            .name("j")
+            .image(image)
+            .containerName(name)
+            .workspace(ws.toString(), "/app")
+            .command("hostname")
+            .build();
+    ResolvedJob job = resolved(f);
     return Planner.plan(
         job, TWO_BY_EIGHT, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
   }
@@ -81,26 +71,14 @@ class PlannerTest {
           + " --mca oob_tcp_keepalive_probes 4";
 
   static JobSpec seedFile() {
-    ContainerSpec c =
-        new ContainerSpec(
-            ImageRef.parse("nvcr.io#nvidia/hpc-benchmarks:25.04"),
-            "hpc-benchmarks",
-            null,
-            null,
-            true,
-            null,
-            null,
-            null,
-            null,
-            null);
-    return new JobSpec(
-        "seed",
-        c,
-        new WorkspaceSpec("/shared/ws", "/app"),
-        MpiSpec.EMPTY,
-        List.of("hostname"),
-        SshSpec.EMPTY,
-        "examples/seed.yaml");
+    return JobSpecBuilder.layer("examples/seed.yaml")
+        .name("seed")
+        .image("nvcr.io#nvidia/hpc-benchmarks:25.04")
+        .containerName("hpc-benchmarks")
+        .parts(c -> c.writable = true)
+        .workspace("/shared/ws", "/app")
+        .command("hostname")
+        .build();
   }
 
   static Plan plan(JobResolver r, boolean hook) {
@@ -191,14 +169,9 @@ class PlannerTest {
     assertThat(PlanRenderer.text(auto))
         .containsPattern("mpi.network +auto +default \\(auto: run finds");
     JobSpec flags =
-        new JobSpec(
-            null,
-            ContainerSpec.EMPTY,
-            WorkspaceSpec.EMPTY,
-            new MpiSpec(null, null, null, null, null, null, "ib0", null),
-            null,
-            SshSpec.EMPTY,
-            "flags");
+        JobSpecBuilder.layer("flags")
+            .mpi(new MpiSpec(null, null, null, null, null, null, "ib0", null))
+            .build();
     Plan p =
         plan(
             new JobResolver()
@@ -214,27 +187,22 @@ class PlannerTest {
 
   @Test
   void agentCarriesExactlyTheHeadContainerFlags() {
-    ContainerSpec c =
-        new ContainerSpec(
-            ImageRef.parse("/images/x.sqsh"),
-            "x",
-            List.of(Mount.parse("/data:/data:ro+rprivate")),
-            "/app",
-            false,
-            false,
-            true,
-            Map.of("OMP_NUM_THREADS", "4"),
-            null,
-            null);
     JobSpec f =
-        new JobSpec(
-            null,
-            c,
-            new WorkspaceSpec("/ws", "/app"),
-            MpiSpec.EMPTY,
-            List.of("a.out"),
-            SshSpec.EMPTY,
-            "j.yaml");
+        JobSpecBuilder.layer("j.yaml")
+            .image("/images/x.sqsh")
+            .containerName("x")
+            .parts(
+                c -> {
+                  c.mounts = List.of(Mount.parse("/data:/data:ro+rprivate"));
+                  c.workdir = "/app";
+                  c.writable = false;
+                  c.mountHome = false;
+                  c.remapRoot = true;
+                  c.env = Map.of("OMP_NUM_THREADS", "4");
+                })
+            .workspace("/ws", "/app")
+            .command("a.out")
+            .build();
     Plan p = plan(new JobResolver().layer(f, Source.FILE, "j.yaml"), true);
     List<String> launch = p.launch();
     int mpirun = launch.indexOf("mpirun");
@@ -281,15 +249,7 @@ class PlannerTest {
         EnvironmentLayer.read(
             Map.of(
                 "CLUSTERRUN_CONTAINER_NAME", "from-env", "CLUSTERRUN_CONTAINER_WORKDIR", "/env"));
-    JobSpec flags =
-        new JobSpec(
-            null,
-            new ContainerSpec(null, "from-flag", null, null, null, null, null, null, null, null),
-            WorkspaceSpec.EMPTY,
-            MpiSpec.EMPTY,
-            null,
-            SshSpec.EMPTY,
-            "flags");
+    JobSpec flags = JobSpecBuilder.layer("flags").containerName("from-flag").build();
     ResolvedJob job =
         new JobResolver()
             .layer(flags, Source.FLAG, "--container-name")
@@ -312,15 +272,11 @@ class PlannerTest {
     // Nothing said: read-only and not remapped, both enforced against a site's configuration;
     // mount-home left to each node's enroot configuration.
     JobSpec f =
-        new JobSpec(
-            null,
-            new ContainerSpec(
-                ImageRef.parse("/i.sqsh"), null, null, null, null, null, null, null, null, null),
-            new WorkspaceSpec("/ws", "/app"),
-            MpiSpec.EMPTY,
-            List.of("a.out"),
-            SshSpec.EMPTY,
-            "j.yaml");
+        JobSpecBuilder.layer("j.yaml")
+            .image("/i.sqsh")
+            .workspace("/ws", "/app")
+            .command("a.out")
+            .build();
     Plan p = plan(new JobResolver().layer(f, Source.FILE, "j.yaml"), true);
     assertThat(p.launchEnv())
         .containsEntry("ENROOT_ROOTFS_WRITABLE", "n")
@@ -341,14 +297,14 @@ class PlannerTest {
 
     // Said, by flags: writable, root, home; each both on the head and in the agent.
     JobSpec flags =
-        new JobSpec(
-            null,
-            new ContainerSpec(null, null, null, null, true, true, true, null, null, null),
-            WorkspaceSpec.EMPTY,
-            MpiSpec.EMPTY,
-            null,
-            SshSpec.EMPTY,
-            "flags");
+        JobSpecBuilder.layer("flags")
+            .parts(
+                c -> {
+                  c.writable = true;
+                  c.mountHome = true;
+                  c.remapRoot = true;
+                })
+            .build();
     Plan on =
         plan(
             new JobResolver()
@@ -370,15 +326,7 @@ class PlannerTest {
             "start",
             "--rw",
             "--root");
-    JobSpec noHome =
-        new JobSpec(
-            null,
-            new ContainerSpec(null, null, null, null, null, false, null, null, null, null),
-            WorkspaceSpec.EMPTY,
-            MpiSpec.EMPTY,
-            null,
-            SshSpec.EMPTY,
-            "flags");
+    JobSpec noHome = JobSpecBuilder.layer("flags").parts(c -> c.mountHome = false).build();
     Plan off =
         plan(
             new JobResolver()
@@ -416,24 +364,12 @@ class PlannerTest {
   @Test
   void anUnnamedJobStartsItsImageDirectlyUnlessItSavesTheContainer() {
     JobSpec f =
-        new JobSpec(
-            "hello",
-            new ContainerSpec(
-                ImageRef.parse("ubuntu:24.04"),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null),
-            new WorkspaceSpec("/ws", null),
-            MpiSpec.EMPTY,
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "h.yaml");
+        JobSpecBuilder.layer("h.yaml")
+            .name("hello")
+            .image("ubuntu:24.04")
+            .workspace("/ws", null)
+            .command("hostname")
+            .build();
     Plan p = plan(new JobResolver().layer(f, Source.FILE, "h.yaml"), true);
     String sqsh = p.prepare().get(0).argv().get(3);
     assertThat(sqsh).matches("/ws/images/docker\\+ubuntu\\+24\\.04-[0-9a-f]{16}\\.sqsh");
@@ -449,24 +385,13 @@ class PlannerTest {
 
     // Saving the container afterwards needs one: then it is made for the run and removed after.
     JobSpec saved =
-        new JobSpec(
-            "hello",
-            new ContainerSpec(
-                ImageRef.parse("ubuntu:24.04"),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                "/ws/out.sqsh"),
-            new WorkspaceSpec("/ws", null),
-            MpiSpec.EMPTY,
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "h.yaml");
+        JobSpecBuilder.layer("h.yaml")
+            .name("hello")
+            .image("ubuntu:24.04")
+            .parts(c -> c.save = "/ws/out.sqsh")
+            .workspace("/ws", null)
+            .command("hostname")
+            .build();
     Plan q = plan(new JobResolver().layer(saved, Source.FILE, "h.yaml"), true);
     assertThat(q.containerName()).isEqualTo("clusterrun-RUN");
     assertThat(q.prepare().get(1).argv())
@@ -479,14 +404,12 @@ class PlannerTest {
   @Test
   void aHostfileTheJobNamesIsUsedAsGiven() {
     JobSpec named =
-        new JobSpec(
-            null,
-            seedFile().container(),
-            seedFile().workspace(),
-            new MpiSpec(null, null, null, null, null, "/app/hosts.txt"),
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "h.yaml");
+        JobSpecBuilder.layer("h.yaml")
+            .container(seedFile().container())
+            .workspace(seedFile().workspace())
+            .mpi(new MpiSpec(null, null, null, null, null, "/app/hosts.txt"))
+            .command("hostname")
+            .build();
     Plan p = plan(new JobResolver().layer(named, Source.FILE, "h.yaml"), true);
     assertThat(p.hostfilePath()).isEqualTo("/app/hosts.txt");
     assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/hosts.txt");
@@ -499,15 +422,14 @@ class PlannerTest {
     env.put("WANDB_API_KEY", "s3cr3t-value");
     env.put("MODE", "fast");
     JobSpec f =
-        new JobSpec(
-            null,
-            new ContainerSpec(
-                ImageRef.parse("/i.sqsh"), "c", null, null, null, null, null, env, null, null),
-            new WorkspaceSpec("/ws", "/app"),
-            new MpiSpec(null, null, null, List.of("HF_TOKEN=abc123"), null, null),
-            List.of("x"),
-            SshSpec.EMPTY,
-            "s.yaml");
+        JobSpecBuilder.layer("s.yaml")
+            .image("/i.sqsh")
+            .containerName("c")
+            .parts(c -> c.env = env)
+            .workspace("/ws", "/app")
+            .mpi(new MpiSpec(null, null, null, List.of("HF_TOKEN=abc123"), null, null))
+            .command("x")
+            .build();
     Plan p = plan(new JobResolver().layer(f, Source.FILE, "s.yaml"), true);
     String text = PlanRenderer.text(p);
     String json = PlanRenderer.json(p);
@@ -525,14 +447,12 @@ class PlannerTest {
   @Test
   void badCombinationsAreNamed() {
     JobSpec tooMany =
-        new JobSpec(
-            null,
-            seedFile().container(),
-            seedFile().workspace(),
-            new MpiSpec(17, null, null, null, null, null),
-            List.of("x"),
-            SshSpec.EMPTY,
-            "t.yaml");
+        JobSpecBuilder.layer("t.yaml")
+            .container(seedFile().container())
+            .workspace(seedFile().workspace())
+            .mpi(new MpiSpec(17, null, null, null, null, null))
+            .command("x")
+            .build();
     assertThatThrownBy(() -> plan(new JobResolver().layer(tooMany, Source.FILE, "t.yaml"), true))
         .isInstanceOf(BadInputException.class)
         .hasMessage(
@@ -541,50 +461,33 @@ class PlannerTest {
                 + " mpi.args)");
 
     JobSpec outside =
-        new JobSpec(
-            null,
-            seedFile().container(),
-            seedFile().workspace(),
-            new MpiSpec(null, null, null, null, null, "/tmp/h"),
-            List.of("x"),
-            SshSpec.EMPTY,
-            "o.yaml");
+        JobSpecBuilder.layer("o.yaml")
+            .container(seedFile().container())
+            .workspace(seedFile().workspace())
+            .mpi(new MpiSpec(null, null, null, null, null, "/tmp/h"))
+            .command("x")
+            .build();
     assertThatThrownBy(() -> plan(new JobResolver().layer(outside, Source.FILE, "o.yaml"), true))
         .isInstanceOf(BadInputException.class)
         .hasMessageContaining(
             "o.yaml: mpi.hostfile: '/tmp/h' must lie inside the workspace mount /app");
 
     JobSpec noCommand =
-        new JobSpec(
-            null,
-            seedFile().container(),
-            seedFile().workspace(),
-            MpiSpec.EMPTY,
-            null,
-            SshSpec.EMPTY,
-            "n.yaml");
+        JobSpecBuilder.layer("n.yaml")
+            .container(seedFile().container())
+            .workspace(seedFile().workspace())
+            .build();
     assertThatThrownBy(() -> plan(new JobResolver().layer(noCommand, Source.FILE, "n.yaml"), true))
         .hasMessageStartingWith("command: no command to run");
 
     JobSpec hidesWs =
-        new JobSpec(
-            null,
-            new ContainerSpec(
-                ImageRef.parse("/i.sqsh"),
-                "c",
-                List.of(Mount.parse("/x:/app")),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null),
-            seedFile().workspace(),
-            MpiSpec.EMPTY,
-            List.of("x"),
-            SshSpec.EMPTY,
-            "h.yaml");
+        JobSpecBuilder.layer("h.yaml")
+            .image("/i.sqsh")
+            .containerName("c")
+            .parts(c -> c.mounts = List.of(Mount.parse("/x:/app")))
+            .workspace(seedFile().workspace())
+            .command("x")
+            .build();
     assertThatThrownBy(() -> plan(new JobResolver().layer(hidesWs, Source.FILE, "h.yaml"), true))
         .hasMessageContaining("hides the workspace mount /app");
   }
@@ -621,24 +524,13 @@ class PlannerTest {
   @Test
   void agentRefusesWhiteSpace() {
     JobSpec f =
-        new JobSpec(
-            null,
-            new ContainerSpec(
-                ImageRef.parse("/i.sqsh"),
-                "c",
-                null,
-                null,
-                null,
-                null,
-                null,
-                Map.of("A", "two words"),
-                null,
-                null),
-            new WorkspaceSpec("/ws", "/app"),
-            MpiSpec.EMPTY,
-            List.of("x"),
-            SshSpec.EMPTY,
-            "w.yaml");
+        JobSpecBuilder.layer("w.yaml")
+            .image("/i.sqsh")
+            .containerName("c")
+            .parts(c -> c.env = Map.of("A", "two words"))
+            .workspace("/ws", "/app")
+            .command("x")
+            .build();
     assertThatThrownBy(() -> plan(new JobResolver().layer(f, Source.FILE, "w.yaml"), true))
         .isInstanceOf(BadInputException.class)
         .hasMessageContaining("launch agent: the word 'A=two words' holds white space");

@@ -3,14 +3,10 @@ package dev.clusterrun.core.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.enroot.LaunchAgent;
-import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.JobSpec;
-import dev.clusterrun.core.spec.MpiSpec;
-import dev.clusterrun.core.spec.SshSpec;
-import dev.clusterrun.core.spec.WorkspaceSpec;
+import dev.clusterrun.core.spec.JobSpecBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,19 +30,22 @@ class RunPlansTest {
     data = Files.createDirectories(ws.resolve("data"));
     // A named container that exists, used as it is: a job the early start can begin.
     Files.createDirectories(data.resolve("mine"));
-    JobSpec f =
-        new JobSpec(
-            "j",
-            new ContainerSpec(null, "mine", null, null, null, null, null, null, null, null),
-            new WorkspaceSpec(ws.toString(), "/app"),
-            MpiSpec.EMPTY,
-            List.of("hostname"),
-            SshSpec.EMPTY,
-            "j.yaml");
-    job =
-        new JobResolver()
-            .layer(f, Source.FILE, "j.yaml")
-            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
+    job = resolve(spec().build());
+  }
+
+  /** The job: its named container {@code mine} in the data path, {@code hostname} its command. */
+  private JobSpecBuilder spec() {
+    return JobSpecBuilder.layer("j.yaml")
+        .name("j")
+        .containerName("mine")
+        .workspace(ws.toString(), "/app")
+        .command("hostname");
+  }
+
+  private static ResolvedJob resolve(JobSpec f) {
+    return new JobResolver()
+        .layer(f, Source.FILE, "j.yaml")
+        .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
   }
 
   private RunPlans plans(LaunchOptions.Daemon daemon) {
@@ -130,20 +129,7 @@ class RunPlansTest {
   @Test
   void aPerNodeRunIsPlannedOnceAndItsPortPutIntoThatPlan() {
     ResolvedJob perNode =
-        new JobResolver()
-            .layer(
-                new JobSpec(
-                    "j",
-                    new ContainerSpec(null, "mine", null, null, null, null, null, null, null, null),
-                    new WorkspaceSpec(ws.toString(), "/app"),
-                    MpiSpec.EMPTY,
-                    List.of("hostname"),
-                    SshSpec.EMPTY,
-                    "j.yaml",
-                    dev.clusterrun.core.spec.LauncherKind.PER_NODE),
-                Source.FILE,
-                "j.yaml")
-            .resolve(PlannerTest.TWO_BY_EIGHT, "/home/a");
+        resolve(spec().launcher(dev.clusterrun.core.spec.LauncherKind.PER_NODE).build());
     RunPlans plans = plans(LaunchOptions.Daemon.AUTO);
     plans.check(perNode);
     Plan first = plans.plan(perNode, plans.options(perNode, null, null, null), null);

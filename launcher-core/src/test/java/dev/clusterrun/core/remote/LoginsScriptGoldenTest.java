@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,20 +27,15 @@ class LoginsScriptGoldenTest {
 
   @Test
   void theScriptPrintsWhatTheGoldenFileSays() throws IOException {
-    Path bin = Files.createDirectories(tmp.resolve("bin"));
-    Path ssh = bin.resolve("ssh");
-    Files.writeString(
-        ssh,
-        "#!/bin/sh\n"
-            + "for w in \"$@\"; do host=$cmd; cmd=$w; done\n"
-            + "case $host in\n"
-            + "  down) echo 'ssh: connect to host down port 22: Connection refused' >&2; exit 255 ;;\n"
-            + "esac\n"
-            + "NODE=$host; export NODE\n"
-            + "exec sh -c \"$cmd\"\n");
-    Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwxr-xr-x"));
     ShNodeShell head =
-        ShNodeShell.of("head", tmp.toString()).withEnv("PATH", bin + ":/usr/bin:/bin");
+        ShNodeShell.headWithSsh(
+            tmp,
+            "for w in \"$@\"; do host=$cmd; cmd=$w; done\n"
+                + "case $host in\n"
+                + "  down) echo 'ssh: connect to host down port 22: Connection refused' >&2; exit 255 ;;\n"
+                + "esac\n"
+                + "NODE=$host; export NODE\n"
+                + "exec sh -c \"$cmd\"\n");
     String dir = SshMasters.newMastersDir();
     String script =
         SshLogins.script(

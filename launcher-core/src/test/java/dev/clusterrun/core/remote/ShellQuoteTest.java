@@ -91,6 +91,13 @@ class ShellQuoteTest {
     return "UTF-8".equalsIgnoreCase(System.getProperty("sun.jnu.encoding"));
   }
 
+  /** {@code printf '%s\0'} and every word of {@link #words}. */
+  private static List<String> printfWords() {
+    List<String> argv = new ArrayList<>(List.of("printf", "%s\\0"));
+    argv.addAll(words());
+    return argv;
+  }
+
   private static List<String> words() {
     if (utf8Argv()) {
       return HOSTILE;
@@ -162,8 +169,7 @@ class ShellQuoteTest {
   @ValueSource(strings = {"bash", "dash", "sh"})
   void joinedArgvRunsTheFirstWordAsTheCommand(String shell) throws Exception {
     assumeTrue(exists(shell), shell + " not installed");
-    List<String> argv = new ArrayList<>(List.of("printf", "%s\\0"));
-    argv.addAll(words());
+    List<String> argv = printfWords();
     Result r = run(List.of(shell, "-c", ShellQuote.join(argv)));
     assertThat(r.code()).isZero();
     assertThat(r.nulSeparated()).containsExactlyElementsOf(words());
@@ -173,8 +179,7 @@ class ShellQuoteTest {
   @ValueSource(strings = {"bash", "dash", "sh"})
   void oneLineJoinIsReadAsOneLineAndEvalGivesBackEveryWord(String shell) throws Exception {
     assumeTrue(exists(shell), shell + " not installed");
-    List<String> argv = new ArrayList<>(List.of("printf", "%s\\0"));
-    argv.addAll(words());
+    List<String> argv = printfWords();
     String line = ShellQuote.joinOnOneLine(argv, "nl");
     assertThat(line).doesNotContain("\n");
     // The line on standard input, after it a line that must not be read.

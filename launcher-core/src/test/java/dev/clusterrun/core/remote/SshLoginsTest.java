@@ -149,21 +149,7 @@ class SshLoginsTest {
 
   @Test
   void noAnswerFromTheHeadIsAnOutcomeForEveryNode() {
-    NodeShell head =
-        new NodeShell() {
-          @Override
-          public String node() {
-            return "head";
-          }
-
-          @Override
-          public ExecResult run(String script, Duration timeout) {
-            return ExecResult.failed("connection lost", Duration.ZERO);
-          }
-
-          @Override
-          public void close() {}
-        };
+    NodeShell head = new DeadShell("head", "connection lost");
     SshLogins.Result p =
         SshLogins.run(
             head,
@@ -310,17 +296,12 @@ class SshLoginsTest {
    * The head's shell with a stand-in {@code ssh} first on PATH: it logs its arguments, then BODY.
    */
   private ShNodeShell headWithSsh(String body) throws java.io.IOException {
-    Path bin = Files.createDirectories(tmp.resolve("bin"));
-    Path ssh = bin.resolve("ssh");
-    Files.writeString(
-        ssh,
-        "#!/bin/sh\n"
-            // one write per call, so parallel calls cannot interleave their lines
-            + "line=$(printf '%s|' \"$@\"); printf '%s\\n' \"$line\" >> "
+    return ShNodeShell.headWithSsh(
+        tmp,
+        // one write per call, so parallel calls cannot interleave their lines
+        "line=$(printf '%s|' \"$@\"); printf '%s\\n' \"$line\" >> "
             + tmp.resolve("argv.log")
             + "\n"
             + body);
-    Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return ShNodeShell.of("head", tmp.toString()).withEnv("PATH", bin + ":/usr/bin:/bin");
   }
 }

@@ -323,9 +323,7 @@ class SshNodeShellTest {
       port = s.getLocalPort();
     }
     SshTarget t = SshTarget.of("node3", "127.0.0.1", port, "tester").withIdentityAgent("none");
-    assertThatThrownBy(() -> SshNodeShell.connect("node3", t, DEADLINES))
-        .isInstanceOf(NodeConnectException.class)
-        .hasMessage("node3: connection refused (127.0.0.1 port " + port + ")");
+    connectFails(t).hasMessage("node3: connection refused (127.0.0.1 port " + port + ")");
   }
 
   @Test
@@ -333,8 +331,7 @@ class SshNodeShellTest {
     trustServer();
     Path other = Keys.keygen(dir, "id_other", "ecdsa", "");
     SshTarget t = target(KnownHostsPolicy.STRICT).withIdentityFiles(List.of(other));
-    assertThatThrownBy(() -> SshNodeShell.connect("node3", t, DEADLINES))
-        .isInstanceOf(NodeConnectException.class)
+    connectFails(t)
         .hasMessageStartingWith("node3: authentication failed for tester (tried " + other + ")");
   }
 
@@ -344,8 +341,7 @@ class SshNodeShellTest {
     Path locked = Keys.keygen(dir, "id_locked", "ecdsa", "secret phrase");
     server.authorize(Path.of(locked + ".pub"));
     SshTarget t = target(KnownHostsPolicy.STRICT).withIdentityFiles(List.of(locked));
-    assertThatThrownBy(() -> SshNodeShell.connect("node3", t, DEADLINES))
-        .isInstanceOf(NodeConnectException.class)
+    connectFails(t)
         .hasMessageStartingWith("node3: authentication failed for tester: no key to offer")
         .hasMessageContaining(locked + " is protected by a passphrase and clusterrun never prompts")
         .hasMessageContaining("ssh-add " + locked);
@@ -388,5 +384,12 @@ class SshNodeShellTest {
       assertThatThrownBy(() -> SshNodeShell.connect("node3", t, DEADLINES))
           .hasMessageStartingWith("node3: via jump host bastion: host key verification failed");
     }
+  }
+
+  /** Connecting to node3 with {@code t} fails, as the node's connection error. */
+  private static org.assertj.core.api.AbstractThrowableAssert<?, ? extends Throwable> connectFails(
+      SshTarget t) {
+    return assertThatThrownBy(() -> SshNodeShell.connect("node3", t, DEADLINES))
+        .isInstanceOf(NodeConnectException.class);
   }
 }

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clusterrun.core.check.ShNodeShell;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.SshMasters;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,18 +23,13 @@ class OverMastersTest {
 
   @Test
   void theOpeningRidesOnTheLoginsAndTheHeadRunsItsOwnBeside() throws Exception {
-    Path bin = Files.createDirectories(tmp.resolve("bin"));
-    Path ssh = bin.resolve("ssh");
-    Files.writeString(
-        ssh,
-        "#!/bin/sh\n"
-            + "for w in \"$@\"; do host=$cmd; cmd=$w; done\n"
-            + "if [ \"$host\" = down ]; then echo 'Connection refused' >&2; exit 255; fi\n"
-            + "NODE=$host; export NODE\n"
-            + "exec sh -c \"$cmd\"\n");
-    Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwxr-xr-x"));
     ShNodeShell head =
-        ShNodeShell.of("head", tmp.toString()).withEnv("PATH", bin + ":/usr/bin:/bin");
+        ShNodeShell.headWithSsh(
+            tmp,
+            "for w in \"$@\"; do host=$cmd; cmd=$w; done\n"
+                + "if [ \"$host\" = down ]; then echo 'Connection refused' >&2; exit 255; fi\n"
+                + "NODE=$host; export NODE\n"
+                + "exec sh -c \"$cmd\"\n");
     Map<String, String> heard = new ConcurrentHashMap<>();
     SshMasters masters =
         new SshMasters(Duration.ofSeconds(10))

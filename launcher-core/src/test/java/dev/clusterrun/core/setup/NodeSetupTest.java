@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.enroot.LaunchAgentHook;
-import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.DeadShell;
 import dev.clusterrun.core.remote.NodeShell;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -345,21 +345,7 @@ class NodeSetupTest {
 
   @Test
   void unreachableNodeFailsWithTheConnectionError() {
-    NodeShell down =
-        new NodeShell() {
-          @Override
-          public String node() {
-            return "node3";
-          }
-
-          @Override
-          public ExecResult run(String script, Duration timeout) {
-            return ExecResult.failed("connection refused", Duration.ZERO);
-          }
-
-          @Override
-          public void close() {}
-        };
+    NodeShell down = new DeadShell("node3", "connection refused");
 
     NodeOutcome o = setup(spec).apply(down);
 

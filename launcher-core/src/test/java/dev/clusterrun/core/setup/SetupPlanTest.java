@@ -16,6 +16,11 @@ class SetupPlanTest {
   final String hook = ETC + "/hooks.d/50-clusterrun-launch-agent.sh";
   final String dropIn = ETC + "/enroot.conf.d/50-clusterrun.conf";
 
+  /** The plan for a node whose etc, hooks.d and enroot.conf.d exist, the hook and drop-in so. */
+  SetupPlan plan(boolean force, FileState hookState, FileState dropInState) {
+    return SetupPlan.of(state(hookState, dropInState), ETC, desired, force);
+  }
+
   NodeState state(FileState hookState, FileState dropInState) {
     return new NodeState(
         0,
@@ -40,12 +45,7 @@ class SetupPlanTest {
 
   @Test
   void allInPlaceMeansNoChanges() {
-    SetupPlan plan =
-        SetupPlan.of(
-            state(file(hook, LaunchAgentHook.content(), "0:0", 0755), ourDropIn()),
-            ETC,
-            desired,
-            false);
+    SetupPlan plan = plan(false, file(hook, LaunchAgentHook.content(), "0:0", 0755), ourDropIn());
     assertThat(plan.changes()).isEmpty();
     assertThat(plan.blocked()).isFalse();
   }
@@ -53,15 +53,13 @@ class SetupPlanTest {
   @Test
   void aNewerVersionIsNotDowngradedWithoutForce() {
     String v9 = "#!/bin/sh\n# clusterrun-launch-agent-hook version 9\n";
-    SetupPlan plan =
-        SetupPlan.of(state(file(hook, v9, "0:0", 0755), ourDropIn()), ETC, desired, false);
+    SetupPlan plan = plan(false, file(hook, v9, "0:0", 0755), ourDropIn());
     assertThat(plan.problems())
         .containsExactly(
             hook
                 + " was written by a newer clusterrun (version 9 > 1); upgrade clusterrun, or use"
                 + " --force to go back");
-    SetupPlan forced =
-        SetupPlan.of(state(file(hook, v9, "0:0", 0755), ourDropIn()), ETC, desired, true);
+    SetupPlan forced = plan(true, file(hook, v9, "0:0", 0755), ourDropIn());
     assertThat(forced.changes())
         .singleElement()
         .extracting(FileChange::detail)
@@ -71,11 +69,7 @@ class SetupPlanTest {
   @Test
   void rightContentWrongOwnerIsFixedWithoutBackup() {
     SetupPlan plan =
-        SetupPlan.of(
-            state(file(hook, LaunchAgentHook.content(), "1000:1000", 0755), ourDropIn()),
-            ETC,
-            desired,
-            false);
+        plan(false, file(hook, LaunchAgentHook.content(), "1000:1000", 0755), ourDropIn());
     assertThat(plan.changes())
         .singleElement()
         .satisfies(
@@ -90,13 +84,13 @@ class SetupPlanTest {
   void symlinksAndDirectoriesAtOurPaths() {
     FileState link = new FileState(hook, FileState.Kind.SYMLINK, "0:0", 0777, null, -1, null);
     FileState dir = new FileState(dropIn, FileState.Kind.OTHER, "0:0", 0755, null, -1, null);
-    SetupPlan plan = SetupPlan.of(state(link, dir), ETC, desired, false);
+    SetupPlan plan = plan(false, link, dir);
     assertThat(plan.problems())
         .containsExactly(
             hook
                 + " is a symbolic link clusterrun did not make; use --force to replace it (a backup is kept)",
             dropIn + " exists but is not a regular file; remove it first");
-    SetupPlan forced = SetupPlan.of(state(link, dir), ETC, desired, true);
+    SetupPlan forced = plan(true, link, dir);
     assertThat(forced.problems()).as("a directory is never replaced").hasSize(1);
   }
 
@@ -104,9 +98,7 @@ class SetupPlanTest {
   void hugeForeignFileIsReplacedWithForceWithoutShowingIt() {
     FileState big =
         new FileState(dropIn, FileState.Kind.FILE, "0:0", 0644, "ab".repeat(32), 5_000_000, null);
-    SetupPlan plan =
-        SetupPlan.of(
-            state(file(hook, LaunchAgentHook.content(), "0:0", 0755), big), ETC, desired, true);
+    SetupPlan plan = plan(true, file(hook, LaunchAgentHook.content(), "0:0", 0755), big);
     assertThat(plan.changes())
         .singleElement()
         .satisfies(

@@ -1,6 +1,8 @@
 package dev.clusterrun.core.spec;
 
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A job layer for tests, by name instead of by position: every field not set says nothing (null, or
@@ -13,6 +15,7 @@ public final class JobSpecBuilder {
   private String name;
   private ImageRef image;
   private String containerName;
+  private final Parts parts = new Parts();
   private ContainerSpec container;
   private WorkspaceSpec workspace = WorkspaceSpec.EMPTY;
   private MpiSpec mpi = MpiSpec.EMPTY;
@@ -34,18 +37,7 @@ public final class JobSpecBuilder {
    * none), nothing else said.
    */
   public static ContainerSpec container(String image, String name) {
-    return new ContainerSpec(
-        image == null ? null : ImageRef.parse(image),
-        name,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return ContainerSpec.of(image == null ? null : ImageRef.parse(image), name);
   }
 
   public JobSpecBuilder name(String name) {
@@ -64,6 +56,23 @@ public final class JobSpecBuilder {
     return this;
   }
 
+  /** The container's other parts, by name: {@code .parts(c -> c.writable = true)}. */
+  public JobSpecBuilder parts(Consumer<Parts> change) {
+    change.accept(parts);
+    return this;
+  }
+
+  /** What a layer's container says beside its image and name; null: it does not say. */
+  public static final class Parts {
+    public List<Mount> mounts;
+    public String workdir;
+    public Boolean writable;
+    public Boolean mountHome;
+    public Boolean remapRoot;
+    public Map<String, String> env;
+    public String save;
+  }
+
   /** The whole container, in place of {@link #image} and {@link #containerName}. */
   public JobSpecBuilder container(ContainerSpec container) {
     this.container = container;
@@ -72,6 +81,11 @@ public final class JobSpecBuilder {
 
   public JobSpecBuilder workspace(String path, String mount) {
     this.workspace = new WorkspaceSpec(path, mount);
+    return this;
+  }
+
+  public JobSpecBuilder workspace(WorkspaceSpec workspace) {
+    this.workspace = workspace;
     return this;
   }
 
@@ -93,7 +107,20 @@ public final class JobSpecBuilder {
   public JobSpec build() {
     ContainerSpec c = container;
     if (c == null) {
-      c = new ContainerSpec(image, containerName, null, null, null, null, null, null, null, null);
+      Parts p = parts;
+      c =
+          new ContainerSpec(
+              image,
+              containerName,
+              p.mounts,
+              p.workdir,
+              p.writable,
+              p.mountHome,
+              p.remapRoot,
+              p.env,
+              null,
+              p.save,
+              null);
     }
     return new JobSpec(name, c, workspace, mpi, command, ssh, source, launcher);
   }

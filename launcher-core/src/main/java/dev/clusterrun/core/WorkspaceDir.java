@@ -1,0 +1,42 @@
+package dev.clusterrun.core;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The workspace a command works in, found as {@code run} finds it: {@code --workspace}, else {@code
+ * CLUSTERRUN_WORKSPACE}, else {@code ~/clusterrun}.
+ *
+ * @param given the workspace given with {@code --workspace}, or null
+ * @param env the environment ({@code CLUSTERRUN_WORKSPACE}, {@code HOME})
+ */
+public record WorkspaceDir(Path given, Map<String, String> env) {
+  /**
+   * The variable {@code run} reads the workspace from (core.launch's EnvironmentLayer.WORKSPACE).
+   */
+  static final String ENV = "CLUSTERRUN_WORKSPACE";
+
+  public WorkspaceDir {
+    env = Map.copyOf(env);
+  }
+
+  public Path path() {
+    if (given != null) {
+      return given;
+    }
+    String e = env.get(ENV);
+    if (e != null && !e.isBlank()) {
+      return Path.of(e);
+    }
+    return Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), "clusterrun");
+  }
+
+  /** Where the workspace came from, to name in messages. */
+  public String subject() {
+    if (given != null) {
+      return "--workspace";
+    }
+    String e = env.get(ENV);
+    return e != null && !e.isBlank() ? ENV : "workspace";
+  }
+}
