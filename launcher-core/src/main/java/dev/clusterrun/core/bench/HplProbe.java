@@ -1,5 +1,6 @@
 package dev.clusterrun.core.bench;
 
+import dev.clusterrun.core.remote.ShellScript;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,15 +9,17 @@ import java.util.List;
  * sample dat files (when asked) and the architecture.
  */
 public record HplProbe(List<String> scripts, List<String> dats, String arch) {
-  /** The script run in the container; {@code dats} also lists the sample dat files. */
+  private static final ShellScript SCRIPT = ShellScript.load(HplProbe.class, "hpl-probe.sh");
+
+  /**
+   * The script run in the container ({@code hpl-probe.sh}, with {@link
+   * HplScriptLocator#SEARCH_PATHS} for its patterns); {@code dats} also lists the sample dat files.
+   */
   public static String script(boolean dats) {
-    return "ls -d "
-        + String.join(" ", HplScriptLocator.SEARCH_PATHS)
-        + " 2>/dev/null; echo @@dat; "
-        + (dats
-            ? "find /workspace /opt/nvidia -path '*sample-dat*' -name '*.dat' 2>/dev/null; "
-            : "")
-        + "echo @@arch; uname -m; true";
+    List<String> args = new ArrayList<>();
+    args.add(dats ? "yes" : "no");
+    args.addAll(HplScriptLocator.SEARCH_PATHS);
+    return SCRIPT.with(args);
   }
 
   /** What the script printed. */

@@ -1,7 +1,13 @@
 package dev.clusterrun.core.enroot;
 
 import dev.clusterrun.core.Sha256;
+import dev.clusterrun.core.remote.ShellScript;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The generic enroot pre-start hook that {@code clusterrun setup} installs as {@code
@@ -39,43 +45,58 @@ public final class LaunchAgentHook {
   /** The Open MPI 5 (PRRTE) launch-agent MCA variable. */
   public static final String OMPI5_VAR = "PRTE_MCA_prte_launch_agent";
 
+  private static final Pattern PLACEHOLDER = Pattern.compile("__([A-Z0-9_]+?)__");
+
+  private static final Pattern NAME_OR_NUMBER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*|[0-9]+");
+
+  /**
+   * The hook's text: {@code launch-agent-hook.sh} beside this class, a template whose placeholders
+   * {@code __NAME__} are put in by {@link #fill}.
+   */
   private static final String CONTENT =
-      """
-      #!/bin/sh
-      %1$s%2$d
-      # Managed by `clusterrun setup`; do not edit (it is replaced on upgrade, a backup is kept).
-      #
-      # enroot pre-start hook. Hooks see the environment of `enroot start`, the container does not.
-      # When %3$s is set there, pass that launch agent to Open MPI inside the
-      # container through $ENROOT_ENVIRON (one KEY=VALUE per line, taken verbatim):
-      #   %4$s  Open MPI 4 (ORTE)
-      #   %5$s  Open MPI 5 (PRRTE)
-      # Without the variable this hook does nothing: each job brings its own agent, so two users'
-      # or two jobs' agents never meet.
-      set -eu
+      fill(
+          ShellScript.text(LaunchAgentHook.class, "launch-agent-hook.sh"),
+          Map.of(
+              "VERSION",
+              Integer.toString(VERSION),
+              "ENV_VAR",
+              ENV_VAR,
+              "OMPI4_VAR",
+              OMPI4_VAR,
+              "OMPI5_VAR",
+              OMPI5_VAR));
 
-      agent=${%3$s-}
-      if [ -z "$agent" ]; then
-          exit 0
-      fi
-
-      newline='
-      '
-      case $agent in
-      *"$newline"*)
-          echo "clusterrun: launch-agent hook: %3$s contains a newline; refusing to pass it to the container" >&2
-          exit 1
-          ;;
-      esac
-
-      if [ -z "${ENROOT_ENVIRON-}" ]; then
-          echo "clusterrun: launch-agent hook: ENROOT_ENVIRON is not set; this hook must be run by enroot" >&2
-          exit 1
-      fi
-
-      printf '%%s=%%s\\n' %4$s "$agent" %5$s "$agent" >> "$ENROOT_ENVIRON"
-      """
-          .formatted(HEADER_PREFIX, VERSION, ENV_VAR, OMPI4_VAR, OMPI5_VAR);
+  /**
+   * {@code template} with each placeholder {@code __NAME__} replaced by {@code values.get(NAME)}.
+   * Only a variable name or a number is put in, so no value can change what the shell reads.
+   *
+   * @throws IllegalStateException for a placeholder without a value, a value never used, or a value
+   *     that is neither a name nor a number (a broken build)
+   */
+  static String fill(String template, Map<String, String> values) {
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      if (!NAME_OR_NUMBER.matcher(e.getValue()).matches()) {
+        throw new IllegalStateException(
+            e.getKey() + " is neither a name nor a number: " + e.getValue());
+      }
+    }
+    Set<String> used = new HashSet<>();
+    Matcher m = PLACEHOLDER.matcher(template);
+    StringBuilder out = new StringBuilder(template.length());
+    while (m.find()) {
+      String value = values.get(m.group(1));
+      if (value == null) {
+        throw new IllegalStateException("no value for the placeholder " + m.group());
+      }
+      used.add(m.group(1));
+      m.appendReplacement(out, Matcher.quoteReplacement(value));
+    }
+    m.appendTail(out);
+    if (!used.equals(values.keySet())) {
+      throw new IllegalStateException("placeholders never used: " + values.keySet());
+    }
+    return out.toString();
+  }
 
   private static final String SHA256 = Sha256.hex(CONTENT);
 

@@ -5,7 +5,7 @@ import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.launch.RemoteReaper;
 import dev.clusterrun.core.launch.RunProcesses;
 import dev.clusterrun.core.remote.ExecResult;
-import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.core.remote.ShellScript;
 import dev.clusterrun.core.session.Progress;
 import dev.clusterrun.core.session.Session;
 import dev.clusterrun.core.spec.SshSpec;
@@ -126,7 +126,7 @@ public final class JobsFlow {
         reaped.addAll(
             s.onEveryShellExcept(down.keySet(), sh -> RemoteReaper.reap(sh, rq.runId(), ROUND))
                 .values());
-        String check = RunProcesses.find(rq.runId(), false) + RunProcesses.pids() + "echo $pids\n";
+        String check = checkScript(rq.runId());
         s.onEveryShellExcept(down.keySet(), sh -> sh.run(check, ROUND))
             .forEach(
                 (n, r) -> {
@@ -141,32 +141,23 @@ public final class JobsFlow {
     }
   }
 
+  private static final ShellScript SIGNAL =
+      RunProcesses.before(ShellScript.load(JobsFlow.class, "stop-signal.sh"));
+
+  private static final ShellScript CHECK =
+      RunProcesses.before(ShellScript.load(JobsFlow.class, "stop-check.sh"));
+
   /**
-   * The first round of {@code stop} on a node: how many processes of the run it has, and the signal
-   * to the run's mpirun there (only the head has one), whose end it waits for.
+   * The first round of {@code stop} on a node ({@code stop-signal.sh}): how many processes of the
+   * run it has, and the signal to the run's mpirun there (only the head has one), whose end it
+   * waits for.
    */
   static String signalScript(String runId, String sig) {
-    return String.join(
-        "\n",
-        RunProcesses.find(runId, true) + RunProcesses.pids(),
-        "n=0; mp=''",
-        "for p in $pids; do",
-        "  n=$((n+1))",
-        "  case $(cat /proc/$p/comm 2>/dev/null) in"
-            + " mpirun|prterun|orterun|mpiexec) mp=\"$mp $p\" ;; esac",
-        "done",
-        "printf 'found %s\\n' \"$n\"",
-        "[ -n \"$mp\" ] || exit 0",
-        "kill -" + ShellQuote.quote(sig) + " $mp 2>/dev/null",
-        "printf 'signalled%s\\n' \"$mp\"",
-        "i=0",
-        "while [ $i -lt " + GRACE_TENTHS + " ]; do",
-        "  alive=''",
-        "  for p in $mp; do [ -d /proc/$p ] && alive=\"$alive $p\"; done",
-        "  [ -z \"$alive\" ] && exit 0",
-        "  sleep 0.1; i=$((i+1))",
-        "done",
-        "exit 0",
-        "");
+    return SIGNAL.with(List.of(runId, sig, Integer.toString(GRACE_TENTHS)));
+  }
+
+  /** The last round of {@code stop} on a node ({@code stop-check.sh}): the PIDs of the run left. */
+  static String checkScript(String runId) {
+    return CHECK.with(List.of(runId));
   }
 }

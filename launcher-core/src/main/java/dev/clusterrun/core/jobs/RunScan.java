@@ -3,6 +3,7 @@ package dev.clusterrun.core.jobs;
 import dev.clusterrun.core.launch.HeadMark;
 import dev.clusterrun.core.launch.RunProcesses;
 import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.ShellScript;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,38 +55,15 @@ public final class RunScan {
 
   private RunScan() {}
 
-  /** The script run on every node ({@code runId} null: every run). */
+  private static final ShellScript SCRIPT =
+      RunProcesses.before(ShellScript.load(RunScan.class, "run-scan.sh"));
+
+  /**
+   * The script run on every node ({@code run-scan.sh} with the run's processes before it; {@code
+   * runId} null: every run).
+   */
   public static String script(String runId) {
-    String h = HeadMark.VAR;
-    return String.join(
-        "\n",
-        RunProcesses.find(runId, true),
-        "hz=$(getconf CLK_TCK 2>/dev/null) || hz=100",
-        "bt=$(awk '/^btime /{print $2}' /proc/stat 2>/dev/null)",
-        "printf 'node\\t%s\\t%s\\t%s\\n' \"$(id -un)\" \"${bt:-0}\" \"${hz:-100}\"",
-        // The head's mark: its name put together at run time too (see RunProcesses).
-        "hv=" + h.substring(0, 11) + "; hv=${hv}" + h.substring(11),
-        "for e in $found; do",
-        "  p=${e%%:*}; id=${e#*:}",
-        "  st=$(cat /proc/$p/stat 2>/dev/null) || continue",
-        "  set -- ${st##*) }",
-        "  [ \"$1\" = Z ] && continue",
-        "  pp=$2; shift 19; start=$1",
-        "  comm=$(cat /proc/$p/comm 2>/dev/null)",
-        "  c=$( { tr '\\000' ' ' < /proc/$p/cmdline; } 2>/dev/null | cut -c1-300)",
-        "  printf 'proc\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' \"$p\" \"$pp\" \"$start\" \"$id\" \"$comm\" \"$c\"",
-        "  m=$( { printf '^%s=\\n' \"$hv\" | grep -zE -f - /proc/$p/environ; } 2>/dev/null"
-            + " | tr -d '\\000')",
-        "  m=${m#*=}",
-        "  [ -n \"$m\" ] || continue",
-        "  set -- $m",
-        "  [ $# -eq 2 ] || continue",
-        "  hs=$(cat /proc/$1/stat 2>/dev/null); alive=gone",
-        "  if [ -n \"$hs\" ]; then set -- $1 $2 ${hs##*) }; [ \"${22}\" = \"$2\" ] && alive=alive; fi",
-        "  printf 'head\\t%s\\t%s\\t%s\\t%s\\n' \"$id\" \"$1\" \"$2\" \"$alive\"",
-        "done",
-        "exit 0",
-        "");
+    return SCRIPT.with(List.of(runId == null ? "" : runId));
   }
 
   /** A node's answer to {@link #script}. */

@@ -1,6 +1,6 @@
 package dev.clusterrun.core.launch;
 
-import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.core.remote.ShellScript;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,25 +33,16 @@ public final class Canary {
 
   private Canary() {}
 
+  private static final ShellScript SCRIPT = ShellScript.load(Canary.class, "canary.sh");
+
   /**
-   * The command each rank runs (inside the container).
+   * The command each rank runs (inside the container): {@code canary.sh}, which prints {@value
+   * #TAG} and its answer ({@link #parse}).
    *
    * @param tokenPath the token file as the container sees it (under the workspace mount)
    */
   public static List<String> command(String tokenPath) {
-    return List.of(
-        "sh",
-        "-c",
-        "t=$(cat "
-            + ShellQuote.quote(tokenPath)
-            + " 2>/dev/null); h=$(hostname 2>/dev/null || cat /proc/sys/kernel/hostname); printf '"
-            + TAG
-            + " %s %s %s %s\\n' \"$h\" \"$(readlink /proc/self/ns/mnt)\""
-            + " \"${CLUSTERRUN_RUN_ID:-"
-            + NONE
-            + "}\" \"${t:-"
-            + NONE
-            + "}\"");
+    return List.of("sh", "-c", SCRIPT.with(List.of(tokenPath, TAG, NONE)));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.remote.ShellScript;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,20 +41,15 @@ public final class Lifeline implements AutoCloseable {
     this.inputs = inputs;
   }
 
-  /** What each watcher runs: waits for its input to end, then stops the run's processes. */
+  private static final ShellScript SCRIPT =
+      RemoteReaper.REAP.then(ShellScript.load(Lifeline.class, "lifeline.sh"));
+
+  /**
+   * What each watcher runs ({@code lifeline.sh} with the reaper before it): waits for its input to
+   * end, then stops the run's processes.
+   */
   static String script(String runId) {
-    String reap = RemoteReaper.script(runId);
-    return String.join(
-        "\n",
-        "trap '' HUP INT TERM PIPE",
-        "IFS= read -r cr_line",
-        "[ \"$cr_line\" = " + DONE + " ] && exit 0",
-        "exec >/dev/null 2>&1 </dev/null",
-        "( " + reap + ")",
-        "sleep 1",
-        "( " + reap + ")",
-        "exit 0",
-        "");
+    return SCRIPT.with(List.of(runId, DONE));
   }
 
   /**

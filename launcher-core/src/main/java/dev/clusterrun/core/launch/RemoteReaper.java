@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
+import dev.clusterrun.core.remote.ShellScript;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,30 +21,20 @@ public final class RemoteReaper {
 
   private RemoteReaper() {}
 
-  /** The script run on a node; exposed for tests. */
+  /** {@code reap_run RUN_ID}: {@code reap.sh} beside this class, after the run's processes. */
+  static final ShellScript REAP =
+      RunProcesses.before(ShellScript.load(RemoteReaper.class, "reap.sh"));
+
+  private static final ShellScript SCRIPT =
+      REAP.then(ShellScript.load(RemoteReaper.class, "remote-reaper.sh"));
+
+  /**
+   * The script run on a node ({@code remote-reaper.sh} with {@code reap.sh} and the run's processes
+   * before it): the processes as every command finds them ({@link RunProcesses}), here on the whole
+   * node, by PID only, never by pattern; exposed for tests.
+   */
   public static String script(String runId) {
-    // The processes as every command finds them (RunProcesses: one grep over every environment
-    // and one over every command line), here on the whole node: PIDs only, never patterns.
-    return String.join(
-        "\n",
-        RunProcesses.find(runId, false) + RunProcesses.pids() + "found=$pids",
-        "for p in $found; do",
-        "  c=$( { tr '\\000' ' ' < /proc/$p/cmdline; } 2>/dev/null | cut -c1-300)",
-        "  printf 'leftover %s %s\\n' \"$p\" \"$c\"",
-        "done",
-        "[ -n \"$found\" ] || exit 0",
-        "kill -TERM $found 2>/dev/null",
-        "i=0",
-        "while [ $i -lt 20 ]; do",
-        "  alive=''",
-        "  for p in $found; do [ -d /proc/$p ] && alive=\"$alive $p\"; done",
-        "  [ -z \"$alive\" ] && exit 0",
-        "  sleep 0.1; i=$((i+1))",
-        "done",
-        "for p in $alive; do printf 'survivor %s\\n' \"$p\"; done",
-        "kill -KILL $alive 2>/dev/null",
-        "exit 0",
-        "");
+    return SCRIPT.with(List.of(runId));
   }
 
   public static Reaped reap(NodeShell shell, String runId, Duration timeout) {

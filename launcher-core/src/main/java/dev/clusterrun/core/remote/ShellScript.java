@@ -46,6 +46,14 @@ public final class ShellScript {
     }
   }
 
+  /**
+   * This script followed by {@code next}: a script of shell functions put before the script that
+   * calls them (as {@code launch/run-processes.sh} before the scripts that find a run's processes).
+   */
+  public ShellScript then(ShellScript next) {
+    return new ShellScript(body + next.body);
+  }
+
   /** The script preceded by {@code set --} with {@code args}: its {@code $1}, {@code $2}, ... */
   public String with(List<String> args) {
     return setLine(args) + "\n" + body;

@@ -377,10 +377,7 @@ class BenchFlowTest {
     assertThat(p.arch()).isEqualTo("x86_64");
     assertThat(HplProbe.forArch(p.dats(), p.arch()))
         .containsExactly("/workspace/hpl-linux-x86_64/sample-dat/HPL-H200-16GPUs.dat");
-    assertThat(HplProbe.script(true))
-        .startsWith("ls -d /workspace/hpl.sh ")
-        .contains("find /workspace /opt/nvidia -path '*sample-dat*' -name '*.dat'");
-    assertThat(HplProbe.script(false)).doesNotContain("find");
+    // What the script runs (ls -d with the patterns first; find only when asked): HplProbeTest.
   }
 
   @Test

@@ -1,7 +1,9 @@
 package dev.clusterrun.core.enroot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clusterrun.core.GoldenText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -78,6 +80,30 @@ class LaunchAgentHookTest {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).isZero();
     assertThat(out).startsWith(LaunchAgentHook.sha256() + " ");
+  }
+
+  /** The template filled in is the hook's text byte for byte as versions before it wrote it. */
+  @Test
+  void theHookIsTheGoldenOne() {
+    GoldenText.assertMatches(
+        LaunchAgentHook.content(), getClass(), "golden/launch-agent-hook.expected.txt");
+    assertThat(LaunchAgentHook.sha256())
+        .isEqualTo("cef8051e5e9bea06be059accb7f7a002ceba589045f7eff386be19a64623a50b");
+  }
+
+  @Test
+  void theTemplateTakesOnlyNamesAndNumbersForEachOfItsPlaceholders() {
+    assertThat(LaunchAgentHook.fill("a=${__X__-} # __N__\n", Map.of("X", "B_1", "N", "7")))
+        .isEqualTo("a=${B_1-} # 7\n");
+    for (String bad : List.of("a b", "$(id)", "`id`", "x'y", "a\nb", "", "1a")) {
+      assertThatThrownBy(() -> LaunchAgentHook.fill("__X__", Map.of("X", bad)))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("neither a name nor a number");
+    }
+    assertThatThrownBy(() -> LaunchAgentHook.fill("__X__ __Y__", Map.of("X", "A")))
+        .hasMessageContaining("__Y__");
+    assertThatThrownBy(() -> LaunchAgentHook.fill("__X__", Map.of("X", "A", "Y", "B")))
+        .hasMessageContaining("never used");
   }
 
   @Test

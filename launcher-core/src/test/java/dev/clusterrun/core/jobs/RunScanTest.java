@@ -2,13 +2,18 @@ package dev.clusterrun.core.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clusterrun.core.BashRun;
+import dev.clusterrun.core.GoldenText;
 import dev.clusterrun.core.remote.ExecResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The scan script with the real sh and /proc of this machine. */
 class RunScanTest {
@@ -70,6 +75,53 @@ class RunScanTest {
     } finally {
       pa.destroyForcibly();
       pg.destroyForcibly();
+    }
+  }
+
+  @Test
+  void theScriptAndTheWordsSentWithItAreTheGoldenOnes() {
+    GoldenText.assertMatches(RunScan.script(null), getClass(), "golden/run-scan-all.expected.txt");
+    GoldenText.assertMatches(
+        RunScan.script("20260102-030405-job-ab12"), getClass(), "golden/run-scan-one.expected.txt");
+  }
+
+  /**
+   * With bash: a run id hostile to the shell is a value compared, never code; an odd one that run
+   * ids may be (a leading dash, dots) arrives exactly: its process is found, not one whose id only
+   * starts with it.
+   */
+  @Test
+  void withBashAHostileRunIdRunsNothingAndAnOddOneArrivesExactly(@TempDir Path tmp)
+      throws Exception {
+    Path mark = tmp.resolve("pwned");
+    RunScan.Node hostile =
+        RunScan.parse("here", BashRun.run(RunScan.script(BashRun.hostile(mark)), Map.of()));
+    assertThat(hostile.error()).isNull();
+    assertThat(hostile.procs()).isEmpty();
+    assertThat(mark).doesNotExist();
+
+    String odd = "-n.-" + UUID.randomUUID().toString().replace("-", "");
+    ProcessBuilder a = new ProcessBuilder("sleep", "60");
+    a.environment().put("CLUSTERRUN_RUN_ID", odd);
+    ProcessBuilder b = new ProcessBuilder("sleep", "61");
+    b.environment().put("CLUSTERRUN_RUN_ID", odd + "x");
+    Process pa = a.start();
+    Process pb = b.start();
+    try {
+      Thread.sleep(200);
+      RunScan.Node one = RunScan.parse("here", BashRun.run(RunScan.script(odd), Map.of()));
+      assertThat(one.error()).isNull();
+      assertThat(one.procs())
+          .singleElement()
+          .satisfies(
+              p -> {
+                assertThat(p.pid()).isEqualTo(pa.pid());
+                assertThat(p.runId()).isEqualTo(odd);
+                assertThat(p.cmd()).isEqualTo("sleep 60");
+              });
+    } finally {
+      pa.destroyForcibly();
+      pb.destroyForcibly();
     }
   }
 }

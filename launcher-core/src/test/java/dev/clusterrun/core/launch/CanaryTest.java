@@ -2,6 +2,8 @@ package dev.clusterrun.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clusterrun.core.BashRun;
+import dev.clusterrun.core.GoldenText;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -50,6 +52,32 @@ class CanaryTest {
             .get(0);
     assertThat(foreign.runId()).isNull();
     assertThat(foreign.token()).isNull();
+  }
+
+  @Test
+  void theCommandAndTheWordsSentWithItAreTheGoldenOnes() {
+    List<String> cmd = Canary.command("/ws/runs/" + RUN + "/" + Canary.TOKEN_FILE);
+    assertThat(cmd.subList(0, 2)).containsExactly("sh", "-c");
+    assertThat(cmd).hasSize(3);
+    GoldenText.assertMatches(cmd.get(2), getClass(), "golden/canary.expected.txt");
+  }
+
+  /**
+   * With bash: a token path hostile to the shell (quotes, command substitutions, a backslash, a
+   * glob, a newline) is the file read, byte for byte; nothing in it runs.
+   */
+  @Test
+  void withBashAHostileTokenPathIsTheFileRead() throws Exception {
+    Path mark = tmp.resolve("pwned");
+    Path token = Files.createDirectories(tmp.resolve(BashRun.hostile(mark))).resolve("t");
+    Files.writeString(token, TOKEN + "\n");
+    List<String> cmd = new java.util.ArrayList<>(Canary.command(token.toString()));
+    cmd.set(0, "bash");
+    List<Canary.Rank> ranks =
+        Canary.parse(run(cmd, Map.of(dev.clusterrun.core.enroot.LaunchAgent.RUN_ID_VAR, RUN)));
+    assertThat(ranks).singleElement().satisfies(r -> assertThat(r.token()).isEqualTo(TOKEN));
+    assertThat(ranks.get(0).runId()).isEqualTo(RUN);
+    assertThat(mark).doesNotExist();
   }
 
   private static Map<String, Canary.Expected> threeNodes(Integer e1, Integer e2, Integer e3) {

@@ -2,15 +2,22 @@ package dev.clusterrun.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clusterrun.core.BashRun;
+import dev.clusterrun.core.GoldenText;
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.LocalNodeShell;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The watcher for real, with sh and the head's own shell: what ends and what does not. */
 class LifelineTest {
@@ -71,5 +78,36 @@ class LifelineTest {
   @Test
   void theWatcherIsNoProcessOfTheRun() {
     assertThat(Lifeline.script(runId)).doesNotContain(LaunchAgent.RUN_ID_VAR + "=" + runId);
+  }
+
+  @Test
+  void theScriptAndTheWordsSentWithItAreTheGoldenOnes() {
+    GoldenText.assertMatches(
+        Lifeline.script("20260102-030405-job-ab12"), getClass(), "golden/lifeline.expected.txt");
+  }
+
+  /**
+   * With bash: at the end of its input, a watcher given a run id hostile to the shell runs nothing
+   * and stops nothing; a line that only starts with the word {@code done} is no orderly end.
+   */
+  @Test
+  void withBashAHostileRunIdRunsNothingAndStopsNothing(@TempDir Path tmp) throws Exception {
+    Path mark = tmp.resolve("pwned");
+    Process marked = sleeper(runId);
+    ExecResult r = BashRun.run(Lifeline.script(BashRun.hostile(mark)), Map.of());
+    assertThat(r.exitCode()).isZero();
+    assertThat(mark).doesNotExist();
+    assertThat(marked.isAlive()).isTrue();
+
+    Process p =
+        new ProcessBuilder("bash", "-c", Lifeline.script(runId))
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    started.add(p);
+    p.getOutputStream().write((Lifeline.DONE + "ne\n").getBytes(StandardCharsets.US_ASCII));
+    p.getOutputStream().close();
+    assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(marked.waitFor(10, TimeUnit.SECONDS)).as("stopped: no orderly end").isTrue();
   }
 }

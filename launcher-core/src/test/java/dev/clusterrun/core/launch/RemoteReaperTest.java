@@ -2,13 +2,19 @@ package dev.clusterrun.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clusterrun.core.BashRun;
+import dev.clusterrun.core.GoldenText;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RemoteReaperTest {
   /** Runs scripts with the real sh on this machine. */
@@ -86,5 +92,44 @@ class RemoteReaperTest {
             new ShShell(), "x'; touch /tmp/pwned-by-reaper; '", Duration.ofSeconds(20));
     assertThat(o.error()).isNull();
     assertThat(new java.io.File("/tmp/pwned-by-reaper")).doesNotExist();
+  }
+
+  @Test
+  void theScriptAndTheWordsSentWithItAreTheGoldenOnes() {
+    GoldenText.assertMatches(
+        RemoteReaper.script("20260102-030405-job-ab12"),
+        getClass(),
+        "golden/remote-reaper.expected.txt");
+  }
+
+  /**
+   * With bash: a run id hostile to the shell is a value compared, never code (nothing runs, nothing
+   * is stopped); an odd one that run ids may be (a leading dash, dots) arrives exactly: its process
+   * is stopped, not one whose id only starts with it.
+   */
+  @Test
+  void withBashAHostileRunIdRunsNothingAndAnOddOneArrivesExactly(@TempDir Path tmp)
+      throws Exception {
+    Path mark = tmp.resolve("pwned");
+    String odd = "-n.-" + UUID.randomUUID().toString().replace("-", "");
+    Process exact = startMarked(odd, "sleep", "60");
+    Process longer = startMarked(odd + "x", "sleep", "60");
+    Thread.sleep(200);
+    try {
+      ExecResult hostile = BashRun.run(RemoteReaper.script(BashRun.hostile(mark)), Map.of());
+      assertThat(hostile.exitCode()).as(hostile.stderr()).isZero();
+      assertThat(hostile.stdout()).isEmpty();
+      assertThat(mark).doesNotExist();
+      assertThat(exact.isAlive()).isTrue();
+
+      ExecResult r = BashRun.run(RemoteReaper.script(odd), Map.of());
+      assertThat(r.exitCode()).as(r.stderr()).isZero();
+      assertThat(r.stdout()).isEqualTo("leftover " + exact.pid() + " sleep 60 \n");
+      assertThat(exact.waitFor(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(longer.isAlive()).isTrue();
+    } finally {
+      exact.destroyForcibly();
+      longer.destroyForcibly();
+    }
   }
 }
