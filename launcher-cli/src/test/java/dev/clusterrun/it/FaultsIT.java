@@ -7,7 +7,6 @@ import static dev.clusterrun.it.Runs.summary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,33 +34,25 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FaultsIT {
   @RegisterExtension
-  static LocalClusterExtension CLUSTER =
-      new LocalClusterExtension(3, LocalCluster.Options.DEFAULT.withDockerBridge());
+  static final ClusterrunExtension HEAD =
+      new ClusterrunExtension(
+          3, LocalCluster.Options.DEFAULT.withDockerBridge(), "faults-hosts", 1, "faults-ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(180);
 
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
   static List<String> imageFlags = List.of();
 
   static LocalCluster c() {
-    return CLUSTER.cluster();
+    return HEAD.cluster();
   }
 
   @BeforeAll
-  static void launcherJobAndProgramThenSetup() {
+  static void jobAndProgramThenSetup() {
     LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    hosts = shared + "/faults-hosts";
-    ws = shared + "/faults-ws";
-    ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
-    c.writeAsJobUser(hosts, c.hostfile(1));
+    ok(c.exec("node1", "mkdir", "-p", HEAD.shared() + "/examples"));
     // The job file without any MCA setting: only clusterrun may choose the interface.
     c.writeAsJobUser(
-        shared + "/faults-ring.yaml",
+        HEAD.shared() + "/faults-ring.yaml",
         "name: faults-ring\n"
             + "container:\n"
             + "  image: "
@@ -70,10 +61,9 @@ class FaultsIT {
             + "workspace:\n"
             + "  mount: /workspace\n"
             + "command: [/workspace/ring]\n");
-    c.writeAsJobUser(ws + "/ring.c", Runs.repoFile("examples/local-cluster/mpi/ring.c"));
-    ok(c.exec("node1", "mpicc", "-O2", "-o", ws + "/ring", ws + "/ring.c"));
-    imageFlags = Runs.givenImageFlags(c, shared + "/it-image.sqsh");
-    Runs.setup(c, launcher, hosts, shared + "/faults-enroot-data");
+    Runs.compileRing(c, HEAD.ws());
+    imageFlags = Runs.givenImageFlags(c, HEAD.shared() + "/it-image.sqsh");
+    HEAD.setup(HEAD.shared() + "/faults-enroot-data");
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -84,7 +74,7 @@ class FaultsIT {
   void checkWarnsThatDocker0HasTheSameAddressOnEveryNode() {
     assertThat(c().dockerBridge()).contains("docker0 172.17.0.1/16");
     assertThat(c().jobHome().resolve(".openmpi/mca-params.conf")).doesNotExist();
-    Result r = inShared(List.of(), List.of("check", "--nodes", hosts));
+    Result r = HEAD.run(RUN_TIMEOUT, List.of(), List.of("check", "--nodes", HEAD.hosts()));
     ok(r);
     assertThat(r.stdout())
         .contains(
@@ -95,11 +85,11 @@ class FaultsIT {
   @Test
   @Order(2)
   void aRealMpiProgramPassesWithDocker0OnEveryNode() throws IOException {
-    Result plan = inShared(List.of(), job(List.of("plan")));
+    Result plan = HEAD.run(RUN_TIMEOUT, List.of(), job(List.of("plan")));
     ok(plan);
     assertThat(plan.stdout()).containsPattern("mpi.network +auto +default \\(auto: run finds");
 
-    Result r = inShared(List.of(), job(List.of("run")));
+    Result r = HEAD.run(RUN_TIMEOUT, List.of(), job(List.of("run")));
     ok(r);
     assertThat(r.stderr())
         .contains(
@@ -132,7 +122,7 @@ class FaultsIT {
     // --network none: Open MPI's own choice, as a hand-typed mpirun makes it. The canary (a short
     // mpirun of the same shape) or the job hangs on docker0; SIGINT after 40 s stops it.
     List<String> args = job(List.of("run", "--network", "none"));
-    List<String> cmd = new ArrayList<>(List.of("timeout", "-s", "INT", "40", launcher));
+    List<String> cmd = new ArrayList<>(List.of("timeout", "-s", "INT", "40", HEAD.launcher()));
     cmd.addAll(args);
     Result r = shell(cmd);
     assertThat(r.exitCode()).as("%s", r).isNotZero();
@@ -148,20 +138,22 @@ class FaultsIT {
   @Order(5)
   void fourJobsOfTwoUsersAtOnceNamedAndUnnamedAllPass() throws Exception {
     LocalCluster.JobUser two = c().user2();
-    String dataPath = shared + "/faults-enroot-data";
+    String dataPath = HEAD.shared() + "/faults-enroot-data";
     // One data path for every user, as setup writes it: the site lets every user make containers
     // there (sticky, like /tmp).
     ok(c().exec("node1", true, "chmod", "1777", dataPath));
     String ws2 = two.home() + "/faults-ws2";
     ok(c().execAs(two, "node1", "mkdir", "-p", ws2));
-    ok(c().execAs(two, "node1", "cp", ws + "/ring", ws2 + "/ring"));
+    ok(c().execAs(two, "node1", "cp", HEAD.ws() + "/ring", ws2 + "/ring"));
     // Two runs of the first user share one named container, made by whichever comes first while
     // the other waits; the second user runs one named and one unnamed container of its own.
     List<CompletableFuture<Result>> runs = new ArrayList<>();
     runs.add(
-        CompletableFuture.supplyAsync(() -> asUser(null, ws, "--container-name", "faultsconc")));
+        CompletableFuture.supplyAsync(
+            () -> asUser(null, HEAD.ws(), "--container-name", "faultsconc")));
     runs.add(
-        CompletableFuture.supplyAsync(() -> asUser(null, ws, "--container-name", "faultsconc")));
+        CompletableFuture.supplyAsync(
+            () -> asUser(null, HEAD.ws(), "--container-name", "faultsconc")));
     runs.add(
         CompletableFuture.supplyAsync(() -> asUser(two, ws2, "--container-name", "faultsconc2")));
     runs.add(CompletableFuture.supplyAsync(() -> asUser(two, ws2)));
@@ -200,17 +192,15 @@ class FaultsIT {
   /** {@code run faults-ring.yaml} as {@code user} (null: the first) with its own workspace. */
   static Result asUser(LocalCluster.JobUser user, String workspace, String... flags) {
     List<String> cmd =
-        new ArrayList<>(List.of(launcher, "run", "faults-ring.yaml", "--nodes", hosts));
+        new ArrayList<>(
+            List.of(HEAD.launcher(), "run", "faults-ring.yaml", "--nodes", HEAD.hosts()));
     cmd.addAll(List.of("--workspace", workspace));
     cmd.addAll(imageFlags);
     cmd.addAll(List.of(flags));
     if (user == null) {
       return shell(cmd);
     }
-    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
-    Result r = c().execAs(user, "node1", null, RUN_TIMEOUT, List.of("sh", "-c", script));
-    System.err.println("--- as " + user.name() + ": " + String.join(" ", cmd) + "\n" + r);
-    return r;
+    return Runs.shownAs(c(), user, HEAD.shared(), RUN_TIMEOUT, cmd);
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -220,7 +210,7 @@ class FaultsIT {
   @Order(4)
   void aNodeCutMidRunStopsTheJobNamingItWithinTheNodeTimeoutAndLeavesNothingOnTheOthers()
       throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
+    List<String> cmd = new ArrayList<>(List.of(HEAD.launcher()));
     cmd.addAll(job(List.of("run", "--node-timeout", "10s", "--", "sleep", "987")));
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> shell(cmd));
     try {
@@ -284,19 +274,13 @@ class FaultsIT {
   /** {@code COMMAND faults-ring.yaml --nodes H --workspace WS [image] EXTRA}. */
   static List<String> job(List<String> commandAndFlags) {
     List<String> args = new ArrayList<>(commandAndFlags.subList(0, 1));
-    args.addAll(List.of("faults-ring.yaml", "--nodes", hosts, "--workspace", ws));
+    args.addAll(List.of("faults-ring.yaml", "--nodes", HEAD.hosts(), "--workspace", HEAD.ws()));
     args.addAll(imageFlags);
     args.addAll(commandAndFlags.subList(1, commandAndFlags.size()));
     return args;
   }
 
-  static Result inShared(List<String> env, List<String> args) {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args);
-    return Runs.shown(c(), shared, RUN_TIMEOUT, env, cmd);
-  }
-
   static Result shell(List<String> cmd) {
-    return Runs.shown(c(), shared, RUN_TIMEOUT, List.of(), cmd);
+    return Runs.shown(c(), HEAD.shared(), RUN_TIMEOUT, List.of(), cmd);
   }
 }

@@ -37,39 +37,30 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class JobIoIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "io-hosts", 2, "io-ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(240);
 
   /** Lines each rank prints in the labelled run (the figure). */
   static final int LINES = 50_000;
 
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
   static String input;
   static String inputSum;
   static List<String> image;
 
   static LocalCluster c() {
-    return CLUSTER.cluster();
+    return HEAD.cluster();
   }
 
   @BeforeAll
-  static void launcherSetupAndInput() {
+  static void setupAndInput() {
     LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    ws = shared + "/io-ws";
-    hosts = shared + "/io-hosts";
-    input = shared + "/io-input.bin";
-    ok(c.exec("node1", "mkdir", "-p", ws));
-    c.writeAsJobUser(hosts, c.hostfile(2));
-    Runs.setup(c, launcher, hosts, shared + "/enroot-data");
+    input = HEAD.shared() + "/io-input.bin";
+    HEAD.setup(HEAD.shared() + "/enroot-data");
     ok(c.exec("node1", "sh", "-c", "head -c 10485760 /dev/urandom > " + input));
     inputSum = ok(c.exec("node1", "sha256sum", input)).out().split("\\s+")[0];
-    image = Runs.requiredImageFlags(c, shared + "/io-image.sqsh");
+    image = Runs.requiredImageFlags(c, HEAD.shared() + "/io-image.sqsh");
     if (image.isEmpty()) {
       image = List.of("--container-image", c.tinyImage());
     }
@@ -214,11 +205,12 @@ class JobIoIT {
    */
   static Result run(String from, List<String> args) {
     List<String> cmd =
-        new ArrayList<>(List.of(launcher, "run", "--nodes", hosts, "--workspace", ws));
+        new ArrayList<>(
+            List.of(HEAD.launcher(), "run", "--nodes", HEAD.hosts(), "--workspace", HEAD.ws()));
     cmd.addAll(args);
     String script =
         "cd "
-            + ShellQuote.quote(shared)
+            + ShellQuote.quote(HEAD.shared())
             + " && exec "
             + ShellQuote.join(cmd)
             + " < "

@@ -21,7 +21,7 @@ import org.opentest4j.TestAbortedException;
  * the class is reported skipped with the reason, never a class that runs 0 tests without a word;
  * with {@code CI=true} in the environment it fails instead, so CI never passes by skipping.
  */
-public final class LocalClusterExtension
+public class LocalClusterExtension
     implements BeforeAllCallback, AfterAllCallback, ExecutionCondition, InvocationInterceptor {
   private final int nodes;
   private final LocalCluster.EnrootMode mode;
@@ -61,6 +61,11 @@ public final class LocalClusterExtension
 
   public static boolean realEnrootRequested() {
     return "1".equals(System.getenv("CLUSTERRUN_IT_REAL_ENROOT"));
+  }
+
+  /** Whether the cluster is up: after beforeAll, unless a missing prerequisite skips the class. */
+  boolean isUp() {
+    return cluster != null;
   }
 
   /** The running cluster (after beforeAll). */

@@ -33,33 +33,25 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PerNodeIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts", 2, "ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
 
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
   static String app;
   static String image;
 
   static LocalCluster c() {
-    return CLUSTER.cluster();
+    return HEAD.cluster();
   }
 
   @BeforeAll
-  static void launcherSetupImageAndProgram() {
+  static void setupImageAndProgram() {
     LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    ws = shared + "/ws";
-    app = shared + "/pn-app";
-    hosts = shared + "/hosts";
-    ok(c.exec("node1", "mkdir", "-p", ws, app));
-    c.writeAsJobUser(hosts, c.hostfile(2));
+    app = HEAD.shared() + "/pn-app";
+    ok(c.exec("node1", "mkdir", "-p", app));
     c.writeAsJobUser(app + "/rendezvous.py", Runs.repoFile("examples/per-node/rendezvous.py"));
-    Runs.setup(c, launcher, hosts, shared + "/enroot-data");
+    HEAD.setup(HEAD.shared() + "/enroot-data");
     image = app + "/base.sqsh";
     Runs.imageFileAt(c, image);
   }
@@ -158,17 +150,15 @@ class PerNodeIT {
   @Test
   @Order(4)
   void ctrlCStopsEveryNodeAndLeavesNothingBehind() throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args(List.of("--", "sleep", "987")));
-    Runs.interruptedOnceRunning(c(), shared, cmd);
+    Runs.interruptedOnceRunning(
+        c(), HEAD.shared(), HEAD.command(args(List.of("--", "sleep", "987"))));
   }
 
   @Test
   @Order(4)
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args(List.of("--", "sleep", "120")));
-    Runs.killedLeavesNothingBehind(c(), shared, cmd);
+    Runs.killedLeavesNothingBehind(
+        c(), HEAD.shared(), HEAD.command(args(List.of("--", "sleep", "120"))));
   }
 
   @Test
@@ -212,9 +202,9 @@ class PerNodeIT {
                 "run",
                 "--launcher=per-node",
                 "--nodes",
-                hosts,
+                HEAD.hosts(),
                 "--workspace",
-                ws,
+                HEAD.ws(),
                 "--container-image",
                 image));
     a.addAll(extra);
@@ -223,8 +213,6 @@ class PerNodeIT {
 
   /** Runs the launcher as the job user on node1 from the shared dir, with {@code env} added. */
   static Result run(List<String> env, List<String> extra) {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args(extra));
-    return Runs.shown(c(), shared, RUN_TIMEOUT, env, cmd);
+    return HEAD.run(RUN_TIMEOUT, env, args(extra));
   }
 }

@@ -34,15 +34,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PyxisCasesIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts", 1, "ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
 
-  static String shared;
-  static String launcher;
   static String hosts1;
-  static String hosts3;
-  static String ws;
   static String pyx;
 
   /** The job's image as a squashfs file on the shared filesystem, by absolute path. */
@@ -55,25 +52,20 @@ class PyxisCasesIT {
           + " /proc/self/mountinfo; }\n";
 
   static LocalCluster c() {
-    return CLUSTER.cluster();
+    return HEAD.cluster();
   }
 
   @BeforeAll
-  static void launcherSetupAndImage() {
+  static void setupAndImage() {
     LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    ws = shared + "/ws";
-    pyx = shared + "/pyx";
-    hosts1 = shared + "/hosts-head";
-    hosts3 = shared + "/hosts";
-    ok(c.exec("node1", "mkdir", "-p", ws, pyx + "/ro-src", pyx + "/gone-src"));
+    pyx = HEAD.shared() + "/pyx";
+    hosts1 = HEAD.shared() + "/hosts-head";
+    ok(c.exec("node1", "mkdir", "-p", pyx + "/ro-src", pyx + "/gone-src"));
     c.writeAsJobUser(hosts1, "node1 slots=1\n");
-    c.writeAsJobUser(hosts3, c.hostfile(1));
     c.writeAsJobUser(pyx + "/ro-src/marker", "ro-marker\n");
     c.writeAsJobUser(pyx + "/script.txt", "script-marker\n");
     Runs.keepMpiOnClusterNetwork(c);
-    Runs.setup(c, launcher, hosts3, shared + "/enroot-data");
+    HEAD.setup(HEAD.shared() + "/enroot-data");
     image = pyx + "/base.sqsh";
     Runs.imageFileAt(c, image);
   }
@@ -158,7 +150,7 @@ class PyxisCasesIT {
                 "run",
                 List.of(
                     "--nodes",
-                    hosts3,
+                    HEAD.hosts(),
                     "--container-image=" + image,
                     "--container-mounts=./pyx/ro-src:/data:ro",
                     "sh",
@@ -493,11 +485,11 @@ class PyxisCasesIT {
 
   /** The launcher as the job user on node1, from the shared directory, with {@code env} added. */
   static Result clusterrun(List<String> env, String command, List<String> args) {
-    List<String> vars = new ArrayList<>(List.of("CLUSTERRUN_WORKSPACE=" + ws));
+    List<String> vars = new ArrayList<>(List.of("CLUSTERRUN_WORKSPACE=" + HEAD.ws()));
     vars.addAll(env);
-    List<String> cmd = new ArrayList<>(List.of(launcher, command));
+    List<String> cmd = new ArrayList<>(List.of(command));
     cmd.addAll(args);
-    return Runs.shown(c(), shared, RUN_TIMEOUT, vars, cmd);
+    return HEAD.run(RUN_TIMEOUT, vars, cmd);
   }
 
   /** {@code run --nodes HOSTS1 --no-canary ARGS}: a job in one container on the head. */

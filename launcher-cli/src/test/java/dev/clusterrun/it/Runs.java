@@ -222,6 +222,16 @@ final class Runs {
   }
 
   /**
+   * examples/local-cluster/mpi/ring.c written to {@code dir} as the job user and compiled there to
+   * {@code dir/ring} by the head's mpicc (the stand-in's containers see the node's /usr: the node's
+   * mpicc is the container's).
+   */
+  static void compileRing(LocalCluster c, String dir) {
+    c.writeAsJobUser(dir + "/ring.c", repoFile("examples/local-cluster/mpi/ring.c"));
+    ok(c.exec("node1", "mpicc", "-O2", "-o", dir + "/ring", dir + "/ring.c"));
+  }
+
+  /**
    * Keeps Open MPI on the cluster's network on a multi-homed host: mca-params.conf in the job
    * user's home, read by mpirun and orted (every container mounts the home directory).
    */
@@ -230,19 +240,6 @@ final class Runs {
     c.writeAsJobUser(
         c.jobHome() + "/.openmpi/mca-params.conf",
         "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
-  }
-
-  /**
-   * {@code clusterrun setup --nodes HOSTS --data-path DATA} on the head; fails unless it passes.
-   */
-  static Result setup(LocalCluster c, String launcher, String hosts, String dataPath) {
-    return ok(
-        c.exec(
-            "node1",
-            false,
-            null,
-            Duration.ofSeconds(240),
-            List.of(launcher, "setup", "--nodes", hosts, "--data-path", dataPath)));
   }
 
   /** {@code cd DIR && exec env ENV... ARGV} on the head as the job user. */
@@ -256,6 +253,18 @@ final class Runs {
       LocalCluster c, String dir, Duration timeout, List<String> env, List<String> argv) {
     Result r = inDir(c, dir, timeout, env, argv);
     System.err.println("--- " + String.join(" ", argv) + "\n" + r);
+    return r;
+  }
+
+  /**
+   * {@code cd DIR && exec ARGV} on the head as {@code user}; prints the command and what it gave
+   * back on stderr.
+   */
+  static Result shownAs(
+      LocalCluster c, LocalCluster.JobUser user, String dir, Duration timeout, List<String> argv) {
+    String sh = script(dir, List.of(), argv);
+    Result r = c.execAs(user, "node1", null, timeout, List.of("sh", "-c", sh));
+    System.err.println("--- as " + user.name() + ": " + String.join(" ", argv) + "\n" + r);
     return r;
   }
 

@@ -41,41 +41,28 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SetupRunIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts", 1, "ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
 
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
   static String dataPath;
 
   /** Extra flags pointing the job at CLUSTERRUN_IT_IMAGE when given (else the yaml's image). */
   static List<String> imageFlags = List.of();
 
   static LocalCluster c() {
-    return CLUSTER.cluster();
+    return HEAD.cluster();
   }
 
   @BeforeAll
-  static void launcherJobAndProgramInTheSharedDir() {
+  static void jobAndProgramInTheSharedDir() {
     LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    hosts = shared + "/hosts";
-    ws = shared + "/ws";
-    dataPath = shared + "/enroot-data";
-    c.writeAsJobUser(hosts, c.hostfile(1));
-    ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
-    for (String example : List.of("hello-mpi.yaml", "seed.yaml")) {
-      c.writeAsJobUser(shared + "/examples/" + example, Runs.repoFile("examples/" + example));
-    }
-    c.writeAsJobUser(ws + "/ring.c", Runs.repoFile("examples/local-cluster/mpi/ring.c"));
-    // The stand-in's containers see the node's /usr: the node's mpicc is the container's.
-    ok(c.exec("node1", "mpicc", "-O2", "-o", ws + "/ring", ws + "/ring.c"));
+    dataPath = HEAD.shared() + "/enroot-data";
+    HEAD.copyExamples("hello-mpi.yaml", "seed.yaml");
+    Runs.compileRing(c, HEAD.ws());
     Runs.keepMpiOnClusterNetwork(c);
-    imageFlags = Runs.requiredImageFlags(c, shared + "/it-image.sqsh");
+    imageFlags = Runs.requiredImageFlags(c, HEAD.shared() + "/it-image.sqsh");
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -101,10 +88,10 @@ class SetupRunIT {
 
     Map<String, String> nodeNs = Runs.nodeMountNamespaces(c());
     List<String> args =
-        new ArrayList<>(List.of("run", "examples/hello-mpi.yaml", "--nodes", hosts));
+        new ArrayList<>(List.of("run", "examples/hello-mpi.yaml", "--nodes", HEAD.hosts()));
     args.addAll(imageFlags);
     // The workspace through the environment, as a user would set it once.
-    Result r = inShared(List.of("CLUSTERRUN_WORKSPACE=" + ws), args);
+    Result r = inShared(List.of("CLUSTERRUN_WORKSPACE=" + HEAD.ws()), args);
     ok(r);
 
     // Every rank of every node: its hostname, inside the container, the data went round.
@@ -147,7 +134,7 @@ class SetupRunIT {
     assertThat(s.path("versions").path("openmpi").asText()).matches("4\\..*");
     assertThat(s.path("leftovers").toString()).doesNotContain("\"pid\"");
     Path runDir = Paths.get(s.path("runDir").asText());
-    assertThat(runDir.getParent()).isEqualTo(Paths.get(ws, "runs"));
+    assertThat(runDir.getParent()).isEqualTo(Paths.get(HEAD.ws(), "runs"));
     assertThat(Files.readString(runDir.resolve("stdout.log"))).contains("host=node3");
     assertThat(runDir.resolve("plan.txt")).exists();
     assertThat(runDir.resolve("job.yaml")).exists();
@@ -218,7 +205,7 @@ class SetupRunIT {
   @Test
   @Order(4)
   void sigintInTheMiddleOfALongJobExits130AndLeavesNothingOnAnyNode() throws Exception {
-    Result r = Runs.interruptedOnceRunning(c(), shared, longJob("987"));
+    Result r = Runs.interruptedOnceRunning(c(), HEAD.shared(), longJob("987"));
     assertThat(summary(r).path("outcome").asText()).isEqualTo("interrupted");
   }
 
@@ -227,13 +214,13 @@ class SetupRunIT {
     List<String> cmd =
         new ArrayList<>(
             List.of(
-                launcher,
+                HEAD.launcher(),
                 "run",
                 "examples/hello-mpi.yaml",
                 "--nodes",
-                hosts,
+                HEAD.hosts(),
                 "--workspace",
-                ws,
+                HEAD.ws(),
                 "--skip-checks"));
     cmd.addAll(imageFlags);
     cmd.addAll(List.of("--", "sleep", seconds));
@@ -244,7 +231,7 @@ class SetupRunIT {
   @Order(4)
   void sigtermAndSighupStopALongJobOnEveryNodeAsCtrlCDoesAndExit143And129() throws Exception {
     for (String[] s : new String[][] {{"TERM", "143"}, {"HUP", "129"}}) {
-      JobSignals.Running j = JobSignals.start(c(), shared, longJob("120"), "sleep 120", 3);
+      JobSignals.Running j = JobSignals.start(c(), HEAD.shared(), longJob("120"), "sleep 120", 3);
       JobSignals.send(c(), j, s[0]);
       Result r = j.result().get(90, TimeUnit.SECONDS);
       System.err.println("--- clusterrun run ... -- sleep 120, SIG" + s[0] + "\n" + r);
@@ -261,14 +248,14 @@ class SetupRunIT {
   @Test
   @Order(4)
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
-    Runs.killedLeavesNothingBehind(c(), shared, longJob("120"));
+    Runs.killedLeavesNothingBehind(c(), HEAD.shared(), longJob("120"));
   }
 
   @Test
   @Order(5)
   void aHookMadeNonExecutableOnOneNodeIsCaughtBeforeRunAndNoHookStillWorks() throws IOException {
     String hook = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
-    Path runs = Paths.get(ws, "runs");
+    Path runs = Paths.get(HEAD.ws(), "runs");
     long before = countEntries(runs);
     ok(c().exec("node2", true, "chmod", "0644", hook));
     try {
@@ -297,14 +284,14 @@ class SetupRunIT {
   void twoJobsAtOnceWithDifferentMountsAndNodesEachSeeTheirOwn() throws Exception {
     // Job A on all three nodes, job B on node2 and node3 only (the head runs mpirun for both),
     // each with its own directory mounted at /data, in the same workspace.
-    String hosts23 = shared + "/hosts-23";
+    String hosts23 = HEAD.shared() + "/hosts-23";
     c().writeAsJobUser(hosts23, "node2 slots=1\nnode3 slots=1\n");
-    Map<String, String> hostfiles = Map.of("A", hosts, "B", hosts23);
+    Map<String, String> hostfiles = Map.of("A", HEAD.hosts(), "B", hosts23);
     Map<String, List<String>> expected =
         Map.of("A", List.of("node1", "node2", "node3"), "B", List.of("node2", "node3"));
     for (String m : List.of("A", "B")) {
-      ok(c().exec("node1", "mkdir", "-p", shared + "/mount-" + m));
-      c().writeAsJobUser(shared + "/mount-" + m + "/marker", "marker-" + m + "\n");
+      ok(c().exec("node1", "mkdir", "-p", HEAD.shared() + "/mount-" + m));
+      c().writeAsJobUser(HEAD.shared() + "/mount-" + m + "/marker", "marker-" + m + "\n");
     }
     String probe =
         "s=$(date +%s.%N); m=$(cat /data/marker); sleep 3;"
@@ -319,11 +306,16 @@ class SetupRunIT {
                   "--nodes",
                   hostfiles.get(m),
                   "--workspace",
-                  ws));
+                  HEAD.ws()));
       args.addAll(imageFlags);
       args.addAll(
           List.of(
-              "--container-mounts", shared + "/mount-" + m + ":/data:ro", "--", "sh", "-c", probe));
+              "--container-mounts",
+              HEAD.shared() + "/mount-" + m + ":/data:ro",
+              "--",
+              "sh",
+              "-c",
+              probe));
       jobs.put(m, CompletableFuture.supplyAsync(() -> inShared(List.of(), args)));
     }
     Map<String, double[]> spans = new HashMap<>();
@@ -366,12 +358,12 @@ class SetupRunIT {
   @Order(7)
   void theSeedsManualRecipeAndClusterrunRunGiveTheSameResult() throws IOException {
     LocalCluster c = c();
-    String seedWs = shared + "/seed-ws";
+    String seedWs = HEAD.shared() + "/seed-ws";
     ok(c.exec("node1", "mkdir", "-p", seedWs));
-    ok(c.exec("node1", "cp", ws + "/ring", seedWs + "/ring"));
+    ok(c.exec("node1", "cp", HEAD.ws() + "/ring", seedWs + "/ring"));
     c().writeAsJobUser(seedWs + "/hosts.txt", c.hostfile(1));
     // The seed: a named container made by hand in the shared data path (setup's drop-in), ...
-    String image = imageFlags.isEmpty() ? importedImage(ws).toString() : imageFlags.get(1);
+    String image = imageFlags.isEmpty() ? importedImage(HEAD.ws()).toString() : imageFlags.get(1);
     assertThat(Paths.get(image)).exists();
     ok(c.exec("node1", "enroot", "create", "-n", "seed", image));
     // ... a hook on every node with the flags typed again by hand, ...
@@ -422,7 +414,7 @@ class SetupRunIT {
                     "run",
                     "examples/seed.yaml",
                     "--nodes",
-                    hosts,
+                    HEAD.hosts(),
                     "--container-name",
                     "seed",
                     "--container-image",
@@ -441,19 +433,20 @@ class SetupRunIT {
   // ----------------------------------------------------------------------------------------------
 
   static Result setup() {
-    return c().exec(
-            "node1",
-            false,
-            null,
-            RUN_TIMEOUT,
-            List.of(launcher, "setup", "--nodes", hosts, "--data-path", dataPath));
+    return HEAD.trySetup(dataPath, RUN_TIMEOUT);
   }
 
   /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] EXTRA}. */
   static Result run(List<String> env, List<String> extra) {
     List<String> args =
         new ArrayList<>(
-            List.of("run", "examples/hello-mpi.yaml", "--nodes", hosts, "--workspace", ws));
+            List.of(
+                "run",
+                "examples/hello-mpi.yaml",
+                "--nodes",
+                HEAD.hosts(),
+                "--workspace",
+                HEAD.ws()));
     args.addAll(imageFlags);
     int dd = extra.indexOf("--");
     args.addAll(dd < 0 ? extra : extra.subList(0, dd));
@@ -470,13 +463,21 @@ class SetupRunIT {
     String box = "early-box";
     String hook = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
     List<String> base =
-        List.of("run", "--nodes", hosts, "--workspace", ws, "--container-name=" + box, "--np", "3");
+        List.of(
+            "run",
+            "--nodes",
+            HEAD.hosts(),
+            "--workspace",
+            HEAD.ws(),
+            "--container-name=" + box,
+            "--np",
+            "3");
     // Made by a first run from the image (which also remembers the container's Open MPI)...
     List<String> first = new ArrayList<>(base);
     first.addAll(imageFlags.isEmpty() ? List.of("--container-image", c().tinyImage()) : imageFlags);
     first.addAll(List.of("--", "/workspace/ring"));
     ringRanks(ok(inShared(List.of(), first)).stdout());
-    Path marker = Paths.get(ws, "early-marker");
+    Path marker = Paths.get(HEAD.ws(), "early-marker");
     try {
       // ...then used as it is: its start on the head begins while the checks run.
       List<String> again = new ArrayList<>(base);
@@ -555,9 +556,7 @@ class SetupRunIT {
 
   /** Runs the launcher as the job user on node1 from the shared dir, with {@code env} added. */
   static Result inShared(List<String> env, List<String> args) {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args);
-    return Runs.shown(c(), shared, RUN_TIMEOUT, env, cmd);
+    return HEAD.run(RUN_TIMEOUT, env, args);
   }
 
   /** The ring lines, sorted, with the namespace replaced by inside/outside its node's. */
