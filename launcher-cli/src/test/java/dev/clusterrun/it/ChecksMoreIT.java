@@ -268,10 +268,7 @@ class ChecksMoreIT {
             .replace(
                 "mca: {btl: \"tcp,self\"}",
                 "mca: {btl: \"tcp,self\"}\n  args: [--host, \"node1,node2\", --map-by, node]"));
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                HEAD.launcher(), "run", job, "--nodes", HEAD.hosts(), "--workspace", HEAD.ws()));
+    List<String> cmd = HEAD.command(HEAD.onNodes("run", job));
     cmd.addAll(imageFlags);
     cmd.addAll(List.of("--np", "2", "--", "hostname"));
     Result r = exec(cmd.toArray(new String[0]));
@@ -370,15 +367,7 @@ class ChecksMoreIT {
 
   /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] ARGS}. */
   static Result run(String... args) {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                "run",
-                "examples/hello-mpi.yaml",
-                "--nodes",
-                HEAD.hosts(),
-                "--workspace",
-                HEAD.ws()));
+    List<String> cmd = HEAD.onNodes("run", "examples/hello-mpi.yaml");
     cmd.addAll(imageFlags);
     cmd.addAll(List.of(args));
     return HEAD.run(RUN_TIMEOUT, List.of(), cmd);

@@ -96,6 +96,16 @@ final class ClusterrunExtension extends LocalClusterExtension {
             List.of(launcher, "setup", "--nodes", hosts(), "--data-path", dataPath));
   }
 
+  /**
+   * {@code WORDS... --nodes HOSTS --workspace WS}, to add to: clusterrun's arguments for this
+   * cluster's nodes and workspace.
+   */
+  List<String> onNodes(String... words) {
+    List<String> a = new ArrayList<>(List.of(words));
+    a.addAll(List.of("--nodes", hosts(), "--workspace", ws()));
+    return a;
+  }
+
   /** The launcher's command line with {@code args}. */
   List<String> command(List<String> args) {
     List<String> cmd = new ArrayList<>(List.of(launcher));

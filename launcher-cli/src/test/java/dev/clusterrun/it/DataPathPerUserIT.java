@@ -44,13 +44,9 @@ class DataPathPerUserIT {
   static String template;
   static List<String> imageFlags;
 
-  static LocalCluster c() {
-    return HEAD.cluster();
-  }
-
   @BeforeAll
   static void theSitesPerUserRoot() {
-    LocalCluster c = c();
+    LocalCluster c = HEAD.cluster();
     root = HEAD.shared() + "/enroot";
     template = root + "/$(id -u)";
     // The site's part: a root every user may make their own directory in (sticky, like /tmp).
@@ -76,8 +72,8 @@ class DataPathPerUserIT {
       assertThat(r.stderr()).as(bad).startsWith("clusterrun: --data-path: ").contains("'");
       assertThat(Paths.get(marker)).as(bad).doesNotExist();
     }
-    for (String node : c().nodes()) {
-      assertThat(c().exec(node, "test", "-e", DROP_IN).exitCode()).as(node).isNotZero();
+    for (String node : HEAD.cluster().nodes()) {
+      assertThat(HEAD.cluster().exec(node, "test", "-e", DROP_IN).exitCode()).as(node).isNotZero();
     }
   }
 
@@ -85,21 +81,21 @@ class DataPathPerUserIT {
   @Order(2)
   void setupWritesTheTemplateUnquotedAndProvesTheDirectoryOfItsUser() {
     Result r = ok(setup(template));
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(r.stdout()).contains(node + ": changed");
-      assertThat(ok(c().exec(node, "cat", DROP_IN)).stdout())
+      assertThat(ok(HEAD.cluster().exec(node, "cat", DROP_IN)).stdout())
           .contains("\nENROOT_DATA_PATH " + template + "\n");
     }
     // The proof made the job user's own directory, never one named after the template.
-    assertThat(Paths.get(root, String.valueOf(c().user1().uid()))).isDirectory();
+    assertThat(Paths.get(root, String.valueOf(HEAD.cluster().user1().uid()))).isDirectory();
     assertThat(literalTemplates()).isEmpty();
   }
 
   @Test
   @Order(3)
   void twoUsersEachMakeTheirOwnContainerXAtTheSameTimeInTheirOwnDirectory() throws Exception {
-    JobUser one = c().user1();
-    JobUser two = c().user2();
+    JobUser one = HEAD.cluster().user1();
+    JobUser two = HEAD.cluster().user2();
     CompletableFuture<Result> a = CompletableFuture.supplyAsync(() -> runX(one));
     CompletableFuture<Result> b = CompletableFuture.supplyAsync(() -> runX(two));
     Result ra = ok(a.get(300, TimeUnit.SECONDS));
@@ -120,10 +116,10 @@ class DataPathPerUserIT {
   @Test
   @Order(4)
   void checkShowsEachUsersValueBesideTheTemplateAndProvesIt() throws IOException {
-    for (JobUser u : List.of(c().user1(), c().user2())) {
+    for (JobUser u : List.of(HEAD.cluster().user1(), HEAD.cluster().user2())) {
       Result r = ok(as(u, List.of(HEAD.launcher(), "check", "--nodes", HEAD.hosts(), "--json")));
       JsonNode report = new ObjectMapper().readTree(r.stdout());
-      for (String node : c().nodes()) {
+      for (String node : HEAD.cluster().nodes()) {
         JsonNode data = result(report, node, "data-path");
         assertThat(data.get("status").asText()).as("%s %s", u.name(), data).isEqualTo("PASS");
         assertThat(data.get("reason").asText())
@@ -161,6 +157,6 @@ class DataPathPerUserIT {
   }
 
   static Result as(JobUser u, List<String> cmd) {
-    return Runs.shownAs(c(), u, HEAD.shared(), TIMEOUT, cmd);
+    return Runs.shownAs(HEAD.cluster(), u, HEAD.shared(), TIMEOUT, cmd);
   }
 }

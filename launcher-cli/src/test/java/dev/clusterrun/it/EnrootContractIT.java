@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,40 +39,15 @@ class EnrootContractIT {
   static String image;
   static String sysconf;
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void containerOnASharedDataPath() throws IOException {
-    LocalCluster c = c();
+  static void containerOnASharedDataPath() {
+    LocalCluster c = CLUSTER.cluster();
     shared = c.sharedDir().toString();
     dataPath = shared + "/contract-data/user-" + c.jobUid();
     runtimePath = "/tmp/enroot-runtime-" + c.jobUid();
-    c.writeEnrootFile(
-        "enroot.conf.d/50-contract.conf",
-        "ENROOT_RUNTIME_PATH /tmp/enroot-runtime-$(id -u)\n"
-            + "ENROOT_DATA_PATH "
-            + shared
-            + "/contract-data/user-$(id -u)\n"
-            + "ENROOT_CACHE_PATH "
-            + shared
-            + "/contract-cache/user-$(id -u)\n"
-            + "ENROOT_MOUNT_HOME yes\n",
-        "rw-r--r--");
-    String given = System.getenv("CLUSTERRUN_IT_IMAGE");
-    if (given != null && !given.isBlank()) {
-      image = shared + "/contract-image.sqsh";
-      Files.copy(Paths.get(given), Paths.get(image), StandardCopyOption.REPLACE_EXISTING);
-    } else {
-      assertThat(LocalClusterExtension.realEnrootRequested())
-          .as(
-              "CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (an image from build-image.sh)")
-          .isFalse();
-      image = shared + "/contract-tiny.sqsh";
-      ok(c.exec("node1", "enroot", "import", "-o", image, "docker://clusterrun/tiny"));
-    }
-    ok(c.exec("node1", "enroot", "create", "-n", NAME, image));
+    Runs.enrootPaths(c, "contract", shared + "/contract-data", shared + "/contract-cache", true);
+    image = shared + "/contract-image.sqsh";
+    Runs.containerAt(c, NAME, image);
     rootfs = dataPath + "/" + NAME;
     sysconf = setting(ok(c.exec("node1", "enroot", "info")).stdout(), "ENROOT_SYSCONF_PATH");
   }
@@ -101,7 +75,7 @@ class EnrootContractIT {
     w.addAll(flags);
     w.add(NAME);
     w.addAll(Arrays.asList(cmd));
-    return c().exec(node, false, null, LocalCluster.DEFAULT_TIMEOUT, w);
+    return CLUSTER.cluster().exec(node, false, null, LocalCluster.DEFAULT_TIMEOUT, w);
   }
 
   /** One line of {@code enroot info}: the effective value, or null when not set. */
@@ -119,7 +93,8 @@ class EnrootContractIT {
     List<String> w = new ArrayList<>(List.of("env"));
     w.addAll(Arrays.asList(env));
     w.addAll(List.of("enroot", "info"));
-    return ok(c().exec("node1", false, null, LocalCluster.DEFAULT_TIMEOUT, w)).stdout();
+    return ok(CLUSTER.cluster().exec("node1", false, null, LocalCluster.DEFAULT_TIMEOUT, w))
+        .stdout();
   }
 
   static String unique(String prefix) {
@@ -133,7 +108,7 @@ class EnrootContractIT {
   /** A directory in the shared dir, made by the job user. */
   static String sharedSubdir(String prefix) {
     String d = shared + "/" + unique(prefix);
-    ok(c().exec("node1", "mkdir", "-p", d));
+    ok(CLUSTER.cluster().exec("node1", "mkdir", "-p", d));
     return d;
   }
 
@@ -142,46 +117,55 @@ class EnrootContractIT {
 
   @Test
   void firstDefinitionOfASettingWinsAndTheEnvironmentWinsOverAll() {
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "enroot.conf.d/60-contract-a.conf", "ENROOT_CONNECT_TIMEOUT 11\n", "rw-r--r--");
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "enroot.conf.d/61-contract-b.conf", "ENROOT_CONNECT_TIMEOUT 22\n", "rw-r--r--");
     try {
       assertThat(setting(info(), "ENROOT_CONNECT_TIMEOUT")).isEqualTo("11");
       assertThat(setting(info("ENROOT_CONNECT_TIMEOUT=33"), "ENROOT_CONNECT_TIMEOUT"))
           .isEqualTo("33");
     } finally {
-      c().removeEnrootFile("enroot.conf.d/60-contract-a.conf");
-      c().removeEnrootFile("enroot.conf.d/61-contract-b.conf");
+      CLUSTER.cluster().removeEnrootFile("enroot.conf.d/60-contract-a.conf");
+      CLUSTER.cluster().removeEnrootFile("enroot.conf.d/61-contract-b.conf");
     }
   }
 
   @Test
   void aLaterDropInCannotTurnMountHomeOff() throws IOException {
     // 50-contract.conf says yes; a site drop-in sorting after it says no: the first one wins.
-    c().writeEnrootFile("enroot.conf.d/90-site.conf", "ENROOT_MOUNT_HOME no\n", "rw-r--r--");
+    CLUSTER
+        .cluster()
+        .writeEnrootFile("enroot.conf.d/90-site.conf", "ENROOT_MOUNT_HOME no\n", "rw-r--r--");
     String token = unique("home-token");
-    ok(c().sh("node1", "echo " + token + " > ~/" + token));
+    ok(CLUSTER.cluster().sh("node1", "echo " + token + " > ~/" + token));
     try {
       assertThat(setting(info(), "ENROOT_MOUNT_HOME")).isEqualTo("yes");
       assertThat(ok(start(List.of(), "sh", "-c", "cat \"$HOME/" + token + "\"")).out())
           .isEqualTo(token);
     } finally {
-      c().removeEnrootFile("enroot.conf.d/90-site.conf");
-      ok(c().sh("node1", "rm -f ~/" + token));
+      CLUSTER.cluster().removeEnrootFile("enroot.conf.d/90-site.conf");
+      ok(CLUSTER.cluster().sh("node1", "rm -f ~/" + token));
     }
   }
 
   @Test
   void valuesAreExpandedAsTheUser() {
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "enroot.conf.d/60-contract-expand.conf",
             "ENROOT_ZSTD_OPTIONS -$(id -u)\n",
             "rw-r--r--");
     try {
-      assertThat(setting(info(), "ENROOT_ZSTD_OPTIONS")).isEqualTo("-" + c().jobUid());
+      assertThat(setting(info(), "ENROOT_ZSTD_OPTIONS"))
+          .isEqualTo("-" + CLUSTER.cluster().jobUid());
     } finally {
-      c().removeEnrootFile("enroot.conf.d/60-contract-expand.conf");
+      CLUSTER.cluster().removeEnrootFile("enroot.conf.d/60-contract-expand.conf");
     }
   }
 
@@ -197,12 +181,14 @@ class EnrootContractIT {
   @Test
   void everyCommandCreatesItsDirectoriesFirstVersionIncluded() throws IOException {
     Result r =
-        c().exec("node1", "env", "ENROOT_RUNTIME_PATH=/run/enroot-contract", "enroot", "version");
+        CLUSTER
+            .cluster()
+            .exec("node1", "env", "ENROOT_RUNTIME_PATH=/run/enroot-contract", "enroot", "version");
     fails(r);
     assertThat(r.stderr())
         .contains("mkdir: cannot create directory '/run/enroot-contract': Permission denied");
     String data = shared + "/" + unique("fresh-data") + "/enroot";
-    ok(c().exec("node1", "env", "ENROOT_DATA_PATH=" + data, "enroot", "version"));
+    ok(CLUSTER.cluster().exec("node1", "env", "ENROOT_DATA_PATH=" + data, "enroot", "version"));
     assertThat(Files.getPosixFilePermissions(Paths.get(data)))
         .containsExactlyInAnyOrder(
             PosixFilePermission.OWNER_READ,
@@ -215,10 +201,11 @@ class EnrootContractIT {
 
   @Test
   void missingOrInvalidNameFails() {
-    Result missing = fails(c().exec("node1", "enroot", "start", "no-such-container", "true"));
+    Result missing =
+        fails(CLUSTER.cluster().exec("node1", "enroot", "start", "no-such-container", "true"));
     assertThat(missing.stderr())
         .contains("[ERROR] No such file or directory: " + dataPath + "/no-such-container");
-    Result slash = fails(c().exec("node1", "enroot", "start", "a/b", "true"));
+    Result slash = fails(CLUSTER.cluster().exec("node1", "enroot", "start", "a/b", "true"));
     assertThat(slash.stderr()).contains("[ERROR] Invalid argument: a/b");
   }
 
@@ -238,7 +225,9 @@ class EnrootContractIT {
   void commandReplacesEnrootStartSoItsPidExitCodeAndSignalsAreTheCommands() {
     Result pid =
         ok(
-            c().sh(
+            CLUSTER
+                .cluster()
+                .sh(
                     "node1",
                     "enroot start " + NAME + " sh -c 'echo inner=$$' & echo outer=$!; wait $!"));
     String[] lines = pid.out().split("\n");
@@ -252,7 +241,9 @@ class EnrootContractIT {
     String ready = shared + "/" + unique("ready");
     Result term =
         ok(
-            c().sh(
+            CLUSTER
+                .cluster()
+                .sh(
                     "node1",
                     "enroot start --mount "
                         + shared
@@ -274,7 +265,7 @@ class EnrootContractIT {
   @Test
   void srcColonDstIsARecursiveBindThatCreatesItsMountPointEvenReadOnly() throws IOException {
     String src = sharedSubdir("m-src");
-    ok(c().exec("node1", "touch", src + "/seen"));
+    ok(CLUSTER.cluster().exec("node1", "touch", src + "/seen"));
     String dst = "/" + unique("clusterrun-m");
     assertThat(ok(start(List.of("--mount", src + ":" + dst), "ls", dst)).out()).isEqualTo("seen");
     // The mount point was made in the (otherwise read-only) container, with mode 0000.
@@ -285,7 +276,7 @@ class EnrootContractIT {
   void oneFieldMountsTheSourceAtTheSamePath() throws IOException {
     // Not below the shared directory: earlier tests mounted it in this container, which left a
     // mode-0000 mount point there that nobody may pass through when nothing is mounted on it.
-    Path src = c().sharedDir().getParent().resolve(unique("contract-same"));
+    Path src = CLUSTER.cluster().sharedDir().getParent().resolve(unique("contract-same"));
     Files.createDirectories(src);
     Files.writeString(src.resolve("here"), "");
     try {
@@ -300,7 +291,7 @@ class EnrootContractIT {
   @Test
   void xCreateAutoMakesAFileForAFileSource() {
     String dir = sharedSubdir("m-file");
-    ok(c().sh("node1", "echo content > " + dir + "/f"));
+    ok(CLUSTER.cluster().sh("node1", "echo content > " + dir + "/f"));
     String dst = "/" + unique("clusterrun-f") + "/f.txt";
     assertThat(ok(start(List.of("--mount", dir + "/f:" + dst), "cat", dst)).out())
         .isEqualTo("content");
@@ -448,7 +439,9 @@ class EnrootContractIT {
 
   @Test
   void hooksSeeTheEnrootVariablesAndTheCallersEnvironment() {
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/60-contract-vars.sh",
             hook(
                 "{ echo SEEN_PID=$ENROOT_PID; echo SEEN_ROOTFS=$ENROOT_ROOTFS;"
@@ -474,14 +467,16 @@ class EnrootContractIT {
       assertThat(l[5]).isEqualTo("from-caller");
       assertThat(l[6]).isEqualTo("unset");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-vars.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/60-contract-vars.sh");
     }
   }
 
   @Test
   void hooksSeeTheSystemMountsButNotYetTheCliMounts() {
     String dst = "/" + unique("clusterrun-cli");
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/60-contract-order.sh",
             hook(
                 "p=no; [ -e \"$ENROOT_ROOTFS/proc/self/status\" ] && p=yes;"
@@ -500,21 +495,27 @@ class EnrootContractIT {
                   "echo $SEEN_PROC $SEEN_CLI; test -d " + dst + " && echo mounted"));
       assertThat(r.out()).isEqualTo("yes no\nmounted");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-order.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/60-contract-order.sh");
     }
   }
 
   @Test
   void hooksRunInOrderExecutableOnlySystemThenUserAndALaterOneWins() {
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/60-contract-a.sh",
             hook("echo CONTRACT_V=a >> \"$ENROOT_ENVIRON\""),
             "rwxr-xr-x");
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/61-contract-b.sh",
             hook("echo CONTRACT_V=b >> \"$ENROOT_ENVIRON\""),
             "rwxr-xr-x");
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/62-contract-c.sh",
             hook("echo CONTRACT_V=c >> \"$ENROOT_ENVIRON\""),
             "rw-r--r--");
@@ -522,26 +523,30 @@ class EnrootContractIT {
       assertThat(ok(start(List.of(), "sh", "-c", "echo $CONTRACT_V")).out()).isEqualTo("b");
       // The user's hooks (ENROOT_CONFIG_PATH/hooks.d) run after the system's, even 00-*.
       ok(
-          c().sh(
+          CLUSTER
+              .cluster()
+              .sh(
                   "node1",
                   "mkdir -p ~/.config/enroot/hooks.d && printf '#!/bin/sh\\necho CONTRACT_V=user"
                       + " >> \"$ENROOT_ENVIRON\"\\n' > ~/.config/enroot/hooks.d/00-contract.sh"
                       + " && chmod 755 ~/.config/enroot/hooks.d/00-contract.sh"));
       assertThat(ok(start(List.of(), "sh", "-c", "echo $CONTRACT_V")).out()).isEqualTo("user");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-a.sh");
-      c().removeEnrootFile("hooks.d/61-contract-b.sh");
-      c().removeEnrootFile("hooks.d/62-contract-c.sh");
-      ok(c().sh("node1", "rm -f ~/.config/enroot/hooks.d/00-contract.sh"));
+      CLUSTER.cluster().removeEnrootFile("hooks.d/60-contract-a.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/61-contract-b.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/62-contract-c.sh");
+      ok(CLUSTER.cluster().sh("node1", "rm -f ~/.config/enroot/hooks.d/00-contract.sh"));
     }
   }
 
   @Test
   void hookLinesWinOverEnvAndHookMountsAreMounted() {
     String src = sharedSubdir("hook-mount");
-    ok(c().exec("node1", "touch", src + "/from-hook"));
+    ok(CLUSTER.cluster().exec("node1", "touch", src + "/from-hook"));
     String dst = "/" + unique("clusterrun-hook");
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/60-contract-hook.sh",
             hook(
                 "echo CONTRACT_HV=hook >> \"$ENROOT_ENVIRON\"; echo \""
@@ -557,13 +562,15 @@ class EnrootContractIT {
                   List.of("--env", "CONTRACT_HV=cli"), "sh", "-c", "echo $CONTRACT_HV; ls " + dst));
       assertThat(r.out()).isEqualTo("hook\nfrom-hook");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-hook.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/60-contract-hook.sh");
     }
   }
 
   @Test
   void hookStdoutIsDiscardedAndAFailingHookStopsTheStart() {
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/60-contract-out.sh",
             hook("echo CONTRACT-HOOK-STDOUT; echo CONTRACT-HOOK-STDERR >&2"),
             "rwxr-xr-x");
@@ -571,15 +578,15 @@ class EnrootContractIT {
       Result r = ok(start(List.of(), "echo", "command-ran"));
       assertThat(r.out()).isEqualTo("command-ran");
       assertThat(r.stderr()).contains("CONTRACT-HOOK-STDERR");
-      c().writeEnrootFile("hooks.d/70-contract-fail.sh", hook("exit 3"), "rwxr-xr-x");
+      CLUSTER.cluster().writeEnrootFile("hooks.d/70-contract-fail.sh", hook("exit 3"), "rwxr-xr-x");
       Result failed = fails(start(List.of(), "echo", "command-ran"));
       assertThat(failed.stdout()).doesNotContain("command-ran");
       assertThat(failed.stderr())
           .contains(
               "[ERROR] " + sysconf + "/hooks.d/70-contract-fail.sh exited with return code 3");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-out.sh");
-      c().removeEnrootFile("hooks.d/70-contract-fail.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/60-contract-out.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/70-contract-fail.sh");
     }
   }
 
@@ -592,7 +599,9 @@ class EnrootContractIT {
             .findFirst()
             .orElseThrow();
     String imageVar = imageLine.substring(0, imageLine.indexOf('='));
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "environ.d/60-contract.env",
             "CONTRACT_ENVD=${CLUSTERRUN_CONTRACT_IN}\n"
                 + "CONTRACT_LAYER=environ.d\n"
@@ -618,7 +627,7 @@ class EnrootContractIT {
           .isEqualTo(
               imageLine.substring(imageVar.length() + 1) + "|in|cli|q v|in|unset|unset|unset");
     } finally {
-      c().removeEnrootFile("environ.d/60-contract.env");
+      CLUSTER.cluster().removeEnrootFile("environ.d/60-contract.env");
     }
   }
 
@@ -627,16 +636,16 @@ class EnrootContractIT {
     Result user = ok(start(List.of(), "sh", "-c", "echo \"$USER|$LOGNAME|$HOME|$SHELL|$(id -u)\""));
     assertThat(user.out())
         .isEqualTo(
-            c().jobUser()
+            CLUSTER.cluster().jobUser()
                 + "|"
-                + c().jobUser()
+                + CLUSTER.cluster().jobUser()
                 + "|"
-                + c().jobHome()
+                + CLUSTER.cluster().jobHome()
                 + "|/bin/bash|"
-                + c().jobUid());
+                + CLUSTER.cluster().jobUid());
     Result root =
         ok(start(List.of("--root"), "sh", "-c", "echo \"$USER|$LOGNAME|$HOME|$(id -u)\""));
-    assertThat(root.out()).isEqualTo("root|" + c().jobUser() + "|/root|0");
+    assertThat(root.out()).isEqualTo("root|" + CLUSTER.cluster().jobUser() + "|/root|0");
   }
 
   @Test
@@ -648,7 +657,8 @@ class EnrootContractIT {
       Files.move(rc, aside);
     }
     try {
-      assertThat(ok(start(List.of(), "pwd")).out()).isEqualTo(c().jobHome().toString());
+      assertThat(ok(start(List.of(), "pwd")).out())
+          .isEqualTo(CLUSTER.cluster().jobHome().toString());
       Files.writeString(rc, "cd /opt || exit 1\nexec \"$@\"\n");
       assertThat(ok(start(List.of(), "pwd")).out()).isEqualTo("/opt");
     } finally {
@@ -662,7 +672,7 @@ class EnrootContractIT {
   @Test
   void confScriptEnvironAndMountsAreUsed() throws IOException {
     String src = sharedSubdir("conf-mount");
-    ok(c().exec("node1", "touch", src + "/from-conf"));
+    ok(CLUSTER.cluster().exec("node1", "touch", src + "/from-conf"));
     String dst = "/" + unique("clusterrun-conf");
     String conf = src + "/contract.conf";
     Files.writeString(
@@ -683,10 +693,10 @@ class EnrootContractIT {
   @Test
   void mountHomeBindsTheHomeAtHomeOrAtRootWhenRemapped() {
     String token = unique("home");
-    ok(c().sh("node1", "echo " + token + " > ~/" + token));
+    ok(CLUSTER.cluster().sh("node1", "echo " + token + " > ~/" + token));
     try {
       assertThat(ok(start(List.of(), "sh", "-c", "echo $HOME; cat $HOME/" + token)).out())
-          .isEqualTo(c().jobHome() + "\n" + token);
+          .isEqualTo(CLUSTER.cluster().jobHome() + "\n" + token);
       assertThat(ok(start(List.of("--root"), "sh", "-c", "echo $HOME; cat /root/" + token)).out())
           .isEqualTo("/root\n" + token);
       Result off =
@@ -695,25 +705,28 @@ class EnrootContractIT {
               Map.of("ENROOT_MOUNT_HOME", "no"),
               List.of(),
               "cat",
-              c().jobHome() + "/" + token);
+              CLUSTER.cluster().jobHome() + "/" + token);
       assertThat(off.exitCode()).as("%s", off).isNotZero();
     } finally {
-      ok(c().sh("node1", "rm -f ~/" + token));
+      ok(CLUSTER.cluster().sh("node1", "rm -f ~/" + token));
     }
   }
 
   @Test
   void remapRootByFlagOrSetting() {
-    assertThat(ok(start(List.of(), "id", "-u")).out()).isEqualTo(Integer.toString(c().jobUid()));
+    assertThat(ok(start(List.of(), "id", "-u")).out())
+        .isEqualTo(Integer.toString(CLUSTER.cluster().jobUid()));
     assertThat(ok(start(List.of("--root"), "id", "-u")).out()).isEqualTo("0");
     assertThat(ok(start("node1", Map.of("ENROOT_REMAP_ROOT", "yes"), List.of(), "id", "-u")).out())
         .isEqualTo("0");
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "enroot.conf.d/60-contract-root.conf", "ENROOT_REMAP_ROOT yes\n", "rw-r--r--");
     try {
       assertThat(ok(start(List.of(), "id", "-u")).out()).isEqualTo("0");
     } finally {
-      c().removeEnrootFile("enroot.conf.d/60-contract-root.conf");
+      CLUSTER.cluster().removeEnrootFile("enroot.conf.d/60-contract-root.conf");
     }
   }
 
@@ -727,7 +740,9 @@ class EnrootContractIT {
     CompletableFuture<Result> holder =
         CompletableFuture.supplyAsync(
             () ->
-                c().sh(
+                CLUSTER
+                    .cluster()
+                    .sh(
                         "node2",
                         "exec flock "
                             + rootfs
@@ -738,7 +753,9 @@ class EnrootContractIT {
                             + " ] && exit 0; sleep 0.1; done'"));
     try {
       ok(
-          c().sh(
+          CLUSTER
+              .cluster()
+              .sh(
                   "node1",
                   "for i in $(seq 300); do [ -e "
                       + held
@@ -749,7 +766,7 @@ class EnrootContractIT {
       assertThat(r.stderr()).contains("[ERROR] Could not acquire rootfs lock");
       assertThat(waited).isGreaterThanOrEqualTo(Duration.ofSeconds(29));
     } finally {
-      c().exec("node1", "touch", release);
+      CLUSTER.cluster().exec("node1", "touch", release);
       ok(holder.join());
     }
   }
@@ -757,8 +774,10 @@ class EnrootContractIT {
   @Test
   void hooksOfTwoStartsOfOneContainerNeverOverlap() throws IOException {
     String log = shared + "/" + unique("hook-times");
-    ok(c().exec("node1", "touch", log));
-    c().writeEnrootFile(
+    ok(CLUSTER.cluster().exec("node1", "touch", log));
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/60-contract-slow.sh",
             hook(
                 "echo \"$(hostname) start $(date +%s%N)\" >> "
@@ -774,7 +793,7 @@ class EnrootContractIT {
       ok(a.join());
       ok(b.join());
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-slow.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/60-contract-slow.sh");
     }
     List<String> lines = Files.readAllLines(Paths.get(log));
     assertThat(lines).hasSize(4);
@@ -791,8 +810,11 @@ class EnrootContractIT {
 
   @Test
   void sqshStartRunsOnTheRuntimeOverlayAndLeavesNothingBehind() {
-    List<String> before = List.of(ok(c().sh("node1", "ls -A " + dataPath)).out().split("\n"));
-    c().writeEnrootFile(
+    List<String> before =
+        List.of(ok(CLUSTER.cluster().sh("node1", "ls -A " + dataPath)).out().split("\n"));
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/60-contract-sqsh.sh",
             hook(
                 "echo SEEN_ROOTFS=$ENROOT_ROOTFS >> \"$ENROOT_ENVIRON\";"
@@ -802,7 +824,9 @@ class EnrootContractIT {
     try {
       Result r =
           ok(
-              c().exec(
+              CLUSTER
+                  .cluster()
+                  .exec(
                       "node1",
                       "enroot",
                       "start",
@@ -813,13 +837,15 @@ class EnrootContractIT {
                       "echo $SEEN_ROOTFS; echo $SEEN_FS; touch " + probe + " && echo wrote"));
       String[] l = r.out().split("\n");
       assertThat(l[0]).isEqualTo(runtimePath + "/overlay");
-      if (!c().sqshMode().equals("unpack")) {
+      if (!CLUSTER.cluster().sqshMode().equals("unpack")) {
         assertThat(l[1]).isEqualTo("overlayfs");
       }
       assertThat(l[2]).isEqualTo("wrote");
       Result again =
           ok(
-              c().exec(
+              CLUSTER
+                  .cluster()
+                  .exec(
                       "node1",
                       "enroot",
                       "start",
@@ -828,33 +854,38 @@ class EnrootContractIT {
                       "-c",
                       "test -e " + probe + " && echo present || echo gone"));
       assertThat(again.out()).as("a write of an earlier start").isEqualTo("gone");
-      Result ro = c().exec("node1", "enroot", "start", image, "touch", probe);
+      Result ro = CLUSTER.cluster().exec("node1", "enroot", "start", image, "touch", probe);
       assertThat(ro.stderr()).contains("Read-only file system");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-sqsh.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/60-contract-sqsh.sh");
     }
     // Nothing left: no runtime files, no container directory, no mount, no fuse process.
-    assertThat(ok(c().sh("node1", "ls -A " + runtimePath)).out()).isEmpty();
-    assertThat(List.of(ok(c().sh("node1", "ls -A " + dataPath)).out().split("\n")))
+    assertThat(ok(CLUSTER.cluster().sh("node1", "ls -A " + runtimePath)).out()).isEmpty();
+    assertThat(List.of(ok(CLUSTER.cluster().sh("node1", "ls -A " + dataPath)).out().split("\n")))
         .containsExactlyInAnyOrderElementsOf(before);
     assertThat(
-            ok(c().sh("node1", "grep -c " + runtimePath + " /proc/self/mountinfo || true")).out())
+            ok(CLUSTER
+                    .cluster()
+                    .sh("node1", "grep -c " + runtimePath + " /proc/self/mountinfo || true"))
+                .out())
         .isEqualTo("0");
     String fuse =
         "for i in $(seq 50); do ps -u "
-            + c().jobUser()
+            + CLUSTER.cluster().jobUser()
             + " -o stat=,comm= | awk '$1 !~ /^Z/ && $2 ~ /squashfuse|fuse-overlayfs/' > /tmp/fuse-left;"
             + " [ -s /tmp/fuse-left ] || exit 0; sleep 0.1; done; cat /tmp/fuse-left; exit 1";
-    ok(c().sh("node1", fuse));
+    ok(CLUSTER.cluster().sh("node1", fuse));
   }
 
   @Test
   void sqshStartsDoNotShareALock() {
     String dir = sharedSubdir("rendezvous");
-    ok(c().exec("node1", "chmod", "777", dir));
+    ok(CLUSTER.cluster().exec("node1", "chmod", "777", dir));
     // Each start's hook waits (holding its rootfs lock) until the other start's hook runs too:
     // with one shared lock the first would wait in vain.
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/60-contract-meet.sh",
             hook(
                 "touch "
@@ -868,13 +899,15 @@ class EnrootContractIT {
             "rwxr-xr-x");
     try {
       CompletableFuture<Result> a =
-          CompletableFuture.supplyAsync(() -> c().exec("node1", "enroot", "start", image, "true"));
+          CompletableFuture.supplyAsync(
+              () -> CLUSTER.cluster().exec("node1", "enroot", "start", image, "true"));
       CompletableFuture<Result> b =
-          CompletableFuture.supplyAsync(() -> c().exec("node2", "enroot", "start", image, "true"));
+          CompletableFuture.supplyAsync(
+              () -> CLUSTER.cluster().exec("node2", "enroot", "start", image, "true"));
       ok(a.join());
       ok(b.join());
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-meet.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/60-contract-meet.sh");
     }
   }
 
@@ -889,14 +922,14 @@ class EnrootContractIT {
     ok(start(List.of("--mount", shared + ":" + mountPoint), "true"));
     String out = shared + "/" + unique("export") + ".sqsh";
     try {
-      ok(c().exec("node1", "enroot", "export", "-o", out, NAME));
-      String listing = ok(c().exec("node1", "unsquashfs", "-l", out)).stdout();
+      ok(CLUSTER.cluster().exec("node1", "enroot", "export", "-o", out, NAME));
+      String listing = ok(CLUSTER.cluster().exec("node1", "unsquashfs", "-l", out)).stdout();
       assertThat(listing).contains("squashfs-root" + file + "\n");
       assertThat(listing).doesNotContain("squashfs-root" + mountPoint);
       assertThat(listing).doesNotContain("squashfs-root/.lock");
     } finally {
       ok(start(List.of("--rw"), "rm", "-f", file));
-      ok(c().exec("node1", "rm", "-f", out));
+      ok(CLUSTER.cluster().exec("node1", "rm", "-f", out));
     }
   }
 
@@ -904,25 +937,27 @@ class EnrootContractIT {
   void exportWritesNameSqshAndRefusesAnExistingFileUnlessForced() {
     String dir = sharedSubdir("export-default");
     String expected = dir + "/" + NAME + ".sqsh";
-    ok(c().sh("node1", "cd " + dir + " && enroot export " + NAME));
+    ok(CLUSTER.cluster().sh("node1", "cd " + dir + " && enroot export " + NAME));
     assertThat(Files.isRegularFile(Paths.get(expected))).isTrue();
-    Result again = fails(c().sh("node1", "cd " + dir + " && enroot export " + NAME));
+    Result again = fails(CLUSTER.cluster().sh("node1", "cd " + dir + " && enroot export " + NAME));
     assertThat(again.stderr()).contains("[ERROR] File already exists: " + expected);
-    ok(c().sh("node1", "cd " + dir + " && enroot export --force " + NAME));
-    ok(c().exec("node1", "rm", "-f", expected));
+    ok(CLUSTER.cluster().sh("node1", "cd " + dir + " && enroot export --force " + NAME));
+    ok(CLUSTER.cluster().exec("node1", "rm", "-f", expected));
   }
 
   @Test
   void createRefusesAnExistingNameUnlessForcedAndRemoveDeletesIt() {
     String other = unique("contract-copy");
-    ok(c().exec("node1", "enroot", "create", "--name", other, image));
-    assertThat(ok(c().exec("node1", "enroot", "list")).stdout().split("\n")).contains(other, NAME);
-    Result again = fails(c().exec("node1", "enroot", "create", "--name", other, image));
+    ok(CLUSTER.cluster().exec("node1", "enroot", "create", "--name", other, image));
+    assertThat(ok(CLUSTER.cluster().exec("node1", "enroot", "list")).stdout().split("\n"))
+        .contains(other, NAME);
+    Result again =
+        fails(CLUSTER.cluster().exec("node1", "enroot", "create", "--name", other, image));
     assertThat(again.stderr()).contains("[ERROR] File already exists: " + dataPath + "/" + other);
-    ok(c().exec("node1", "enroot", "create", "--force", "--name", other, image));
-    ok(c().exec("node1", "enroot", "remove", "--force", other));
+    ok(CLUSTER.cluster().exec("node1", "enroot", "create", "--force", "--name", other, image));
+    ok(CLUSTER.cluster().exec("node1", "enroot", "remove", "--force", other));
     assertThat(Files.exists(Paths.get(dataPath, other))).isFalse();
-    Result gone = fails(c().exec("node1", "enroot", "remove", "--force", other));
+    Result gone = fails(CLUSTER.cluster().exec("node1", "enroot", "remove", "--force", other));
     assertThat(gone.stderr())
         .contains("[ERROR] No such file or directory: " + dataPath + "/" + other);
   }

@@ -42,13 +42,9 @@ class FaultsIT {
 
   static List<String> imageFlags = List.of();
 
-  static LocalCluster c() {
-    return HEAD.cluster();
-  }
-
   @BeforeAll
   static void jobAndProgramThenSetup() {
-    LocalCluster c = c();
+    LocalCluster c = HEAD.cluster();
     ok(c.exec("node1", "mkdir", "-p", HEAD.shared() + "/examples"));
     // The job file without any MCA setting: only clusterrun may choose the interface.
     c.writeAsJobUser(
@@ -72,14 +68,14 @@ class FaultsIT {
   @Test
   @Order(1)
   void checkWarnsThatDocker0HasTheSameAddressOnEveryNode() {
-    assertThat(c().dockerBridge()).contains("docker0 172.17.0.1/16");
-    assertThat(c().jobHome().resolve(".openmpi/mca-params.conf")).doesNotExist();
+    assertThat(HEAD.cluster().dockerBridge()).contains("docker0 172.17.0.1/16");
+    assertThat(HEAD.cluster().jobHome().resolve(".openmpi/mca-params.conf")).doesNotExist();
     Result r = HEAD.run(RUN_TIMEOUT, List.of(), List.of("check", "--nodes", HEAD.hosts()));
     ok(r);
     assertThat(r.stdout())
         .contains(
             "! network on node2: docker0 172.17.0.1 is also on node1, node3 (Docker's bridge)")
-        .contains("clusterrun run keeps Open MPI to " + c().subnet() + " by itself");
+        .contains("clusterrun run keeps Open MPI to " + HEAD.cluster().subnet() + " by itself");
   }
 
   @Test
@@ -94,7 +90,7 @@ class FaultsIT {
     assertThat(r.stderr())
         .contains(
             "clusterrun: network: "
-                + c().subnet()
+                + HEAD.cluster().subnet()
                 + " (auto: the network the head reached every node on");
     List<String> hostsSeen = new ArrayList<>();
     for (String l : r.stdout().split("\n")) {
@@ -112,8 +108,8 @@ class FaultsIT {
     assertThat(s.path("outcome").asText()).isEqualTo("succeeded");
     String planText = Files.readString(Paths.get(s.path("runDir").asText(), "plan.txt"));
     assertThat(planText)
-        .contains("--mca btl_tcp_if_include " + c().subnet())
-        .contains("--mca oob_tcp_if_include " + c().subnet());
+        .contains("--mca btl_tcp_if_include " + HEAD.cluster().subnet())
+        .contains("--mca oob_tcp_if_include " + HEAD.cluster().subnet());
   }
 
   @Test
@@ -137,14 +133,14 @@ class FaultsIT {
   @Test
   @Order(5)
   void fourJobsOfTwoUsersAtOnceNamedAndUnnamedAllPass() throws Exception {
-    LocalCluster.JobUser two = c().user2();
+    LocalCluster.JobUser two = HEAD.cluster().user2();
     String dataPath = HEAD.shared() + "/faults-enroot-data";
     // One data path for every user, as setup writes it: the site lets every user make containers
     // there (sticky, like /tmp).
-    ok(c().exec("node1", true, "chmod", "1777", dataPath));
+    ok(HEAD.cluster().exec("node1", true, "chmod", "1777", dataPath));
     String ws2 = two.home() + "/faults-ws2";
-    ok(c().execAs(two, "node1", "mkdir", "-p", ws2));
-    ok(c().execAs(two, "node1", "cp", HEAD.ws() + "/ring", ws2 + "/ring"));
+    ok(HEAD.cluster().execAs(two, "node1", "mkdir", "-p", ws2));
+    ok(HEAD.cluster().execAs(two, "node1", "cp", HEAD.ws() + "/ring", ws2 + "/ring"));
     // Two runs of the first user share one named container, made by whichever comes first while
     // the other waits; the second user runs one named and one unnamed container of its own.
     List<CompletableFuture<Result>> runs = new ArrayList<>();
@@ -180,9 +176,9 @@ class FaultsIT {
     String b = runs.get(1).get().stderr();
     assertThat((a + b).split("created container faultsconc ", -1)).hasSize(2);
     // Nothing of any run is left on any node.
-    for (String n : c().nodes()) {
+    for (String n : HEAD.cluster().nodes()) {
       for (String id : runIds) {
-        assertThat(Runs.processesInNode(c(), n, id, "/workspace/ring"))
+        assertThat(Runs.processesInNode(HEAD.cluster(), n, id, "/workspace/ring"))
             .as("%s on %s", id, n)
             .isEmpty();
       }
@@ -200,7 +196,7 @@ class FaultsIT {
     if (user == null) {
       return shell(cmd);
     }
-    return Runs.shownAs(c(), user, HEAD.shared(), RUN_TIMEOUT, cmd);
+    return Runs.shownAs(HEAD.cluster(), user, HEAD.shared(), RUN_TIMEOUT, cmd);
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -217,8 +213,8 @@ class FaultsIT {
       // Wait until the job runs on every node: one `sleep 987` in each node's network namespace.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
       while (System.nanoTime() < deadline && !running.isDone()) {
-        if (c().nodes().stream()
-            .allMatch(n -> !Runs.processesInNode(c(), n, "", "sleep 987").isEmpty())) {
+        if (HEAD.cluster().nodes().stream()
+            .allMatch(n -> !Runs.processesInNode(HEAD.cluster(), n, "", "sleep 987").isEmpty())) {
           break;
         }
         Thread.sleep(300);
@@ -226,11 +222,11 @@ class FaultsIT {
       assertThat(running.isDone())
           .as("the run ended early: %s", running.isDone() ? running.get() : "")
           .isFalse();
-      for (String n : c().nodes()) {
-        assertThat(Runs.processesInNode(c(), n, "", "sleep 987")).as(n).isNotEmpty();
+      for (String n : HEAD.cluster().nodes()) {
+        assertThat(Runs.processesInNode(HEAD.cluster(), n, "", "sleep 987")).as(n).isNotEmpty();
       }
       long cut = System.nanoTime();
-      c().cut("node3");
+      HEAD.cluster().cut("node3");
       Result r = running.get(60, TimeUnit.SECONDS);
       double took = (System.nanoTime() - cut) / 1e9;
       System.err.printf("--- node3 cut; clusterrun ended %.1f s later%n", took);
@@ -250,15 +246,17 @@ class FaultsIT {
       assertThat(s.path("message").asText()).contains("node3 stopped answering");
       // Nothing of the run on the nodes that answer: no orted, no rank, nothing with its run id.
       for (String n : List.of("node1", "node2")) {
-        assertThat(Runs.processesInNode(c(), n, runId, "sleep 987")).as("left on %s", n).isEmpty();
+        assertThat(Runs.processesInNode(HEAD.cluster(), n, runId, "sleep 987"))
+            .as("left on %s", n)
+            .isEmpty();
       }
     } finally {
-      c().uncut("node3");
+      HEAD.cluster().uncut("node3");
       // What the lost node still runs is out of reach of the run; the test cleans it up (and, when
       // the run did not end, ends its job).
-      for (String n : running.isDone() ? List.of("node3") : c().nodes()) {
-        for (String l : Runs.processesInNode(c(), n, "", "sleep 987")) {
-          c().exec(n, true, "kill", "-KILL", l.split(" ")[0]);
+      for (String n : running.isDone() ? List.of("node3") : HEAD.cluster().nodes()) {
+        for (String l : Runs.processesInNode(HEAD.cluster(), n, "", "sleep 987")) {
+          HEAD.cluster().exec(n, true, "kill", "-KILL", l.split(" ")[0]);
         }
       }
       try {
@@ -273,14 +271,13 @@ class FaultsIT {
 
   /** {@code COMMAND faults-ring.yaml --nodes H --workspace WS [image] EXTRA}. */
   static List<String> job(List<String> commandAndFlags) {
-    List<String> args = new ArrayList<>(commandAndFlags.subList(0, 1));
-    args.addAll(List.of("faults-ring.yaml", "--nodes", HEAD.hosts(), "--workspace", HEAD.ws()));
+    List<String> args = HEAD.onNodes(commandAndFlags.get(0), "faults-ring.yaml");
     args.addAll(imageFlags);
     args.addAll(commandAndFlags.subList(1, commandAndFlags.size()));
     return args;
   }
 
   static Result shell(List<String> cmd) {
-    return Runs.shown(c(), HEAD.shared(), RUN_TIMEOUT, List.of(), cmd);
+    return Runs.shown(HEAD.cluster(), HEAD.shared(), RUN_TIMEOUT, List.of(), cmd);
   }
 }

@@ -39,25 +39,22 @@ class JobControlIT {
 
   static List<String> imageFlags = List.of();
 
-  static LocalCluster c() {
-    return HEAD.cluster();
-  }
-
   @BeforeAll
   static void jobAndSetup() {
     // Every rank prints a numbered line twice a second, for at most five minutes.
-    c().writeAsJobUser(
+    HEAD.cluster()
+        .writeAsJobUser(
             HEAD.shared() + "/jc.yaml",
             "name: jc\n"
                 + "container:\n"
                 + "  image: "
-                + c().tinyImage()
+                + HEAD.cluster().tinyImage()
                 + "\n"
                 + "workspace:\n"
                 + "  mount: /workspace\n"
                 + "command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo \"tick $i $(hostname)\";"
                 + " i=$((i+1)); sleep 0.5; done']\n");
-    imageFlags = Runs.givenImageFlags(c(), HEAD.shared() + "/it-image.sqsh");
+    imageFlags = Runs.givenImageFlags(HEAD.cluster(), HEAD.shared() + "/it-image.sqsh");
     HEAD.setup(HEAD.shared() + "/jc-enroot-data");
   }
 
@@ -80,7 +77,10 @@ class JobControlIT {
       Result ps = as("node1", List.of("ps", "--nodes", HEAD.hosts()));
       ok(ps);
       String line = lineOf(ps.stdout(), id);
-      assertThat(line).contains("node1,node2,node3").contains("running").contains(c().jobUser());
+      assertThat(line)
+          .contains("node1,node2,node3")
+          .contains("running")
+          .contains(HEAD.cluster().jobUser());
       Result json = as("node3", List.of("ps", "--nodes", HEAD.hosts(), "--json"));
       ok(json);
       assertThat(json.stdout())
@@ -103,7 +103,7 @@ class JobControlIT {
       assertThat(stop.stderr())
           .contains("mpirun on node1 got SIGINT")
           .contains("run " + id + " is gone from every node");
-      for (String n : c().nodes()) {
+      for (String n : HEAD.cluster().nodes()) {
         assertThat(withRunId(n, id)).as("processes of the run on %s", n).isEmpty();
       }
       Result followed = follow.get(60, TimeUnit.SECONDS);
@@ -151,19 +151,19 @@ class JobControlIT {
     String id = m.group(1);
     try {
       waitForProcessesOnEveryNode(id);
-      c().cut("node3");
+      HEAD.cluster().cut("node3");
       Result ps;
       try {
         ps = as("node2", List.of("ps", "--nodes", HEAD.hosts(), "--connect-timeout", "3s"));
       } finally {
-        c().uncut("node3");
+        HEAD.cluster().uncut("node3");
       }
       assertThat(ps.exitCode()).as("%s", ps).isEqualTo(3);
       assertThat(ps.stderr()).contains("clusterrun: node3: ");
       assertThat(lineOf(ps.stdout(), id)).contains("node1,node2 ").doesNotContain("node3");
     } finally {
       ok(as("node1", List.of("stop", id, "--nodes", HEAD.hosts())));
-      for (String n : c().nodes()) {
+      for (String n : HEAD.cluster().nodes()) {
         assertThat(withRunId(n, id)).as("processes of the run on %s", n).isEmpty();
       }
     }
@@ -172,9 +172,7 @@ class JobControlIT {
   // ----------------------------------------------------------------------------------------------
 
   static Result detach(String... extra) {
-    List<String> args =
-        new ArrayList<>(List.of("run", "--detach", "jc.yaml", "--nodes", HEAD.hosts()));
-    args.addAll(List.of("--workspace", HEAD.ws()));
+    List<String> args = HEAD.onNodes("run", "--detach", "jc.yaml");
     args.addAll(imageFlags);
     args.addAll(List.of(extra));
     return as("node1", args);
@@ -215,7 +213,8 @@ class JobControlIT {
    */
   static List<String> withRunId(String node, String id) {
     Result r =
-        c().exec(
+        HEAD.cluster()
+            .exec(
                 node,
                 true,
                 null,
@@ -247,7 +246,7 @@ class JobControlIT {
             + HEAD.launcher()
             + " "
             + ShellQuote.join(args);
-    Result r = c().exec(node, false, null, TIMEOUT, List.of("sh", "-c", script));
+    Result r = HEAD.cluster().exec(node, false, null, TIMEOUT, List.of("sh", "-c", script));
     System.err.println("--- " + node + ": clusterrun " + String.join(" ", args) + "\n" + r);
     return r;
   }

@@ -49,13 +49,9 @@ class JobIoIT {
   static String inputSum;
   static List<String> image;
 
-  static LocalCluster c() {
-    return HEAD.cluster();
-  }
-
   @BeforeAll
   static void setupAndInput() {
-    LocalCluster c = c();
+    LocalCluster c = HEAD.cluster();
     input = HEAD.shared() + "/io-input.bin";
     HEAD.setup(HEAD.shared() + "/enroot-data");
     ok(c.exec("node1", "sh", "-c", "head -c 10485760 /dev/urandom > " + input));
@@ -111,7 +107,7 @@ class JobIoIT {
       Result nothing = ok(run("/dev/null", boxed(box, "1", "--", "sha256sum")));
       assertThat(nothing.stdout()).isEqualTo(EMPTY_SUM + "  -\n");
     } finally {
-      c().exec("node1", "enroot", "remove", "--force", box);
+      HEAD.cluster().exec("node1", "enroot", "remove", "--force", box);
     }
   }
 
@@ -204,9 +200,7 @@ class JobIoIT {
    * shared dir.
    */
   static Result run(String from, List<String> args) {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(HEAD.launcher(), "run", "--nodes", HEAD.hosts(), "--workspace", HEAD.ws()));
+    List<String> cmd = HEAD.command(HEAD.onNodes("run"));
     cmd.addAll(args);
     String script =
         "cd "
@@ -215,7 +209,7 @@ class JobIoIT {
             + ShellQuote.join(cmd)
             + " < "
             + ShellQuote.quote(from);
-    Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
+    Result r = HEAD.cluster().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
     String shown = r.stdout().length() > 2000 ? r.stdout().substring(0, 2000) + "…" : r.stdout();
     System.err.println(
         "--- clusterrun run "

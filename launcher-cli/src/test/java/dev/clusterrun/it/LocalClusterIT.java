@@ -35,55 +35,28 @@ class LocalClusterIT {
   static String dataPath;
   static String mpiFlags;
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void containerOnSharedDataPath() throws IOException {
-    LocalCluster c = c();
+  static void containerOnSharedDataPath() {
+    LocalCluster c = CLUSTER.cluster();
     shared = c.sharedDir().toString();
     dataPath = shared + "/enroot-data/user-" + c.jobUid();
     // What clusterrun's setup would write: a per-user runtime path, a shared data path, the home.
-    c.writeEnrootFile(
-        "enroot.conf.d/50-clusterrun-it.conf",
-        "ENROOT_RUNTIME_PATH /tmp/enroot-runtime-$(id -u)\n"
-            + "ENROOT_DATA_PATH "
-            + shared
-            + "/enroot-data/user-$(id -u)\n"
-            + "ENROOT_CACHE_PATH "
-            + shared
-            + "/enroot-cache/user-$(id -u)\n"
-            + "ENROOT_MOUNT_HOME yes\n",
-        "rw-r--r--");
+    Runs.enrootPaths(c, "clusterrun-it", shared + "/enroot-data", shared + "/enroot-cache", true);
     // An image from build-image.sh when given (required with a real enroot), else the tiny one.
-    String image = System.getenv("CLUSTERRUN_IT_IMAGE");
-    if (image != null && !image.isBlank()) {
-      Path copy = Paths.get(shared, "it-image.sqsh");
-      Files.copy(Paths.get(image), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      image = copy.toString();
-    } else {
-      assertThat(LocalClusterExtension.realEnrootRequested())
-          .as(
-              "CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (an image from build-image.sh)")
-          .isFalse();
-      image = shared + "/tiny.sqsh";
-      ok(c.exec("node1", "enroot", "import", "-o", image, "docker://clusterrun/tiny"));
-    }
-    ok(c.exec("node1", "enroot", "create", "-n", CONTAINER, image));
+    Runs.containerAt(c, CONTAINER, shared + "/it-image.sqsh");
 
     // The launch agent, as the hook on every node hands it to mpirun inside the container.
     mpiFlags = "--mount " + shared + ":" + shared;
     writeAgentHook("rwxr-xr-x");
 
-    Path src = Paths.get(LocalCluster.script().getParent().toString(), "mpi", "ring.c");
-    Files.copy(src, Paths.get(shared, "ring.c"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    ok(c.exec("node1", "mpicc", "-O2", "-o", shared + "/ring", shared + "/ring.c"));
-    Files.writeString(Paths.get(shared, "hosts"), c.hostfile(1));
+    Runs.compileRing(c, shared);
+    c.writeAsJobUser(shared + "/hosts", c.hostfile(1));
   }
 
   static void writeAgentHook(String mode) {
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "hooks.d/50-launch-agent.sh",
             "#!/bin/bash\n"
                 + "echo \"OMPI_MCA_orte_launch_agent=enroot start "
@@ -113,10 +86,10 @@ class LocalClusterIT {
                 "tcp,self",
                 "--mca",
                 "btl_tcp_if_include",
-                c().subnet(),
+                CLUSTER.cluster().subnet(),
                 "--mca",
                 "oob_tcp_if_include",
-                c().subnet()));
+                CLUSTER.cluster().subnet()));
     cmd.addAll(List.of(program));
     return cmd;
   }
@@ -125,7 +98,9 @@ class LocalClusterIT {
   @Order(1)
   void jobUserSshesFromNodeToNodeByNameWithStrictHostKeys() {
     Result r =
-        c().exec(
+        CLUSTER
+            .cluster()
+            .exec(
                 "node1",
                 "ssh",
                 "-o",
@@ -136,18 +111,20 @@ class LocalClusterIT {
                 "hostname");
     assertThat(ok(r).out()).isEqualTo("node2");
     Result byAddress =
-        c().exec(
+        CLUSTER
+            .cluster()
+            .exec(
                 "node3",
                 "ssh",
                 "-o",
                 "BatchMode=yes",
                 "-o",
                 "StrictHostKeyChecking=yes",
-                c().address("node1"),
+                CLUSTER.cluster().address("node1"),
                 "id -un; hostname");
-    assertThat(ok(byAddress).out()).isEqualTo(c().jobUser() + "\nnode1");
-    for (String node : c().nodes()) {
-      assertThat(ok(c().exec(node, "hostname")).out()).isEqualTo(node);
+    assertThat(ok(byAddress).out()).isEqualTo(CLUSTER.cluster().jobUser() + "\nnode1");
+    for (String node : CLUSTER.cluster().nodes()) {
+      assertThat(ok(CLUSTER.cluster().exec(node, "hostname")).out()).isEqualTo(node);
     }
   }
 
@@ -155,45 +132,58 @@ class LocalClusterIT {
   @Order(2)
   void homeIsSharedButTmpAndEtcEnrootAreNodeLocal() {
     String token = UUID.randomUUID().toString();
-    ok(c().sh("node2", "echo " + token + " > ~/token-home && echo " + token + " > /tmp/token-tmp"));
-    for (String node : c().nodes()) {
-      assertThat(ok(c().sh(node, "cat ~/token-home")).out()).as(node).isEqualTo(token);
+    ok(
+        CLUSTER
+            .cluster()
+            .sh(
+                "node2",
+                "echo " + token + " > ~/token-home && echo " + token + " > /tmp/token-tmp"));
+    for (String node : CLUSTER.cluster().nodes()) {
+      assertThat(ok(CLUSTER.cluster().sh(node, "cat ~/token-home")).out())
+          .as(node)
+          .isEqualTo(token);
     }
-    assertThat(c().sh("node1", "cat /tmp/token-tmp").exitCode()).isNotZero();
-    assertThat(ok(c().sh("node2", "cat /tmp/token-tmp")).out()).isEqualTo(token);
+    assertThat(CLUSTER.cluster().sh("node1", "cat /tmp/token-tmp").exitCode()).isNotZero();
+    assertThat(ok(CLUSTER.cluster().sh("node2", "cat /tmp/token-tmp")).out()).isEqualTo(token);
 
-    ok(c().exec("node1", true, "sh", "-c", "echo " + token + " > /etc/enroot/node-marker"));
-    assertThat(ok(c().exec("node1", "cat", "/etc/enroot/node-marker")).out()).isEqualTo(token);
-    assertThat(c().exec("node2", "cat", "/etc/enroot/node-marker").exitCode()).isNotZero();
-    assertThat(c().exec("node3", "cat", "/etc/enroot/node-marker").exitCode()).isNotZero();
+    ok(
+        CLUSTER
+            .cluster()
+            .exec("node1", true, "sh", "-c", "echo " + token + " > /etc/enroot/node-marker"));
+    assertThat(ok(CLUSTER.cluster().exec("node1", "cat", "/etc/enroot/node-marker")).out())
+        .isEqualTo(token);
+    assertThat(CLUSTER.cluster().exec("node2", "cat", "/etc/enroot/node-marker").exitCode())
+        .isNotZero();
+    assertThat(CLUSTER.cluster().exec("node3", "cat", "/etc/enroot/node-marker").exitCode())
+        .isNotZero();
     assertThat(Files.exists(Paths.get("/etc/enroot/node-marker"))).isFalse();
-    ok(c().exec("node1", true, "rm", "/etc/enroot/node-marker"));
+    ok(CLUSTER.cluster().exec("node1", true, "rm", "/etc/enroot/node-marker"));
   }
 
   @Test
   @Order(3)
   void isolateHidesAPathOnOneNodeOnlyAndUnisolateRestoresIt() {
     String dir = shared + "/isolate-" + UUID.randomUUID();
-    ok(c().sh("node1", "mkdir " + dir + " && echo here > " + dir + "/file"));
-    c().isolate("node2", dir);
+    ok(CLUSTER.cluster().sh("node1", "mkdir " + dir + " && echo here > " + dir + "/file"));
+    CLUSTER.cluster().isolate("node2", dir);
     try {
-      assertThat(c().exec("node2", "cat", dir + "/file").exitCode()).isNotZero();
-      assertThat(ok(c().exec("node3", "cat", dir + "/file")).out()).isEqualTo("here");
-      assertThat(ok(c().exec("node1", "cat", dir + "/file")).out()).isEqualTo("here");
+      assertThat(CLUSTER.cluster().exec("node2", "cat", dir + "/file").exitCode()).isNotZero();
+      assertThat(ok(CLUSTER.cluster().exec("node3", "cat", dir + "/file")).out()).isEqualTo("here");
+      assertThat(ok(CLUSTER.cluster().exec("node1", "cat", dir + "/file")).out()).isEqualTo("here");
     } finally {
-      c().unisolate("node2", dir);
+      CLUSTER.cluster().unisolate("node2", dir);
     }
-    assertThat(ok(c().exec("node2", "cat", dir + "/file")).out()).isEqualTo("here");
+    assertThat(ok(CLUSTER.cluster().exec("node2", "cat", dir + "/file")).out()).isEqualTo("here");
   }
 
   @Test
   @Order(4)
   void mpiRanksOnAllNodesExchangeDataInsideContainers() {
-    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(c());
-    Result r = ok(c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
+    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(CLUSTER.cluster());
+    Result r = ok(CLUSTER.cluster().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
     Map<String, String> rankMountNs = Runs.ringRanks(r.stdout());
     // Each rank ran in a container: its mount namespace is not its node's.
-    for (String node : c().nodes()) {
+    for (String node : CLUSTER.cluster().nodes()) {
       assertThat(rankMountNs.get(node)).as(node).isNotEqualTo(nodeMountNs.get(node));
     }
   }
@@ -202,10 +192,11 @@ class LocalClusterIT {
   @Order(4)
   void withANonExecutableAgentHookRemoteRanksRunOutsideTheContainerAndTheJobStillPasses() {
     // The trap from the field notes, reproduced: the only witness is the mount namespace.
-    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(c());
+    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(CLUSTER.cluster());
     writeAgentHook("rw-r--r--");
     try {
-      Result r = ok(c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
+      Result r =
+          ok(CLUSTER.cluster().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
       Map<String, String> rankMountNs = Runs.ringRanks(r.stdout());
       assertThat(rankMountNs.get("node1")).isNotEqualTo(nodeMountNs.get("node1"));
       assertThat(rankMountNs.get("node2")).isEqualTo(nodeMountNs.get("node2"));
@@ -220,18 +211,18 @@ class LocalClusterIT {
   void sigtermToEnrootStartStopsMpirunAndEveryRemoteDaemon() {
     List<String> cmd = mpirun("sleep", "60");
     String script = ShellQuote.join(cmd) + " & p=$!; sleep 3; kill -TERM $p; wait $p; echo exit=$?";
-    Result r = c().exec("node1", "sh", "-c", script);
+    Result r = CLUSTER.cluster().exec("node1", "sh", "-c", script);
     assertThat(r.out()).as("%s", r).startsWith("exit=").isNotEqualTo("exit=0");
     // Nothing of the job is left on any node (zombies waiting for init do not count).
     String leftovers =
         "for i in $(seq 50); do"
             + " ps -u "
-            + c().jobUser()
+            + CLUSTER.cluster().jobUser()
             + " -o stat=,comm= | awk '$1 !~ /^Z/ && ($2 == \"orted\" || $2 == \"sleep\""
             + " || $2 == \"mpirun\")' > /tmp/left; [ -s /tmp/left ] || exit 0; sleep 0.1; done;"
             + " cat /tmp/left; exit 1";
-    for (String node : c().nodes()) {
-      assertThat(c().sh(node, leftovers).exitCode()).as(node).isZero();
+    for (String node : CLUSTER.cluster().nodes()) {
+      assertThat(CLUSTER.cluster().sh(node, leftovers).exitCode()).as(node).isZero();
     }
   }
 
@@ -240,7 +231,9 @@ class LocalClusterIT {
   void containerEnvironmentIsClearedButHookAndEnvValuesGetThrough() {
     Result r =
         ok(
-            c().exec(
+            CLUSTER
+                .cluster()
+                .exec(
                     "node1",
                     "env",
                     "OMPI_MCA_btl_base_verbose=100",
@@ -263,25 +256,31 @@ class LocalClusterIT {
                 + " "
                 + CONTAINER
                 + " orted\n"
-                + c().jobUid());
+                + CLUSTER.cluster().jobUid());
   }
 
   @Test
   @Order(6)
   void nonExecutableHookIsSkippedSilently() {
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "node1",
             "hooks.d/60-not-executable.sh",
             "#!/bin/bash\necho CLUSTERRUN_IT_NOEXEC=ran >> \"$ENROOT_ENVIRON\"\n",
             "rw-r--r--");
-    c().writeEnrootFile(
+    CLUSTER
+        .cluster()
+        .writeEnrootFile(
             "node1",
             "hooks.d/61-executable.sh",
             "#!/bin/bash\necho CLUSTERRUN_IT_EXEC=ran >> \"$ENROOT_ENVIRON\"\n",
             "rwxr-xr-x");
     try {
       Result r =
-          c().exec(
+          CLUSTER
+              .cluster()
+              .exec(
                   "node1",
                   "enroot",
                   "start",
@@ -292,22 +291,25 @@ class LocalClusterIT {
       assertThat(ok(r).out()).isEqualTo("skipped ran");
       assertThat(r.stderr()).isEmpty();
     } finally {
-      c().removeEnrootFile("hooks.d/60-not-executable.sh");
-      c().removeEnrootFile("hooks.d/61-executable.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/60-not-executable.sh");
+      CLUSTER.cluster().removeEnrootFile("hooks.d/61-executable.sh");
     }
   }
 
   @Test
   @Order(7)
   void missingContainerAndUnwritableRuntimePathFailLikeEnroot() {
-    Result missing = c().exec("node2", "enroot", "start", "no-such-container", "true");
+    Result missing =
+        CLUSTER.cluster().exec("node2", "enroot", "start", "no-such-container", "true");
     assertThat(missing.exitCode()).isNotZero();
     assertThat(missing.stderr())
         .contains("No such file or directory: " + dataPath + "/no-such-container");
 
     // The environment wins over the drop-in; /run/enroot cannot be made by the job user.
     Result runtime =
-        c().exec("node2", "env", "ENROOT_RUNTIME_PATH=/run/enroot", "enroot", "start", CONTAINER);
+        CLUSTER
+            .cluster()
+            .exec("node2", "env", "ENROOT_RUNTIME_PATH=/run/enroot", "enroot", "start", CONTAINER);
     assertThat(runtime.exitCode()).isNotZero();
     assertThat(runtime.stderr())
         .contains("mkdir: cannot create directory '/run/enroot': Permission denied");
@@ -316,29 +318,29 @@ class LocalClusterIT {
   @Test
   @Order(8)
   void aDataPathNotSharedWithOneNodeFailsThereWithNoSuchFile() {
-    c().isolate("node3", shared + "/enroot-data");
+    CLUSTER.cluster().isolate("node3", shared + "/enroot-data");
     try {
-      Result r = c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new));
+      Result r = CLUSTER.cluster().exec("node1", mpirun(shared + "/ring").toArray(String[]::new));
       assertThat(r.exitCode()).isNotZero();
       assertThat(r.stdout() + r.stderr())
           .contains("No such file or directory: " + dataPath + "/" + CONTAINER);
     } finally {
-      c().unisolate("node3", shared + "/enroot-data");
+      CLUSTER.cluster().unisolate("node3", shared + "/enroot-data");
     }
   }
 
   @Test
   @Order(9)
   void standInRunsOnTheNodesOnlyAndTheHostsPathIsUntouched() throws IOException {
-    Result v = ok(c().exec("node1", "enroot", "version"));
+    Result v = ok(CLUSTER.cluster().exec("node1", "enroot", "version"));
     Path standInFile = LocalCluster.script().getParent().resolve("enroot-standin/enroot");
     byte[] standIn = Files.readAllBytes(standInFile);
-    if (c().enrootMode().equals("standin")) {
+    if (CLUSTER.cluster().enrootMode().equals("standin")) {
       assertThat(v.out()).matches("\\d+\\.\\d+\\.\\d+-clusterrun-standin");
       // Every node's `enroot` (as an SSH session finds it) is the stand-in...
-      for (String node : c().nodes()) {
-        String path = ok(c().sh(node, "command -v enroot")).out();
-        assertThat(ok(c().exec(node, "cat", path)).stdout())
+      for (String node : CLUSTER.cluster().nodes()) {
+        String path = ok(CLUSTER.cluster().sh(node, "command -v enroot")).out();
+        assertThat(ok(CLUSTER.cluster().exec(node, "cat", path)).stdout())
             .as(node)
             .isEqualTo(Files.readString(standInFile));
       }
@@ -358,16 +360,16 @@ class LocalClusterIT {
       }
       assertThat(hostCommand("findmnt", "-n", "-o", "SOURCE,FSROOT", "--mountpoint", dir))
           .as(dir)
-          .doesNotContain(c().stateDir().toString());
+          .doesNotContain(CLUSTER.cluster().stateDir().toString());
     }
   }
 
   @Test
   @Order(10)
   void clusterrunInstalledInTheSharedDirRunsOnEveryNodeAsTheJobUser() {
-    Path launcher = c().installClusterrun(Paths.get("target"));
-    for (String node : c().nodes()) {
-      Result r = ok(c().exec(node, launcher.toString(), "--version"));
+    Path launcher = CLUSTER.cluster().installClusterrun(Paths.get("target"));
+    for (String node : CLUSTER.cluster().nodes()) {
+      Result r = ok(CLUSTER.cluster().exec(node, launcher.toString(), "--version"));
       assertThat(r.out()).as(node).isNotEmpty();
     }
   }
@@ -375,7 +377,7 @@ class LocalClusterIT {
   @Test
   @Order(100)
   void downLeavesNothingBehind() throws IOException {
-    LocalCluster c = c();
+    LocalCluster c = CLUSTER.cluster();
     List<Long> pids = new ArrayList<>();
     for (String node : c.nodes()) {
       pids.add(c.holderPid(node));

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -41,13 +40,9 @@ class PerNodeIT {
   static String app;
   static String image;
 
-  static LocalCluster c() {
-    return HEAD.cluster();
-  }
-
   @BeforeAll
   static void setupImageAndProgram() {
-    LocalCluster c = c();
+    LocalCluster c = HEAD.cluster();
     app = HEAD.shared() + "/pn-app";
     ok(c.exec("node1", "mkdir", "-p", app));
     c.writeAsJobUser(app + "/rendezvous.py", Runs.repoFile("examples/per-node/rendezvous.py"));
@@ -79,7 +74,7 @@ class PerNodeIT {
         .contains("node1: gathered 3 ranks: 0=node1 1=node2 2=node3\n")
         .contains("node2: rank 1 on node2 met rank 0 at node1:")
         .contains("node3: rank 2 on node3 met rank 0 at node1:");
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(r.stdout()).contains(node + ": marker=from-the-head\n");
     }
     // Every line of output names its node.
@@ -125,8 +120,8 @@ class PerNodeIT {
         .contains("node2 failed first (exit 3); then node1 (stopped), node3 (stopped)");
     String runId = runLine(r).group(1);
     assertThat(runLine(r).group(2)).isEqualTo("failed");
-    for (String node : c().nodes()) {
-      assertThat(Runs.processes(c(), node, runId, "sleep 654")).as(node).isEmpty();
+    for (String node : HEAD.cluster().nodes()) {
+      assertThat(Runs.processes(HEAD.cluster(), node, runId, "sleep 654")).as(node).isEmpty();
     }
   }
 
@@ -151,14 +146,14 @@ class PerNodeIT {
   @Order(4)
   void ctrlCStopsEveryNodeAndLeavesNothingBehind() throws Exception {
     Runs.interruptedOnceRunning(
-        c(), HEAD.shared(), HEAD.command(args(List.of("--", "sleep", "987"))));
+        HEAD.cluster(), HEAD.shared(), HEAD.command(args(List.of("--", "sleep", "987"))));
   }
 
   @Test
   @Order(4)
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
     Runs.killedLeavesNothingBehind(
-        c(), HEAD.shared(), HEAD.command(args(List.of("--", "sleep", "120"))));
+        HEAD.cluster(), HEAD.shared(), HEAD.command(args(List.of("--", "sleep", "120"))));
   }
 
   @Test
@@ -181,11 +176,11 @@ class PerNodeIT {
                     "sh",
                     "-c",
                     "hostname > /written-by-$NODE_RANK && echo uid=$(id -u)")));
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(r.stdout()).contains(node + ": uid=0\n");
     }
     // Saved on the head after the job, with what each node wrote into the shared container.
-    String listing = ok(c().exec("node1", "unsquashfs", "-l", saved)).out();
+    String listing = ok(HEAD.cluster().exec("node1", "unsquashfs", "-l", saved)).out();
     assertThat(listing)
         .contains("/written-by-0")
         .contains("/written-by-1")
@@ -196,17 +191,8 @@ class PerNodeIT {
 
   /** The arguments of {@code run --launcher=per-node} for this cluster, then {@code extra}. */
   static List<String> args(List<String> extra) {
-    List<String> a =
-        new ArrayList<>(
-            List.of(
-                "run",
-                "--launcher=per-node",
-                "--nodes",
-                HEAD.hosts(),
-                "--workspace",
-                HEAD.ws(),
-                "--container-image",
-                image));
+    List<String> a = HEAD.onNodes("run", "--launcher=per-node");
+    a.addAll(List.of("--container-image", image));
     a.addAll(extra);
     return a;
   }

@@ -51,13 +51,9 @@ class PyxisCasesIT {
           + "t() { awk -v p=\"$1\" '$5==p{for(i=7;i<=NF;i++) if($i==\"-\"){print $(i+1); exit}}'"
           + " /proc/self/mountinfo; }\n";
 
-  static LocalCluster c() {
-    return HEAD.cluster();
-  }
-
   @BeforeAll
   static void setupAndImage() {
-    LocalCluster c = c();
+    LocalCluster c = HEAD.cluster();
     pyx = HEAD.shared() + "/pyx";
     hosts1 = HEAD.shared() + "/hosts-head";
     ok(c.exec("node1", "mkdir", "-p", pyx + "/ro-src", pyx + "/gone-src"));
@@ -217,7 +213,8 @@ class PyxisCasesIT {
                     script)));
     assertThat(lines(r.stdout(), "V"))
         .containsExactly(
-            "V pwd=/usr/local/bin uid=0 map=0-" + c().jobUid() + " foo=bar bar=", "V cli-mounted");
+            "V pwd=/usr/local/bin uid=0 map=0-" + HEAD.cluster().jobUid() + " foo=bar bar=",
+            "V cli-mounted");
   }
 
   /** workdir.bats "target doesn't exist". */
@@ -290,7 +287,7 @@ class PyxisCasesIT {
         .contains("container pyx-named: using the existing container")
         .doesNotContain("null");
 
-    ok(c().exec("node1", "enroot", "remove", "-f", "pyx-named"));
+    ok(HEAD.cluster().exec("node1", "enroot", "remove", "-f", "pyx-named"));
     Result gone = onHead("--container-name=pyx-named", "true");
     assertThat(gone.exitCode()).as("%s", gone).isEqualTo(4);
     assertThat(gone.stderr()).contains("pyx-named does not exist");
@@ -338,7 +335,7 @@ class PyxisCasesIT {
   @Test
   @Order(8)
   void containerSaveNeverWritesOverAUsersFileOrADirectory() throws IOException {
-    c().writeAsJobUser(pyx + "/mine.sqsh", "the user's own\n");
+    HEAD.cluster().writeAsJobUser(pyx + "/mine.sqsh", "the user's own\n");
     Result file =
         onHead("--container-image=./pyx/base.sqsh", "--container-save=./pyx/mine.sqsh", "true");
     assertThat(file.exitCode()).as("%s", file).isEqualTo(2);
@@ -435,7 +432,9 @@ class PyxisCasesIT {
             "mksquashfs \"$1\" \"$3\" -all-root -noappend -quiet -no-progress >/dev/null",
             "chmod 0644 \"$3\"",
             "rm -rf \"$1\"");
-    ok(c().exec("node1", true, "sh", "-c", build, "build", tree, image, pyx + "/entry.sqsh", rc));
+    ok(
+        HEAD.cluster()
+            .exec("node1", true, "sh", "-c", build, "build", tree, image, pyx + "/entry.sqsh", rc));
     String show = "echo E=${PYXIS_ENTRY:-none}";
     Result with = ok(onHead("--container-image=./pyx/entry.sqsh", "sh", "-c", show));
     assertThat(lines(with.stdout(), "E")).containsExactly("E=ran");
@@ -474,10 +473,10 @@ class PyxisCasesIT {
       ok(r);
       assertThat(lines(r.stdout(), "C")).containsExactly("C pyx-conc-" + i);
     }
-    String list = ok(c().exec("node1", "enroot", "list")).out();
+    String list = ok(HEAD.cluster().exec("node1", "enroot", "list")).out();
     for (int i = 0; i < 3; i++) {
       assertThat(list).contains("pyx-conc-" + i);
-      ok(c().exec("node1", "enroot", "remove", "-f", "pyx-conc-" + i));
+      ok(HEAD.cluster().exec("node1", "enroot", "remove", "-f", "pyx-conc-" + i));
     }
   }
 

@@ -46,10 +46,6 @@ class RegistryRunIT {
   static final ObjectMapper JSON = new ObjectMapper();
   static final String REPO = "lab/moved-" + ID;
 
-  static LocalCluster c() {
-    return HEAD.cluster();
-  }
-
   @BeforeAll
   static void setupOnce() {
     HEAD.setup(HEAD.shared() + "/enroot-data");
@@ -57,7 +53,7 @@ class RegistryRunIT {
 
   /** The tag, in the open registry, as a job names it. */
   static String image(String tag) {
-    return "docker://" + c().registry() + "#" + REPO + ":" + tag;
+    return "docker://" + HEAD.cluster().registry() + "#" + REPO + ":" + tag;
   }
 
   /** {@code clusterrun ARGS} on node1 as the job user, from the shared directory. */
@@ -72,17 +68,8 @@ class RegistryRunIT {
 
   /** A job of 3 ranks, one a node, in {@code image}: {@code run ... MORE -- COMMAND}. */
   static List<String> job(String image, List<String> more, String... command) {
-    List<String> a =
-        new ArrayList<>(
-            List.of(
-                "run",
-                "--nodes",
-                HEAD.hosts(),
-                "--workspace",
-                HEAD.ws(),
-                "--np",
-                "3",
-                "--container-image=" + image));
+    List<String> a = HEAD.onNodes("run");
+    a.addAll(List.of("--np", "3", "--container-image=" + image));
     a.addAll(more);
     a.add("--");
     a.addAll(Arrays.asList(command));
@@ -105,7 +92,7 @@ class RegistryRunIT {
   @Order(1)
   void aTagPushedAgainRunsItsNewContentOnEveryRankAndAnUnchangedOneIsNotImportedAgain()
       throws IOException {
-    String d1 = c().push(REPO + ":main", "--add", "/opt/tiny/VERSION=one");
+    String d1 = HEAD.cluster().push(REPO + ":main", "--add", "/opt/tiny/VERSION=one");
     Result first = ok(run(versionJob(image("main"))));
     assertThat(lines(first)).containsExactly("one", "one", "one");
     assertThat(first.stderr()).contains("imported " + image("main") + "@" + d1);
@@ -115,7 +102,7 @@ class RegistryRunIT {
     assertThat(s1.get("durationsSeconds").has("import")).isTrue();
 
     // The CI pushes the branch again: the same tag, new content.
-    String d2 = c().push(REPO + ":main", "--add", "/opt/tiny/VERSION=two");
+    String d2 = HEAD.cluster().push(REPO + ":main", "--add", "/opt/tiny/VERSION=two");
     assertThat(d2).isNotEqualTo(d1);
     Result second = ok(run(versionJob(image("main"))));
     assertThat(lines(second)).containsExactly("two", "two", "two");
@@ -149,13 +136,13 @@ class RegistryRunIT {
   @Test
   @Order(2)
   void aNamedContainerMadeFromATagThatMovedIsMadeAgainAndSaysSo() throws IOException {
-    String d3 = c().push(REPO + ":named", "--add", "/opt/tiny/VERSION=three");
+    String d3 = HEAD.cluster().push(REPO + ":named", "--add", "/opt/tiny/VERSION=three");
     String name = "reg-named-" + UUID.randomUUID().toString().substring(0, 6);
     Result made = ok(run(versionJob(image("named"), "--container-name=" + name)));
     assertThat(lines(made)).containsExactly("three", "three", "three");
     Result reused = ok(run(versionJob(image("named"), "--container-name=" + name)));
     assertThat(reused.stderr()).contains("reused container " + name);
-    String d4 = c().push(REPO + ":named", "--add", "/opt/tiny/VERSION=four");
+    String d4 = HEAD.cluster().push(REPO + ":named", "--add", "/opt/tiny/VERSION=four");
     Result moved = ok(run(versionJob(image("named"), "--container-name=" + name)));
     assertThat(lines(moved)).containsExactly("four", "four", "four");
     assertThat(moved.stderr())
@@ -166,7 +153,7 @@ class RegistryRunIT {
   @Test
   @Order(3)
   void fourRunsAskingForOneNewDigestAtOnceImportItOnce() throws Exception {
-    String d = c().push(REPO + ":together", "--add", "/opt/tiny/VERSION=together");
+    String d = HEAD.cluster().push(REPO + ":together", "--add", "/opt/tiny/VERSION=together");
     List<CompletableFuture<Result>> runs = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       runs.add(CompletableFuture.supplyAsync(() -> run(versionJob(image("together")))));
@@ -188,8 +175,8 @@ class RegistryRunIT {
   @Test
   @Order(4)
   void evictionUnderASmallLimitNeverTakesARunningJobsImage() throws Exception {
-    String dLong = c().push(REPO + ":long", "--add", "/opt/tiny/VERSION=long");
-    String dShort = c().push(REPO + ":short", "--add", "/opt/tiny/VERSION=short");
+    String dLong = HEAD.cluster().push(REPO + ":long", "--add", "/opt/tiny/VERSION=long");
+    String dShort = HEAD.cluster().push(REPO + ":short", "--add", "/opt/tiny/VERSION=short");
     // A job that runs a while on its image...
     List<String> longJob =
         job(image("long"), List.of(), "sh", "-c", "sleep 8; cat /opt/tiny/VERSION");
@@ -218,7 +205,7 @@ class RegistryRunIT {
   @Order(5)
   void anUnreachableRegistryRunsTheCachedImportWithAWarningAndNothingCachedIsExit3()
       throws IOException {
-    String d = c().push(REPO + ":offline", "--add", "/opt/tiny/VERSION=offline");
+    String d = HEAD.cluster().push(REPO + ":offline", "--add", "/opt/tiny/VERSION=offline");
     ok(run(versionJob(image("offline"))));
     // The registry out of reach: every request of the head goes to a proxy nobody listens on.
     String[] away = {"http_proxy=http://127.0.0.1:9", "no_proxy="};
@@ -229,7 +216,10 @@ class RegistryRunIT {
         .contains(" ago (" + d + ")");
     Result none = run(versionJob(image("never-pushed")), away);
     assertThat(none.exitCode()).as("%s", none).isEqualTo(3);
-    assertThat(none.stderr()).contains(c().registry()).contains(REPO).contains("never-pushed");
+    assertThat(none.stderr())
+        .contains(HEAD.cluster().registry())
+        .contains(REPO)
+        .contains("never-pushed");
     assertThat(none.stdout()).isEmpty();
   }
 
@@ -237,9 +227,9 @@ class RegistryRunIT {
   @Order(6)
   void aPrivateRepositoryWithoutCredentialsFailsInTheChecksNamingTheFileAndWithThemItRuns()
       throws IOException {
-    String priv = "docker://" + c().privateRegistry() + "#clusterrun/tiny";
+    String priv = "docker://" + HEAD.cluster().privateRegistry() + "#clusterrun/tiny";
     String config = HEAD.shared() + "/reg-config-" + UUID.randomUUID().toString().substring(0, 6);
-    ok(c().exec("node1", "mkdir", "-p", config));
+    ok(HEAD.cluster().exec("node1", "mkdir", "-p", config));
     String[] env = {"ENROOT_CONFIG_PATH=" + config};
     List<String> job = job(priv, List.of(), "hostname");
     Result refused = run(job, env);
@@ -247,11 +237,13 @@ class RegistryRunIT {
     assertThat(refused.stderr())
         .contains("401")
         .contains(config + "/.credentials")
-        .contains("machine " + c().privateRegistry().replaceAll(":[0-9]+$", "") + " login")
-        .doesNotContain(c().privateRegistryPassword());
+        .contains(
+            "machine " + HEAD.cluster().privateRegistry().replaceAll(":[0-9]+$", "") + " login")
+        .doesNotContain(HEAD.cluster().privateRegistryPassword());
     // check names the same before any run: the job file gives the image.
     String jobFile = config + "/job.yaml";
-    c().writeAsJobUser(
+    HEAD.cluster()
+        .writeAsJobUser(
             jobFile, "name: private\ncontainer:\n  image: " + priv + "\ncommand: [hostname]\n");
     Result check = run(List.of("check", "--nodes", HEAD.hosts(), "--only", "image", jobFile), env);
     assertThat(check.exitCode()).as("%s", check).isEqualTo(3);
@@ -259,14 +251,15 @@ class RegistryRunIT {
 
     String line =
         "machine "
-            + c().privateRegistry().replaceAll(":[0-9]+$", "")
+            + HEAD.cluster().privateRegistry().replaceAll(":[0-9]+$", "")
             + " login "
-            + c().privateRegistryUser()
+            + HEAD.cluster().privateRegistryUser()
             + " password "
-            + c().privateRegistryPassword()
+            + HEAD.cluster().privateRegistryPassword()
             + "\n";
     ok(
-        c().exec(
+        HEAD.cluster()
+            .exec(
                 "node1",
                 false,
                 line,
@@ -275,7 +268,8 @@ class RegistryRunIT {
                     "sh", "-c", "umask 077; cat > " + ShellQuote.quote(config + "/.credentials"))));
     Result allowed = ok(run(job, env));
     assertThat(lines(allowed)).hasSize(3);
-    assertThat(allowed.stdout() + allowed.stderr()).doesNotContain(c().privateRegistryPassword());
+    assertThat(allowed.stdout() + allowed.stderr())
+        .doesNotContain(HEAD.cluster().privateRegistryPassword());
   }
 
   @Test

@@ -222,6 +222,31 @@ final class Runs {
   }
 
   /**
+   * What clusterrun's setup would write, as the drop-in {@code enroot.conf.d/50-NAME.conf} on every
+   * node: the runtime path per user in /tmp, the data and cache paths per user under {@code data}
+   * and {@code cache} ({@code DIR/user-UID}), and with {@code mountHome} the home mounted.
+   */
+  static void enrootPaths(
+      LocalCluster c, String name, String data, String cache, boolean mountHome) {
+    c.writeEnrootFile(
+        "enroot.conf.d/50-" + name + ".conf",
+        "ENROOT_RUNTIME_PATH /tmp/enroot-runtime-$(id -u)\n"
+            + ("ENROOT_DATA_PATH " + data + "/user-$(id -u)\n")
+            + ("ENROOT_CACHE_PATH " + cache + "/user-$(id -u)\n")
+            + (mountHome ? "ENROOT_MOUNT_HOME yes\n" : ""),
+        "rw-r--r--");
+  }
+
+  /**
+   * The container {@code name} on the head, made by enroot from the job's image at {@code path}
+   * ({@link #imageFileAt}).
+   */
+  static void containerAt(LocalCluster c, String name, String path) {
+    imageFileAt(c, path);
+    ok(c.exec("node1", "enroot", "create", "-n", name, path));
+  }
+
+  /**
    * examples/local-cluster/mpi/ring.c written to {@code dir} as the job user and compiled there to
    * {@code dir/ring} by the head's mpicc (the stand-in's containers see the node's /usr: the node's
    * mpicc is the container's).

@@ -51,13 +51,9 @@ class SetupRunIT {
   /** Extra flags pointing the job at CLUSTERRUN_IT_IMAGE when given (else the yaml's image). */
   static List<String> imageFlags = List.of();
 
-  static LocalCluster c() {
-    return HEAD.cluster();
-  }
-
   @BeforeAll
   static void jobAndProgramInTheSharedDir() {
-    LocalCluster c = c();
+    LocalCluster c = HEAD.cluster();
     dataPath = HEAD.shared() + "/enroot-data";
     HEAD.copyExamples("hello-mpi.yaml", "seed.yaml");
     Runs.compileRing(c, HEAD.ws());
@@ -71,22 +67,22 @@ class SetupRunIT {
   @Order(1)
   void setupOnABareClusterThenHelloMpiRunsEveryRankInsideTheContainer() throws IOException {
     // Bare: nothing of clusterrun on the nodes, and enroot cannot even start over SSH.
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       // enroot's own packaged hooks are there, as on a fresh install; clusterrun's are not.
-      assertThat(c().exec(node, "ls", "/etc/enroot/hooks.d").out())
+      assertThat(HEAD.cluster().exec(node, "ls", "/etc/enroot/hooks.d").out())
           .as(node)
           .doesNotContain("clusterrun");
-      assertThat(c().exec(node, "ls", "/etc/enroot/enroot.conf.d").out())
+      assertThat(HEAD.cluster().exec(node, "ls", "/etc/enroot/enroot.conf.d").out())
           .as(node)
           .doesNotContain("clusterrun");
     }
     Result setup = setup();
     ok(setup);
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(setup.stdout()).contains(node + ": changed");
     }
 
-    Map<String, String> nodeNs = Runs.nodeMountNamespaces(c());
+    Map<String, String> nodeNs = Runs.nodeMountNamespaces(HEAD.cluster());
     List<String> args =
         new ArrayList<>(List.of("run", "examples/hello-mpi.yaml", "--nodes", HEAD.hosts()));
     args.addAll(imageFlags);
@@ -96,7 +92,7 @@ class SetupRunIT {
 
     // Every rank of every node: its hostname, inside the container, the data went round.
     Map<String, String> rankNs = ringRanks(r.stdout());
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(rankNs.get(node))
           .as("rank on %s ran inside the container", node)
           .isNotEqualTo(nodeNs.get(node));
@@ -142,12 +138,14 @@ class SetupRunIT {
     // (none to remove), and no mount or overlay of it stays on any node.
     assertThat(s.path("container").asText()).endsWith(".sqsh");
     assertThat(s.path("prepare").toString()).doesNotContain("created container");
-    assertThat(ok(c().exec("node1", "enroot", "list")).out()).doesNotContain("clusterrun-");
-    for (String node : c().nodes()) {
+    assertThat(ok(HEAD.cluster().exec("node1", "enroot", "list")).out())
+        .doesNotContain("clusterrun-");
+    for (String node : HEAD.cluster().nodes()) {
       // (the fuse processes end with their container, a moment after it)
-      String u = ShellQuote.quote(c().jobUser());
+      String u = ShellQuote.quote(HEAD.cluster().jobUser());
       assertThat(
-              c().exec(
+              HEAD.cluster()
+                  .exec(
                       node,
                       "sh",
                       "-c",
@@ -161,7 +159,8 @@ class SetupRunIT {
           .as("squashfuse left on %s", node)
           .isBlank();
       assertThat(
-              ok(c().exec(
+              ok(HEAD.cluster()
+                      .exec(
                           node,
                           "sh",
                           "-c",
@@ -180,14 +179,18 @@ class SetupRunIT {
     String files =
         "/etc/enroot/enroot.conf.d/50-clusterrun.conf /etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
     Map<String, String> before = new HashMap<>();
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       before.put(
-          node, ok(c().exec(node, true, "sh", "-c", "stat -c '%n %i %y %a %U' " + files)).out());
+          node,
+          ok(HEAD.cluster().exec(node, true, "sh", "-c", "stat -c '%n %i %y %a %U' " + files))
+              .out());
     }
     Result again = ok(setup());
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(again.stdout()).contains(node + ": unchanged");
-      assertThat(ok(c().exec(node, true, "sh", "-c", "stat -c '%n %i %y %a %U' " + files)).out())
+      assertThat(
+              ok(HEAD.cluster().exec(node, true, "sh", "-c", "stat -c '%n %i %y %a %U' " + files))
+                  .out())
           .as(node)
           .isEqualTo(before.get(node));
     }
@@ -205,23 +208,14 @@ class SetupRunIT {
   @Test
   @Order(4)
   void sigintInTheMiddleOfALongJobExits130AndLeavesNothingOnAnyNode() throws Exception {
-    Result r = Runs.interruptedOnceRunning(c(), HEAD.shared(), longJob("987"));
+    Result r = Runs.interruptedOnceRunning(HEAD.cluster(), HEAD.shared(), longJob("987"));
     assertThat(summary(r).path("outcome").asText()).isEqualTo("interrupted");
   }
 
   /** `clusterrun run … -- sleep SECONDS` on the three nodes (mpirun launcher), checks skipped. */
   static List<String> longJob(String seconds) {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                HEAD.launcher(),
-                "run",
-                "examples/hello-mpi.yaml",
-                "--nodes",
-                HEAD.hosts(),
-                "--workspace",
-                HEAD.ws(),
-                "--skip-checks"));
+    List<String> cmd = HEAD.command(HEAD.onNodes("run", "examples/hello-mpi.yaml"));
+    cmd.add("--skip-checks");
     cmd.addAll(imageFlags);
     cmd.addAll(List.of("--", "sleep", seconds));
     return cmd;
@@ -231,15 +225,16 @@ class SetupRunIT {
   @Order(4)
   void sigtermAndSighupStopALongJobOnEveryNodeAsCtrlCDoesAndExit143And129() throws Exception {
     for (String[] s : new String[][] {{"TERM", "143"}, {"HUP", "129"}}) {
-      JobSignals.Running j = JobSignals.start(c(), HEAD.shared(), longJob("120"), "sleep 120", 3);
-      JobSignals.send(c(), j, s[0]);
+      JobSignals.Running j =
+          JobSignals.start(HEAD.cluster(), HEAD.shared(), longJob("120"), "sleep 120", 3);
+      JobSignals.send(HEAD.cluster(), j, s[0]);
       Result r = j.result().get(90, TimeUnit.SECONDS);
       System.err.println("--- clusterrun run ... -- sleep 120, SIG" + s[0] + "\n" + r);
       assertThat(r.exitCode()).as("SIG%s: %s", s[0], r).isEqualTo(Integer.parseInt(s[1]));
       assertThat(runLine(r).group(1)).isEqualTo(j.runId());
       assertThat(runLine(r).group(2)).isEqualTo("interrupted");
       assertThat(summary(r).path("exitCode").asInt()).isEqualTo(Integer.parseInt(s[1]));
-      assertThat(JobSignals.leftAfter(c(), j.runId(), Duration.ZERO))
+      assertThat(JobSignals.leftAfter(HEAD.cluster(), j.runId(), Duration.ZERO))
           .as("processes of run %s after SIG%s", j.runId(), s[0])
           .isEmpty();
     }
@@ -248,7 +243,7 @@ class SetupRunIT {
   @Test
   @Order(4)
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
-    Runs.killedLeavesNothingBehind(c(), HEAD.shared(), longJob("120"));
+    Runs.killedLeavesNothingBehind(HEAD.cluster(), HEAD.shared(), longJob("120"));
   }
 
   @Test
@@ -257,25 +252,25 @@ class SetupRunIT {
     String hook = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
     Path runs = Paths.get(HEAD.ws(), "runs");
     long before = countEntries(runs);
-    ok(c().exec("node2", true, "chmod", "0644", hook));
+    ok(HEAD.cluster().exec("node2", true, "chmod", "0644", hook));
     try {
       Result r = run(List.of(), List.of());
       assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
       assertThat(r.stderr()).contains("node2").contains("hook").contains("nothing was started");
       assertThat(r.stdout()).doesNotContain("rank=");
       assertThat(countEntries(runs)).as("no run directory").isEqualTo(before);
-      assertThat(Runs.processes(c(), "node2", "", "/workspace/ring")).isEmpty();
+      assertThat(Runs.processes(HEAD.cluster(), "node2", "", "/workspace/ring")).isEmpty();
 
       // Where the hook cannot be fixed, --no-hook hands the agent over with enroot start -e.
-      Map<String, String> nodeNs = Runs.nodeMountNamespaces(c());
+      Map<String, String> nodeNs = Runs.nodeMountNamespaces(HEAD.cluster());
       Result noHook = run(List.of(), List.of("--no-hook"));
       ok(noHook);
       Map<String, String> rankNs = ringRanks(noHook.stdout());
-      for (String node : c().nodes()) {
+      for (String node : HEAD.cluster().nodes()) {
         assertThat(rankNs.get(node)).as(node).isNotEqualTo(nodeNs.get(node));
       }
     } finally {
-      ok(c().exec("node2", true, "chmod", "0755", hook));
+      ok(HEAD.cluster().exec("node2", true, "chmod", "0755", hook));
     }
   }
 
@@ -285,13 +280,14 @@ class SetupRunIT {
     // Job A on all three nodes, job B on node2 and node3 only (the head runs mpirun for both),
     // each with its own directory mounted at /data, in the same workspace.
     String hosts23 = HEAD.shared() + "/hosts-23";
-    c().writeAsJobUser(hosts23, "node2 slots=1\nnode3 slots=1\n");
+    HEAD.cluster().writeAsJobUser(hosts23, "node2 slots=1\nnode3 slots=1\n");
     Map<String, String> hostfiles = Map.of("A", HEAD.hosts(), "B", hosts23);
     Map<String, List<String>> expected =
         Map.of("A", List.of("node1", "node2", "node3"), "B", List.of("node2", "node3"));
     for (String m : List.of("A", "B")) {
-      ok(c().exec("node1", "mkdir", "-p", HEAD.shared() + "/mount-" + m));
-      c().writeAsJobUser(HEAD.shared() + "/mount-" + m + "/marker", "marker-" + m + "\n");
+      ok(HEAD.cluster().exec("node1", "mkdir", "-p", HEAD.shared() + "/mount-" + m));
+      HEAD.cluster()
+          .writeAsJobUser(HEAD.shared() + "/mount-" + m + "/marker", "marker-" + m + "\n");
     }
     String probe =
         "s=$(date +%s.%N); m=$(cat /data/marker); sleep 3;"
@@ -357,11 +353,11 @@ class SetupRunIT {
   @Test
   @Order(7)
   void theSeedsManualRecipeAndClusterrunRunGiveTheSameResult() throws IOException {
-    LocalCluster c = c();
+    LocalCluster c = HEAD.cluster();
     String seedWs = HEAD.shared() + "/seed-ws";
     ok(c.exec("node1", "mkdir", "-p", seedWs));
     ok(c.exec("node1", "cp", HEAD.ws() + "/ring", seedWs + "/ring"));
-    c().writeAsJobUser(seedWs + "/hosts.txt", c.hostfile(1));
+    HEAD.cluster().writeAsJobUser(seedWs + "/hosts.txt", c.hostfile(1));
     // The seed: a named container made by hand in the shared data path (setup's drop-in), ...
     String image = imageFlags.isEmpty() ? importedImage(HEAD.ws()).toString() : imageFlags.get(1);
     assertThat(Paths.get(image)).exists();
@@ -374,7 +370,7 @@ class SetupRunIT {
             + flags
             + " seed orted\" >> \"$ENROOT_ENVIRON\"\n",
         "rwxr-xr-x");
-    Map<String, String> nodeNs = Runs.nodeMountNamespaces(c());
+    Map<String, String> nodeNs = Runs.nodeMountNamespaces(HEAD.cluster());
     Result manual;
     try {
       manual =
@@ -438,21 +434,9 @@ class SetupRunIT {
 
   /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] EXTRA}. */
   static Result run(List<String> env, List<String> extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "run",
-                "examples/hello-mpi.yaml",
-                "--nodes",
-                HEAD.hosts(),
-                "--workspace",
-                HEAD.ws()));
+    List<String> args = HEAD.onNodes("run", "examples/hello-mpi.yaml");
     args.addAll(imageFlags);
-    int dd = extra.indexOf("--");
-    args.addAll(dd < 0 ? extra : extra.subList(0, dd));
-    if (dd >= 0) {
-      args.addAll(extra.subList(dd, extra.size()));
-    }
+    args.addAll(extra);
     return inShared(env, args);
   }
 
@@ -462,19 +446,14 @@ class SetupRunIT {
       throws Exception {
     String box = "early-box";
     String hook = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
-    List<String> base =
-        List.of(
-            "run",
-            "--nodes",
-            HEAD.hosts(),
-            "--workspace",
-            HEAD.ws(),
-            "--container-name=" + box,
-            "--np",
-            "3");
+    List<String> base = HEAD.onNodes("run");
+    base.addAll(List.of("--container-name=" + box, "--np", "3"));
     // Made by a first run from the image (which also remembers the container's Open MPI)...
     List<String> first = new ArrayList<>(base);
-    first.addAll(imageFlags.isEmpty() ? List.of("--container-image", c().tinyImage()) : imageFlags);
+    first.addAll(
+        imageFlags.isEmpty()
+            ? List.of("--container-image", HEAD.cluster().tinyImage())
+            : imageFlags);
     first.addAll(List.of("--", "/workspace/ring"));
     ringRanks(ok(inShared(List.of(), first)).stdout());
     Path marker = Paths.get(HEAD.ws(), "early-marker");
@@ -488,7 +467,7 @@ class SetupRunIT {
           .anyMatch(a -> a.contains("began during the checks"));
 
       // A check that fails: the held start ends and the job's command never runs anywhere.
-      ok(c().exec("node2", true, "chmod", "0644", hook));
+      ok(HEAD.cluster().exec("node2", true, "chmod", "0644", hook));
       List<String> failing = new ArrayList<>(base);
       failing.addAll(List.of("--", "sh", "-c", "touch /workspace/early-marker"));
       Result f = inShared(List.of(), failing);
@@ -496,11 +475,11 @@ class SetupRunIT {
       assertThat(f.stderr()).contains("node2").contains("hook").contains("nothing was started");
       assertThat(marker).doesNotExist();
       assertThat(headProcesses("[r]ead -r cr_go")).as("a held start left on the head").isEmpty();
-      ok(c().exec("node2", true, "chmod", "0755", hook));
+      ok(HEAD.cluster().exec("node2", true, "chmod", "0755", hook));
 
       // clusterrun killed (SIGKILL) while a silent node holds the checks up and the container
       // waits: the end of its input ends the wait, the job never runs, the container goes down.
-      c().cut("node3");
+      HEAD.cluster().cut("node3");
       CompletableFuture<Result> killed =
           CompletableFuture.supplyAsync(() -> inShared(List.of(), failing));
       List<String> gate = List.of();
@@ -512,7 +491,7 @@ class SetupRunIT {
       assertThat(gate).as("the held start while node3 holds the checks up").isNotEmpty();
       List<String> jvm = headProcesses("[c]lusterrun.jar run");
       assertThat(jvm).hasSize(1);
-      ok(c().exec("node1", true, "kill", "-KILL", jvm.get(0).replace("/proc/", "")));
+      ok(HEAD.cluster().exec("node1", true, "kill", "-KILL", jvm.get(0).replace("/proc/", "")));
       killed.get(60, TimeUnit.SECONDS);
       List<String> left = gate;
       deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -524,11 +503,11 @@ class SetupRunIT {
       assertThat(headProcesses("[s]tart .*" + box)).as("enroot start of " + box).isEmpty();
       assertThat(marker).doesNotExist();
     } finally {
-      c().uncut("node3");
-      JobSignals.endMasters(c());
-      ok(c().exec("node2", true, "chmod", "0755", hook));
+      HEAD.cluster().uncut("node3");
+      JobSignals.endMasters(HEAD.cluster());
+      ok(HEAD.cluster().exec("node2", true, "chmod", "0755", hook));
       Files.deleteIfExists(marker);
-      c().exec("node1", "enroot", "remove", "--force", box);
+      HEAD.cluster().exec("node1", "enroot", "remove", "--force", box);
     }
   }
 
@@ -536,7 +515,8 @@ class SetupRunIT {
   static List<String> headProcesses(String regex) {
     Result r =
         ok(
-            c().exec(
+            HEAD.cluster()
+                .exec(
                     "node1",
                     true,
                     "sh",
