@@ -57,6 +57,13 @@ class CheckIT {
     return c.exec("node1", cmd.toArray(String[]::new));
   }
 
+  /** The table of {@code check} that found a problem (exit 3). */
+  static String failedTable() {
+    Result r = check();
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
+    return r.stdout();
+  }
+
   static JsonNode json(Result r) throws IOException {
     assertThat(r.stderr()).as("%s", r).doesNotContain("Exception");
     return JSON.readTree(r.stdout());
@@ -183,9 +190,7 @@ class CheckIT {
                 .exitCode())
         .isZero();
     try {
-      Result r = check();
-      assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
-      assertThat(r.stdout())
+      assertThat(failedTable())
           .contains(
               "✗ runtime-path on node2: "
                   + runtimePath()
@@ -225,9 +230,7 @@ class CheckIT {
   void aHookThatIsNotExecutableIsNamedOnItsNode() throws IOException {
     assertThat(c.exec("node2", true, "chmod", "a-x", HOOK).exitCode()).isZero();
     try {
-      Result r = check();
-      assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
-      assertThat(r.stdout())
+      assertThat(failedTable())
           .contains(
               "✗ hook on node2: "
                   + HOOK

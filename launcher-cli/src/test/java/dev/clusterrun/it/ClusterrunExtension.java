@@ -19,7 +19,6 @@ final class ClusterrunExtension extends LocalClusterExtension {
   private final String hostfileName;
   private final int slots;
   private final String workspaceName;
-  private String shared;
   private String launcher;
 
   /** {@code nodes} nodes; {@code workspace} null for none. */
@@ -42,17 +41,11 @@ final class ClusterrunExtension extends LocalClusterExtension {
       return;
     }
     LocalCluster c = cluster();
-    shared = c.sharedDir().toString();
     launcher = c.installClusterrun(Paths.get("target")).toString();
     c.writeAsJobUser(hosts(), c.hostfile(slots));
     if (workspaceName != null) {
       LocalCluster.ok(c.exec("node1", "mkdir", "-p", ws()));
     }
-  }
-
-  /** The directory every node sees at the same path. */
-  String shared() {
-    return shared;
   }
 
   /** The installed launcher, by absolute path. */
@@ -62,19 +55,19 @@ final class ClusterrunExtension extends LocalClusterExtension {
 
   /** The hostfile of every node. */
   String hosts() {
-    return shared + "/" + hostfileName;
+    return shared() + "/" + hostfileName;
   }
 
   /** The workspace directory. */
   String ws() {
-    return shared + "/" + workspaceName;
+    return shared() + "/" + workspaceName;
   }
 
   /** The repository's {@code examples/NAME} files, in the shared directory's examples/. */
   void copyExamples(String... names) {
-    LocalCluster.ok(cluster().exec("node1", "mkdir", "-p", shared + "/examples"));
+    LocalCluster.ok(cluster().exec("node1", "mkdir", "-p", shared() + "/examples"));
     for (String name : names) {
-      cluster().writeAsJobUser(shared + "/examples/" + name, Runs.repoFile("examples/" + name));
+      cluster().writeAsJobUser(shared() + "/examples/" + name, Runs.repoFile("examples/" + name));
     }
   }
 
@@ -118,6 +111,6 @@ final class ClusterrunExtension extends LocalClusterExtension {
    * directory; prints the command and what it gave back on stderr.
    */
   Result run(Duration timeout, List<String> env, List<String> args) {
-    return Runs.shown(cluster(), shared, timeout, env, command(args));
+    return Runs.shown(cluster(), shared(), timeout, env, command(args));
   }
 }

@@ -51,10 +51,7 @@ class DataPathPerUserIT {
     template = root + "/$(id -u)";
     // The site's part: a root every user may make their own directory in (sticky, like /tmp).
     ok(c.exec("node1", true, "install", "-d", "-m", "1777", root));
-    imageFlags = Runs.givenImageFlags(c, HEAD.shared() + "/it-image.sqsh");
-    if (imageFlags.isEmpty()) {
-      imageFlags = List.of("--container-image", c.tinyImage());
-    }
+    imageFlags = Runs.orTinyImage(c, Runs.givenImageFlags(c, HEAD.shared() + "/it-image.sqsh"));
   }
 
   @Test

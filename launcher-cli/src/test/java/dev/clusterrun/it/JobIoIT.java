@@ -56,10 +56,7 @@ class JobIoIT {
     HEAD.setup(HEAD.shared() + "/enroot-data");
     ok(c.exec("node1", "sh", "-c", "head -c 10485760 /dev/urandom > " + input));
     inputSum = ok(c.exec("node1", "sha256sum", input)).out().split("\\s+")[0];
-    image = Runs.requiredImageFlags(c, HEAD.shared() + "/io-image.sqsh");
-    if (image.isEmpty()) {
-      image = List.of("--container-image", c.tinyImage());
-    }
+    image = Runs.orTinyImage(c, Runs.requiredImageFlags(c, HEAD.shared() + "/io-image.sqsh"));
   }
 
   @Test

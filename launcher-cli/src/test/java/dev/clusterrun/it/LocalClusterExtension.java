@@ -76,6 +76,11 @@ public class LocalClusterExtension
     return cluster;
   }
 
+  /** The directory every node sees at the same path (after beforeAll). */
+  public String shared() {
+    return cluster().sharedDir().toString();
+  }
+
   @Override
   public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
     if (context.getTestMethod().isEmpty()) {

@@ -32,21 +32,29 @@ class LocalClusterFaultsIT {
   static LocalClusterExtension CLUSTER =
       new LocalClusterExtension(3, LocalCluster.Options.DEFAULT.withDockerBridge());
 
+  static LocalCluster c;
+
   /** A hung Open MPI job is stopped after this; a passing one takes 1 to 3 s here. */
   static final int MPI_TIMEOUT_SECONDS = 20;
 
-  static String shared;
   static String hosts;
   static String ring;
 
   @BeforeAll
   static void ringProgramAndHostfileInTheSharedDir() {
-    LocalCluster c = CLUSTER.cluster();
-    shared = c.sharedDir().toString();
-    hosts = shared + "/faults-hosts";
-    ring = shared + "/ring";
+    c = CLUSTER.cluster();
+    hosts = CLUSTER.shared() + "/faults-hosts";
+    ring = CLUSTER.shared() + "/ring";
     c.writeAsJobUser(hosts, c.hostfile(1));
-    Runs.compileRing(c, shared);
+    Runs.compileRing(c, CLUSTER.shared());
+  }
+
+  /** {@code ssh -o BatchMode=yes -o StrictHostKeyChecking=yes ARGS} as {@code user} on node1. */
+  static Result sshAs(JobUser user, String... args) {
+    List<String> cmd =
+        new ArrayList<>(List.of("ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes"));
+    cmd.addAll(List.of(args));
+    return c.execAs(user, "node1", null, LocalCluster.DEFAULT_TIMEOUT, cmd);
   }
 
   /** mpirun of the ring program on all three nodes (one rank each), as {@code user} on node1. */
@@ -63,9 +71,7 @@ class LocalClusterFaultsIT {
                 "3"));
     cmd.addAll(List.of(mca));
     cmd.add(ring);
-    return CLUSTER
-        .cluster()
-        .execAs(user, "node1", null, Duration.ofSeconds(MPI_TIMEOUT_SECONDS + 30), cmd);
+    return c.execAs(user, "node1", null, Duration.ofSeconds(MPI_TIMEOUT_SECONDS + 30), cmd);
   }
 
   /** The three ranks of ring, one per node, all with the right data. */
@@ -95,9 +101,7 @@ class LocalClusterFaultsIT {
     String list = String.join(",", comms);
     for (int i = 0; i < 150; i++) {
       Result ps =
-          CLUSTER
-              .cluster()
-              .exec("node1", true, "sh", "-c", "ps -u " + user.name() + " -o pid=,comm= || true");
+          c.exec("node1", true, "sh", "-c", "ps -u " + user.name() + " -o pid=,comm= || true");
       List<String> pids = new ArrayList<>();
       for (String l : ps.stdout().split("\n")) {
         String[] f = l.strip().split("\\s+");
@@ -111,7 +115,7 @@ class LocalClusterFaultsIT {
       if (i == 100) {
         List<String> kill = new ArrayList<>(List.of("kill", "-KILL"));
         kill.addAll(pids);
-        CLUSTER.cluster().exec("node1", true, kill.toArray(String[]::new));
+        c.exec("node1", true, kill.toArray(String[]::new));
       }
       Thread.sleep(200);
     }
@@ -124,13 +128,13 @@ class LocalClusterFaultsIT {
   @Test
   @Order(1)
   void everyNodeCarriesDockersBridgeWithTheSameAddressBesideItsOwnClusterAddress() {
-    assertThat(CLUSTER.cluster().dockerBridge()).contains("docker0 172.17.0.1/16");
-    for (String node : CLUSTER.cluster().nodes()) {
-      String addrs = ok(CLUSTER.cluster().exec(node, "ip", "-o", "-4", "addr", "show")).stdout();
+    assertThat(c.dockerBridge()).contains("docker0 172.17.0.1/16");
+    for (String node : c.nodes()) {
+      String addrs = ok(c.exec(node, "ip", "-o", "-4", "addr", "show")).stdout();
       assertThat(addrs).as(node).containsPattern("docker0\\s+inet 172\\.17\\.0\\.1/16");
-      assertThat(addrs).as(node).contains("inet " + CLUSTER.cluster().address(node) + "/24");
+      assertThat(addrs).as(node).contains("inet " + c.address(node) + "/24");
       // Up (IFF_UP), which is all Open MPI looks at; no carrier with no container, as on a node.
-      assertThat(ok(CLUSTER.cluster().exec(node, "ip", "-o", "link", "show", "docker0")).out())
+      assertThat(ok(c.exec(node, "ip", "-o", "link", "show", "docker0")).out())
           .as(node)
           .containsPattern("<[A-Z_,]*\\bUP\\b[A-Z_,]*>");
     }
@@ -139,12 +143,11 @@ class LocalClusterFaultsIT {
   @Test
   @Order(2)
   void openMpiWithoutInterfaceSelectionFailsOrHangsOnDockersBridge() throws Exception {
-    JobUser u = CLUSTER.cluster().user1();
+    JobUser u = c.user1();
     // Nothing selects an interface for this user: no MCA file (SetupRunIT writes one for its own
     // cluster), and `exec` starts from an empty environment, so no OMPI_MCA_* either.
     assertThat(u.home().resolve(".openmpi/mca-params.conf")).doesNotExist();
-    assertThat(ok(CLUSTER.cluster().execAs(u, "node1", "env")).stdout())
-        .doesNotContain("OMPI_MCA_");
+    assertThat(ok(c.execAs(u, "node1", "env")).stdout()).doesNotContain("OMPI_MCA_");
 
     Result r = ringAs(u);
     // Each node reaches 172.17.0.1, its own docker0, for a peer's address: the connection lands
@@ -162,16 +165,16 @@ class LocalClusterFaultsIT {
   @Test
   @Order(3)
   void openMpiOnTheClusterNetworkPassesDespiteDockersBridge() throws Exception {
-    JobUser u = CLUSTER.cluster().user1();
+    JobUser u = c.user1();
     assertRingPassed(
         ringAs(
             u,
             "--mca",
             "btl_tcp_if_include",
-            CLUSTER.cluster().subnet(),
+            c.subnet(),
             "--mca",
             "oob_tcp_if_include",
-            CLUSTER.cluster().subnet()));
+            c.subnet()));
     awaitNoProcesses(u, "ring", "orted", "mpirun");
   }
 
@@ -181,46 +184,19 @@ class LocalClusterFaultsIT {
   @Test
   @Order(4)
   void theSecondJobUserHasItsOwnUidKeyAndKnownHostsOnEveryNode() {
-    JobUser one = CLUSTER.cluster().user1();
-    JobUser two = CLUSTER.cluster().user2();
+    JobUser one = c.user1();
+    JobUser two = c.user2();
     assertThat(two.uid()).isNotEqualTo(one.uid());
     assertThat(two.home()).isNotEqualTo(one.home());
-    for (String node : CLUSTER.cluster().nodes()) {
-      assertThat(ok(CLUSTER.cluster().execAs(two, node, "id", "-u")).out())
-          .as(node)
-          .isEqualTo("" + two.uid());
+    for (String node : c.nodes()) {
+      assertThat(ok(c.execAs(two, node, "id", "-u")).out()).as(node).isEqualTo("" + two.uid());
       // By name, with strict host keys, from its own known_hosts.
       Result r =
-          CLUSTER
-              .cluster()
-              .execAs(
-                  two,
-                  "node1",
-                  "ssh",
-                  "-o",
-                  "BatchMode=yes",
-                  "-o",
-                  "StrictHostKeyChecking=yes",
-                  "-o",
-                  "UserKnownHostsFile=" + two.knownHosts(),
-                  node,
-                  "id -un; hostname");
+          sshAs(two, "-o", "UserKnownHostsFile=" + two.knownHosts(), node, "id -un; hostname");
       assertThat(ok(r).out()).isEqualTo(two.name() + "\n" + node);
     }
     // Its own key: the first user's key does not open the second user's account.
-    Result foreign =
-        CLUSTER
-            .cluster()
-            .execAs(
-                one,
-                "node1",
-                "ssh",
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "StrictHostKeyChecking=yes",
-                two.name() + "@node2",
-                "true");
+    Result foreign = sshAs(one, two.name() + "@node2", "true");
     assertThat(foreign.exitCode()).as("%s", foreign).isNotZero();
     assertThat(foreign.stderr()).contains("Permission denied");
   }
@@ -229,17 +205,10 @@ class LocalClusterFaultsIT {
   @Order(5)
   void twoUsersRunMpiJobsOnTheSameNodesAtOnce() throws Exception {
     String[] mca = {
-      "--mca",
-      "btl_tcp_if_include",
-      CLUSTER.cluster().subnet(),
-      "--mca",
-      "oob_tcp_if_include",
-      CLUSTER.cluster().subnet()
+      "--mca", "btl_tcp_if_include", c.subnet(), "--mca", "oob_tcp_if_include", c.subnet()
     };
-    CompletableFuture<Result> one =
-        CompletableFuture.supplyAsync(() -> ringAs(CLUSTER.cluster().user1(), mca));
-    CompletableFuture<Result> two =
-        CompletableFuture.supplyAsync(() -> ringAs(CLUSTER.cluster().user2(), mca));
+    CompletableFuture<Result> one = CompletableFuture.supplyAsync(() -> ringAs(c.user1(), mca));
+    CompletableFuture<Result> two = CompletableFuture.supplyAsync(() -> ringAs(c.user2(), mca));
     assertRingPassed(one.get());
     assertRingPassed(two.get());
   }
@@ -251,25 +220,22 @@ class LocalClusterFaultsIT {
   static long[] startStream(String file) {
     Result r =
         ok(
-            CLUSTER
-                .cluster()
-                .sh(
-                    "node1",
-                    "ssh -o BatchMode=yes node3 'echo remote=$$; while :; do date +%s%N; sleep 0.2; done'"
-                        + " > "
-                        + file
-                        + " 2>&1 < /dev/null & echo $!"));
+            c.sh(
+                "node1",
+                "ssh -o BatchMode=yes node3 'echo remote=$$; while :; do date +%s%N; sleep 0.2; done'"
+                    + " > "
+                    + file
+                    + " 2>&1 < /dev/null & echo $!"));
     long sshPid = Long.parseLong(r.out());
     for (int i = 0; i < 100; i++) {
-      String text = ok(CLUSTER.cluster().exec("node1", "cat", file)).stdout();
+      String text = ok(c.exec("node1", "cat", file)).stdout();
       Matcher m = Pattern.compile("remote=(\\d+)\\n\\d+\\n").matcher(text);
       if (m.find()) {
         return new long[] {sshPid, Long.parseLong(m.group(1))};
       }
       sleep(100);
     }
-    throw new AssertionError(
-        "the stream did not start: " + CLUSTER.cluster().exec("node1", "cat", file));
+    throw new AssertionError("the stream did not start: " + c.exec("node1", "cat", file));
   }
 
   static void sleep(long ms) {
@@ -282,20 +248,18 @@ class LocalClusterFaultsIT {
   }
 
   static int lines(String node, String file) {
-    return ok(CLUSTER.cluster().exec(node, "cat", file)).stdout().split("\n").length;
+    return ok(c.exec(node, "cat", file)).stdout().split("\n").length;
   }
 
   /** A new TCP connection from {@code from} to {@code to}:22, given {@code seconds} to succeed. */
   static Result connect(String from, String to, int seconds) {
-    return CLUSTER
-        .cluster()
-        .exec(
-            from,
-            "timeout",
-            Integer.toString(seconds),
-            "bash",
-            "-c",
-            "exec 3<>/dev/tcp/" + to + "/22 && head -c 7 <&3");
+    return c.exec(
+        from,
+        "timeout",
+        Integer.toString(seconds),
+        "bash",
+        "-c",
+        "exec 3<>/dev/tcp/" + to + "/22 && head -c 7 <&3");
   }
 
   @Test
@@ -306,9 +270,9 @@ class LocalClusterFaultsIT {
     long[] pids = startStream(file);
     long ssh = pids[0];
     long remote = pids[1];
-    CLUSTER.cluster().cut("node3");
+    c.cut("node3");
     try {
-      assertThat(ok(CLUSTER.cluster().cluster("status")).stdout()).containsPattern("node3 .*CUT");
+      assertThat(ok(c.cluster("status")).stdout()).containsPattern("node3 .*CUT");
       sleep(1000);
       int before = lines("node1", file);
 
@@ -324,15 +288,14 @@ class LocalClusterFaultsIT {
 
       // The established session neither gets data nor an error: it just waits, as ssh does.
       assertThat(lines("node1", file)).isEqualTo(before);
-      assertThat(ok(CLUSTER.cluster().exec("node1", "cat", file)).stdout())
-          .doesNotContain("closed");
+      assertThat(ok(c.exec("node1", "cat", file)).stdout()).doesNotContain("closed");
       assertThat(LocalClusterIT.running(ssh)).as("ssh on node1").isTrue();
       // On the cut node the session's command keeps running.
       assertThat(LocalClusterIT.running(remote)).as("the command on node3").isTrue();
     } finally {
-      CLUSTER.cluster().uncut("node3");
+      c.uncut("node3");
     }
-    assertThat(ok(CLUSTER.cluster().cluster("status")).stdout()).doesNotContain("CUT");
+    assertThat(ok(c.cluster("status")).stdout()).doesNotContain("CUT");
     assertThat(ok(connect("node2", "node3", 5)).out()).isEqualTo("SSH-2.0");
     // The session survived and resumes (after TCP's retransmission back-off).
     int after = lines("node1", file);
@@ -340,7 +303,7 @@ class LocalClusterFaultsIT {
       sleep(1000);
     }
     assertThat(lines("node1", file)).isGreaterThan(after);
-    CLUSTER.cluster().exec("node1", "kill", Long.toString(ssh));
+    c.exec("node1", "kill", Long.toString(ssh));
   }
 
   /**
@@ -350,10 +313,9 @@ class LocalClusterFaultsIT {
   @Test
   @Order(0)
   void aCutNodeWithArpFailsNewConnectionsOnlyAfterArpGivesUpAndStillSendsNoReset() {
-    CLUSTER.cluster().cut("node2", true);
+    c.cut("node2", true);
     try {
-      assertThat(ok(CLUSTER.cluster().cluster("status")).stdout())
-          .containsPattern("node2 .*CUT \\(arp\\)");
+      assertThat(ok(c.cluster("status")).stdout()).containsPattern("node2 .*CUT \\(arp\\)");
       long t0 = System.nanoTime();
       Result fresh = connect("node3", "node2", 15);
       double took = (System.nanoTime() - t0) / 1e9;
@@ -362,7 +324,7 @@ class LocalClusterFaultsIT {
       assertThat(fresh.stderr()).contains("No route to host").doesNotContain("refused");
       assertThat(took).isGreaterThanOrEqualTo(1.0).isLessThan(15.0);
     } finally {
-      CLUSTER.cluster().uncut("node2");
+      c.uncut("node2");
     }
     assertThat(ok(connect("node3", "node2", 10)).out()).isEqualTo("SSH-2.0");
   }

@@ -30,41 +30,44 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class LocalClusterIT {
   @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
 
+  static LocalCluster c;
+
   static final String CONTAINER = "lcit";
-  static String shared;
   static String dataPath;
   static String mpiFlags;
 
   @BeforeAll
   static void containerOnSharedDataPath() {
-    LocalCluster c = CLUSTER.cluster();
-    shared = c.sharedDir().toString();
-    dataPath = shared + "/enroot-data/user-" + c.jobUid();
+    c = CLUSTER.cluster();
+    dataPath = CLUSTER.shared() + "/enroot-data/user-" + c.jobUid();
     // What clusterrun's setup would write: a per-user runtime path, a shared data path, the home.
-    Runs.enrootPaths(c, "clusterrun-it", shared + "/enroot-data", shared + "/enroot-cache", true);
+    Runs.enrootPaths(
+        c,
+        "clusterrun-it",
+        CLUSTER.shared() + "/enroot-data",
+        CLUSTER.shared() + "/enroot-cache",
+        true);
     // An image from build-image.sh when given (required with a real enroot), else the tiny one.
-    Runs.containerAt(c, CONTAINER, shared + "/it-image.sqsh");
+    Runs.containerAt(c, CONTAINER, CLUSTER.shared() + "/it-image.sqsh");
 
     // The launch agent, as the hook on every node hands it to mpirun inside the container.
-    mpiFlags = "--mount " + shared + ":" + shared;
+    mpiFlags = "--mount " + CLUSTER.shared() + ":" + CLUSTER.shared();
     writeAgentHook("rwxr-xr-x");
 
-    Runs.compileRing(c, shared);
-    c.writeAsJobUser(shared + "/hosts", c.hostfile(1));
+    Runs.compileRing(c, CLUSTER.shared());
+    c.writeAsJobUser(CLUSTER.shared() + "/hosts", c.hostfile(1));
   }
 
   static void writeAgentHook(String mode) {
-    CLUSTER
-        .cluster()
-        .writeEnrootFile(
-            "hooks.d/50-launch-agent.sh",
-            "#!/bin/bash\n"
-                + "echo \"OMPI_MCA_orte_launch_agent=enroot start "
-                + mpiFlags
-                + " "
-                + CONTAINER
-                + " orted\" >> \"$ENROOT_ENVIRON\"\n",
-            mode);
+    c.writeEnrootFile(
+        "hooks.d/50-launch-agent.sh",
+        "#!/bin/bash\n"
+            + "echo \"OMPI_MCA_orte_launch_agent=enroot start "
+            + mpiFlags
+            + " "
+            + CONTAINER
+            + " orted\" >> \"$ENROOT_ENVIRON\"\n",
+        mode);
   }
 
   static List<String> mpirun(String... program) {
@@ -74,11 +77,11 @@ class LocalClusterIT {
                 "enroot",
                 "start",
                 "--mount",
-                shared + ":" + shared,
+                CLUSTER.shared() + ":" + CLUSTER.shared(),
                 CONTAINER,
                 "mpirun",
                 "--hostfile",
-                shared + "/hosts",
+                CLUSTER.shared() + "/hosts",
                 "-np",
                 "3",
                 "--mca",
@@ -86,10 +89,10 @@ class LocalClusterIT {
                 "tcp,self",
                 "--mca",
                 "btl_tcp_if_include",
-                CLUSTER.cluster().subnet(),
+                c.subnet(),
                 "--mca",
                 "oob_tcp_if_include",
-                CLUSTER.cluster().subnet()));
+                c.subnet()));
     cmd.addAll(List.of(program));
     return cmd;
   }
@@ -98,33 +101,29 @@ class LocalClusterIT {
   @Order(1)
   void jobUserSshesFromNodeToNodeByNameWithStrictHostKeys() {
     Result r =
-        CLUSTER
-            .cluster()
-            .exec(
-                "node1",
-                "ssh",
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "StrictHostKeyChecking=yes",
-                "node2",
-                "hostname");
+        c.exec(
+            "node1",
+            "ssh",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "StrictHostKeyChecking=yes",
+            "node2",
+            "hostname");
     assertThat(ok(r).out()).isEqualTo("node2");
     Result byAddress =
-        CLUSTER
-            .cluster()
-            .exec(
-                "node3",
-                "ssh",
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "StrictHostKeyChecking=yes",
-                CLUSTER.cluster().address("node1"),
-                "id -un; hostname");
-    assertThat(ok(byAddress).out()).isEqualTo(CLUSTER.cluster().jobUser() + "\nnode1");
-    for (String node : CLUSTER.cluster().nodes()) {
-      assertThat(ok(CLUSTER.cluster().exec(node, "hostname")).out()).isEqualTo(node);
+        c.exec(
+            "node3",
+            "ssh",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "StrictHostKeyChecking=yes",
+            c.address("node1"),
+            "id -un; hostname");
+    assertThat(ok(byAddress).out()).isEqualTo(c.jobUser() + "\nnode1");
+    for (String node : c.nodes()) {
+      assertThat(ok(c.exec(node, "hostname")).out()).isEqualTo(node);
     }
   }
 
@@ -132,58 +131,45 @@ class LocalClusterIT {
   @Order(2)
   void homeIsSharedButTmpAndEtcEnrootAreNodeLocal() {
     String token = UUID.randomUUID().toString();
-    ok(
-        CLUSTER
-            .cluster()
-            .sh(
-                "node2",
-                "echo " + token + " > ~/token-home && echo " + token + " > /tmp/token-tmp"));
-    for (String node : CLUSTER.cluster().nodes()) {
-      assertThat(ok(CLUSTER.cluster().sh(node, "cat ~/token-home")).out())
-          .as(node)
-          .isEqualTo(token);
+    ok(c.sh("node2", "echo " + token + " > ~/token-home && echo " + token + " > /tmp/token-tmp"));
+    for (String node : c.nodes()) {
+      assertThat(ok(c.sh(node, "cat ~/token-home")).out()).as(node).isEqualTo(token);
     }
-    assertThat(CLUSTER.cluster().sh("node1", "cat /tmp/token-tmp").exitCode()).isNotZero();
-    assertThat(ok(CLUSTER.cluster().sh("node2", "cat /tmp/token-tmp")).out()).isEqualTo(token);
+    assertThat(c.sh("node1", "cat /tmp/token-tmp").exitCode()).isNotZero();
+    assertThat(ok(c.sh("node2", "cat /tmp/token-tmp")).out()).isEqualTo(token);
 
-    ok(
-        CLUSTER
-            .cluster()
-            .exec("node1", true, "sh", "-c", "echo " + token + " > /etc/enroot/node-marker"));
-    assertThat(ok(CLUSTER.cluster().exec("node1", "cat", "/etc/enroot/node-marker")).out())
-        .isEqualTo(token);
-    assertThat(CLUSTER.cluster().exec("node2", "cat", "/etc/enroot/node-marker").exitCode())
-        .isNotZero();
-    assertThat(CLUSTER.cluster().exec("node3", "cat", "/etc/enroot/node-marker").exitCode())
-        .isNotZero();
+    ok(c.exec("node1", true, "sh", "-c", "echo " + token + " > /etc/enroot/node-marker"));
+    assertThat(ok(c.exec("node1", "cat", "/etc/enroot/node-marker")).out()).isEqualTo(token);
+    assertThat(c.exec("node2", "cat", "/etc/enroot/node-marker").exitCode()).isNotZero();
+    assertThat(c.exec("node3", "cat", "/etc/enroot/node-marker").exitCode()).isNotZero();
     assertThat(Files.exists(Paths.get("/etc/enroot/node-marker"))).isFalse();
-    ok(CLUSTER.cluster().exec("node1", true, "rm", "/etc/enroot/node-marker"));
+    ok(c.exec("node1", true, "rm", "/etc/enroot/node-marker"));
   }
 
   @Test
   @Order(3)
   void isolateHidesAPathOnOneNodeOnlyAndUnisolateRestoresIt() {
-    String dir = shared + "/isolate-" + UUID.randomUUID();
-    ok(CLUSTER.cluster().sh("node1", "mkdir " + dir + " && echo here > " + dir + "/file"));
-    CLUSTER.cluster().isolate("node2", dir);
+    String dir = CLUSTER.shared() + "/isolate-" + UUID.randomUUID();
+    ok(c.sh("node1", "mkdir " + dir + " && echo here > " + dir + "/file"));
+    c.isolate("node2", dir);
     try {
-      assertThat(CLUSTER.cluster().exec("node2", "cat", dir + "/file").exitCode()).isNotZero();
-      assertThat(ok(CLUSTER.cluster().exec("node3", "cat", dir + "/file")).out()).isEqualTo("here");
-      assertThat(ok(CLUSTER.cluster().exec("node1", "cat", dir + "/file")).out()).isEqualTo("here");
+      assertThat(c.exec("node2", "cat", dir + "/file").exitCode()).isNotZero();
+      assertThat(ok(c.exec("node3", "cat", dir + "/file")).out()).isEqualTo("here");
+      assertThat(ok(c.exec("node1", "cat", dir + "/file")).out()).isEqualTo("here");
     } finally {
-      CLUSTER.cluster().unisolate("node2", dir);
+      c.unisolate("node2", dir);
     }
-    assertThat(ok(CLUSTER.cluster().exec("node2", "cat", dir + "/file")).out()).isEqualTo("here");
+    assertThat(ok(c.exec("node2", "cat", dir + "/file")).out()).isEqualTo("here");
   }
 
   @Test
   @Order(4)
   void mpiRanksOnAllNodesExchangeDataInsideContainers() {
-    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(CLUSTER.cluster());
-    Result r = ok(CLUSTER.cluster().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
+    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(c);
+    Result r = ok(c.exec("node1", mpirun(CLUSTER.shared() + "/ring").toArray(String[]::new)));
     Map<String, String> rankMountNs = Runs.ringRanks(r.stdout());
     // Each rank ran in a container: its mount namespace is not its node's.
-    for (String node : CLUSTER.cluster().nodes()) {
+    for (String node : c.nodes()) {
       assertThat(rankMountNs.get(node)).as(node).isNotEqualTo(nodeMountNs.get(node));
     }
   }
@@ -192,11 +178,10 @@ class LocalClusterIT {
   @Order(4)
   void withANonExecutableAgentHookRemoteRanksRunOutsideTheContainerAndTheJobStillPasses() {
     // The trap from the field notes, reproduced: the only witness is the mount namespace.
-    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(CLUSTER.cluster());
+    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(c);
     writeAgentHook("rw-r--r--");
     try {
-      Result r =
-          ok(CLUSTER.cluster().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
+      Result r = ok(c.exec("node1", mpirun(CLUSTER.shared() + "/ring").toArray(String[]::new)));
       Map<String, String> rankMountNs = Runs.ringRanks(r.stdout());
       assertThat(rankMountNs.get("node1")).isNotEqualTo(nodeMountNs.get("node1"));
       assertThat(rankMountNs.get("node2")).isEqualTo(nodeMountNs.get("node2"));
@@ -211,18 +196,18 @@ class LocalClusterIT {
   void sigtermToEnrootStartStopsMpirunAndEveryRemoteDaemon() {
     List<String> cmd = mpirun("sleep", "60");
     String script = ShellQuote.join(cmd) + " & p=$!; sleep 3; kill -TERM $p; wait $p; echo exit=$?";
-    Result r = CLUSTER.cluster().exec("node1", "sh", "-c", script);
+    Result r = c.exec("node1", "sh", "-c", script);
     assertThat(r.out()).as("%s", r).startsWith("exit=").isNotEqualTo("exit=0");
     // Nothing of the job is left on any node (zombies waiting for init do not count).
     String leftovers =
         "for i in $(seq 50); do"
             + " ps -u "
-            + CLUSTER.cluster().jobUser()
+            + c.jobUser()
             + " -o stat=,comm= | awk '$1 !~ /^Z/ && ($2 == \"orted\" || $2 == \"sleep\""
             + " || $2 == \"mpirun\")' > /tmp/left; [ -s /tmp/left ] || exit 0; sleep 0.1; done;"
             + " cat /tmp/left; exit 1";
-    for (String node : CLUSTER.cluster().nodes()) {
-      assertThat(CLUSTER.cluster().sh(node, leftovers).exitCode()).as(node).isZero();
+    for (String node : c.nodes()) {
+      assertThat(c.sh(node, leftovers).exitCode()).as(node).isZero();
     }
   }
 
@@ -231,24 +216,22 @@ class LocalClusterIT {
   void containerEnvironmentIsClearedButHookAndEnvValuesGetThrough() {
     Result r =
         ok(
-            CLUSTER
-                .cluster()
-                .exec(
-                    "node1",
-                    "env",
-                    "OMPI_MCA_btl_base_verbose=100",
-                    "CLUSTERRUN_IT_PASS=from-host",
-                    "enroot",
-                    "start",
-                    "-e",
-                    "CLUSTERRUN_IT_PASS",
-                    "-e",
-                    "CLUSTERRUN_IT_SET=given",
-                    CONTAINER,
-                    "sh",
-                    "-c",
-                    "echo verbose=${OMPI_MCA_btl_base_verbose-unset} pass=$CLUSTERRUN_IT_PASS"
-                        + " set=$CLUSTERRUN_IT_SET agent=$OMPI_MCA_orte_launch_agent; id -u"));
+            c.exec(
+                "node1",
+                "env",
+                "OMPI_MCA_btl_base_verbose=100",
+                "CLUSTERRUN_IT_PASS=from-host",
+                "enroot",
+                "start",
+                "-e",
+                "CLUSTERRUN_IT_PASS",
+                "-e",
+                "CLUSTERRUN_IT_SET=given",
+                CONTAINER,
+                "sh",
+                "-c",
+                "echo verbose=${OMPI_MCA_btl_base_verbose-unset} pass=$CLUSTERRUN_IT_PASS"
+                    + " set=$CLUSTERRUN_IT_SET agent=$OMPI_MCA_orte_launch_agent; id -u"));
     assertThat(r.out())
         .isEqualTo(
             "verbose=unset pass=from-host set=given agent=enroot start "
@@ -256,60 +239,51 @@ class LocalClusterIT {
                 + " "
                 + CONTAINER
                 + " orted\n"
-                + CLUSTER.cluster().jobUid());
+                + c.jobUid());
   }
 
   @Test
   @Order(6)
   void nonExecutableHookIsSkippedSilently() {
-    CLUSTER
-        .cluster()
-        .writeEnrootFile(
-            "node1",
-            "hooks.d/60-not-executable.sh",
-            "#!/bin/bash\necho CLUSTERRUN_IT_NOEXEC=ran >> \"$ENROOT_ENVIRON\"\n",
-            "rw-r--r--");
-    CLUSTER
-        .cluster()
-        .writeEnrootFile(
-            "node1",
-            "hooks.d/61-executable.sh",
-            "#!/bin/bash\necho CLUSTERRUN_IT_EXEC=ran >> \"$ENROOT_ENVIRON\"\n",
-            "rwxr-xr-x");
+    c.writeEnrootFile(
+        "node1",
+        "hooks.d/60-not-executable.sh",
+        "#!/bin/bash\necho CLUSTERRUN_IT_NOEXEC=ran >> \"$ENROOT_ENVIRON\"\n",
+        "rw-r--r--");
+    c.writeEnrootFile(
+        "node1",
+        "hooks.d/61-executable.sh",
+        "#!/bin/bash\necho CLUSTERRUN_IT_EXEC=ran >> \"$ENROOT_ENVIRON\"\n",
+        "rwxr-xr-x");
     try {
       Result r =
-          CLUSTER
-              .cluster()
-              .exec(
-                  "node1",
-                  "enroot",
-                  "start",
-                  CONTAINER,
-                  "sh",
-                  "-c",
-                  "echo ${CLUSTERRUN_IT_NOEXEC-skipped} ${CLUSTERRUN_IT_EXEC-skipped}");
+          c.exec(
+              "node1",
+              "enroot",
+              "start",
+              CONTAINER,
+              "sh",
+              "-c",
+              "echo ${CLUSTERRUN_IT_NOEXEC-skipped} ${CLUSTERRUN_IT_EXEC-skipped}");
       assertThat(ok(r).out()).isEqualTo("skipped ran");
       assertThat(r.stderr()).isEmpty();
     } finally {
-      CLUSTER.cluster().removeEnrootFile("hooks.d/60-not-executable.sh");
-      CLUSTER.cluster().removeEnrootFile("hooks.d/61-executable.sh");
+      c.removeEnrootFile("hooks.d/60-not-executable.sh");
+      c.removeEnrootFile("hooks.d/61-executable.sh");
     }
   }
 
   @Test
   @Order(7)
   void missingContainerAndUnwritableRuntimePathFailLikeEnroot() {
-    Result missing =
-        CLUSTER.cluster().exec("node2", "enroot", "start", "no-such-container", "true");
+    Result missing = c.exec("node2", "enroot", "start", "no-such-container", "true");
     assertThat(missing.exitCode()).isNotZero();
     assertThat(missing.stderr())
         .contains("No such file or directory: " + dataPath + "/no-such-container");
 
     // The environment wins over the drop-in; /run/enroot cannot be made by the job user.
     Result runtime =
-        CLUSTER
-            .cluster()
-            .exec("node2", "env", "ENROOT_RUNTIME_PATH=/run/enroot", "enroot", "start", CONTAINER);
+        c.exec("node2", "env", "ENROOT_RUNTIME_PATH=/run/enroot", "enroot", "start", CONTAINER);
     assertThat(runtime.exitCode()).isNotZero();
     assertThat(runtime.stderr())
         .contains("mkdir: cannot create directory '/run/enroot': Permission denied");
@@ -318,29 +292,29 @@ class LocalClusterIT {
   @Test
   @Order(8)
   void aDataPathNotSharedWithOneNodeFailsThereWithNoSuchFile() {
-    CLUSTER.cluster().isolate("node3", shared + "/enroot-data");
+    c.isolate("node3", CLUSTER.shared() + "/enroot-data");
     try {
-      Result r = CLUSTER.cluster().exec("node1", mpirun(shared + "/ring").toArray(String[]::new));
+      Result r = c.exec("node1", mpirun(CLUSTER.shared() + "/ring").toArray(String[]::new));
       assertThat(r.exitCode()).isNotZero();
       assertThat(r.stdout() + r.stderr())
           .contains("No such file or directory: " + dataPath + "/" + CONTAINER);
     } finally {
-      CLUSTER.cluster().unisolate("node3", shared + "/enroot-data");
+      c.unisolate("node3", CLUSTER.shared() + "/enroot-data");
     }
   }
 
   @Test
   @Order(9)
   void standInRunsOnTheNodesOnlyAndTheHostsPathIsUntouched() throws IOException {
-    Result v = ok(CLUSTER.cluster().exec("node1", "enroot", "version"));
+    Result v = ok(c.exec("node1", "enroot", "version"));
     Path standInFile = LocalCluster.script().getParent().resolve("enroot-standin/enroot");
     byte[] standIn = Files.readAllBytes(standInFile);
-    if (CLUSTER.cluster().enrootMode().equals("standin")) {
+    if (c.enrootMode().equals("standin")) {
       assertThat(v.out()).matches("\\d+\\.\\d+\\.\\d+-clusterrun-standin");
       // Every node's `enroot` (as an SSH session finds it) is the stand-in...
-      for (String node : CLUSTER.cluster().nodes()) {
-        String path = ok(CLUSTER.cluster().sh(node, "command -v enroot")).out();
-        assertThat(ok(CLUSTER.cluster().exec(node, "cat", path)).stdout())
+      for (String node : c.nodes()) {
+        String path = ok(c.sh(node, "command -v enroot")).out();
+        assertThat(ok(c.exec(node, "cat", path)).stdout())
             .as(node)
             .isEqualTo(Files.readString(standInFile));
       }
@@ -360,16 +334,16 @@ class LocalClusterIT {
       }
       assertThat(hostCommand("findmnt", "-n", "-o", "SOURCE,FSROOT", "--mountpoint", dir))
           .as(dir)
-          .doesNotContain(CLUSTER.cluster().stateDir().toString());
+          .doesNotContain(c.stateDir().toString());
     }
   }
 
   @Test
   @Order(10)
   void clusterrunInstalledInTheSharedDirRunsOnEveryNodeAsTheJobUser() {
-    Path launcher = CLUSTER.cluster().installClusterrun(Paths.get("target"));
-    for (String node : CLUSTER.cluster().nodes()) {
-      Result r = ok(CLUSTER.cluster().exec(node, launcher.toString(), "--version"));
+    Path launcher = c.installClusterrun(Paths.get("target"));
+    for (String node : c.nodes()) {
+      Result r = ok(c.exec(node, launcher.toString(), "--version"));
       assertThat(r.out()).as(node).isNotEmpty();
     }
   }

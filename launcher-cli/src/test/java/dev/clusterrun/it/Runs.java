@@ -191,6 +191,13 @@ final class Runs {
     return flags;
   }
 
+  /**
+   * {@code flags}, or when they are empty {@code --container-image} of the cluster's tiny image.
+   */
+  static List<String> orTinyImage(LocalCluster c, List<String> flags) {
+    return flags.isEmpty() ? List.of("--container-image", c.tinyImage()) : flags;
+  }
+
   /** Fails when a real enroot is asked for without {@code CLUSTERRUN_IT_IMAGE}. */
   static void requireGivenImageWithRealEnroot() {
     assertThat(LocalClusterExtension.realEnrootRequested())
