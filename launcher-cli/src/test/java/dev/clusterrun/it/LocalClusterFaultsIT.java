@@ -166,15 +166,7 @@ class LocalClusterFaultsIT {
   @Order(3)
   void openMpiOnTheClusterNetworkPassesDespiteDockersBridge() throws Exception {
     JobUser u = c.user1();
-    assertRingPassed(
-        ringAs(
-            u,
-            "--mca",
-            "btl_tcp_if_include",
-            c.subnet(),
-            "--mca",
-            "oob_tcp_if_include",
-            c.subnet()));
+    assertRingPassed(ringAs(u, Runs.mcaOnClusterNetwork(c).toArray(String[]::new)));
     awaitNoProcesses(u, "ring", "orted", "mpirun");
   }
 
@@ -204,9 +196,7 @@ class LocalClusterFaultsIT {
   @Test
   @Order(5)
   void twoUsersRunMpiJobsOnTheSameNodesAtOnce() throws Exception {
-    String[] mca = {
-      "--mca", "btl_tcp_if_include", c.subnet(), "--mca", "oob_tcp_if_include", c.subnet()
-    };
+    String[] mca = Runs.mcaOnClusterNetwork(c).toArray(String[]::new);
     CompletableFuture<Result> one = CompletableFuture.supplyAsync(() -> ringAs(c.user1(), mca));
     CompletableFuture<Result> two = CompletableFuture.supplyAsync(() -> ringAs(c.user2(), mca));
     assertRingPassed(one.get());

@@ -86,13 +86,8 @@ class LocalClusterIT {
                 "3",
                 "--mca",
                 "btl",
-                "tcp,self",
-                "--mca",
-                "btl_tcp_if_include",
-                c.subnet(),
-                "--mca",
-                "oob_tcp_if_include",
-                c.subnet()));
+                "tcp,self"));
+    cmd.addAll(Runs.mcaOnClusterNetwork(c));
     cmd.addAll(List.of(program));
     return cmd;
   }

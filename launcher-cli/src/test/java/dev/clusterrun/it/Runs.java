@@ -263,6 +263,12 @@ final class Runs {
     ok(c.exec("node1", "mpicc", "-O2", "-o", dir + "/ring", dir + "/ring.c"));
   }
 
+  /** mpirun's flags that keep Open MPI's TCP traffic (btl and oob) on the cluster's network. */
+  static List<String> mcaOnClusterNetwork(LocalCluster c) {
+    return List.of(
+        "--mca", "btl_tcp_if_include", c.subnet(), "--mca", "oob_tcp_if_include", c.subnet());
+  }
+
   /**
    * Keeps Open MPI on the cluster's network on a multi-homed host: mca-params.conf in the job
    * user's home, read by mpirun and orted (every container mounts the home directory).
