@@ -14,7 +14,8 @@ import org.opentest4j.TestAbortedException;
 /**
  * Brings a {@link LocalCluster} up once per test class and down after it. Register it as a static
  * field: {@code @RegisterExtension static LocalClusterExtension CLUSTER = new
- * LocalClusterExtension(3);}.
+ * LocalClusterExtension(3);}. An IT that runs clusterrun registers {@link ClusterrunExtension}
+ * instead, which also installs the launcher, a hostfile and a workspace.
  *
  * <p>When the machine cannot run the cluster (not root, no namespaces, missing packages), or the
  * class's own {@code @BeforeAll} finds a prerequisite missing (a JUnit assumption), every test of
