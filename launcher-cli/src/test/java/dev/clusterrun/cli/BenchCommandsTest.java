@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import static dev.clusterrun.cli.CliTest.on2x8;
 import static dev.clusterrun.cli.CliTest.path;
 import static dev.clusterrun.cli.CliTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -387,18 +387,8 @@ class BenchCommandsTest {
   @Test
   void aNamedContainerWithoutAnImageIsTakenAsGivenAndThePlanSaysWhatItHolds(@TempDir Path ws)
       throws Exception {
-    String[] args = {
-      "hpl",
-      "--dry-run",
-      "--nodes",
-      path("hostfiles/2x8.txt"),
-      "--gpu-model",
-      "H200",
-      "--workspace",
-      ws.toString(),
-      "--container-name=mine"
-    };
-    Run r = run(args);
+    String[] args = {"--gpu-model", "H200", "--workspace", ws.toString(), "--container-name=mine"};
+    Run r = hplDryRun2x8(args);
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out())
         .contains("# container mine holds: unknown: made outside clusterrun (or not made yet)\n")
@@ -408,7 +398,7 @@ class BenchCommandsTest {
     Path record = ws.resolve(".clusterrun/containers/mine.image");
     Files.createDirectories(record.getParent());
     Files.writeString(record, "docker://nvcr.io#nvidia/hpc-benchmarks:24.09\n");
-    assertThat(run(args).out())
+    assertThat(hplDryRun2x8(args).out())
         .contains(
             "# container mine holds: docker://nvcr.io#nvidia/hpc-benchmarks:24.09"
                 + " (clusterrun's record of what made it)\n");
@@ -490,24 +480,13 @@ class BenchCommandsTest {
 
   /** {@code hpl --dry-run --nodes hostfiles/2x8.txt ARGS}. */
   static Run hplDryRun2x8(String... args) {
-    List<String> a =
-        new ArrayList<>(List.of("hpl", "--dry-run", "--nodes", path("hostfiles/2x8.txt")));
-    a.addAll(List.of(args));
-    return run(a.toArray(String[]::new));
+    return run(on2x8("hpl", "--dry-run"), args);
   }
 
   /** {@code bench hpcc --nodes hostfiles/2x8.txt --container-image /images/hpcc.sqsh ARGS}. */
   static Run hpcc2x8(String... args) {
-    List<String> a =
-        new ArrayList<>(
-            List.of(
-                "bench",
-                "hpcc",
-                "--nodes",
-                path("hostfiles/2x8.txt"),
-                "--container-image",
-                "/images/hpcc.sqsh"));
-    a.addAll(List.of(args));
-    return run(a.toArray(String[]::new));
+    List<String> a = on2x8("bench", "hpcc");
+    a.addAll(List.of("--container-image", "/images/hpcc.sqsh"));
+    return run(a, args);
   }
 }

@@ -9,7 +9,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +40,28 @@ class CliTest {
 
   static String path(String rel) {
     return ROOT.resolve(rel).toString();
+  }
+
+  /** {@code WORDS... --nodes hostfiles/2x8.txt}, to add to: a command on the 2 x 8 GPU cluster. */
+  static List<String> on2x8(String... words) {
+    List<String> a = new ArrayList<>(List.of(words));
+    a.addAll(List.of("--nodes", path("hostfiles/2x8.txt")));
+    return a;
+  }
+
+  /** The CLI run with {@code first}, then {@code more}. */
+  static Run run(List<String> first, String... more) {
+    List<String> a = new ArrayList<>(first);
+    a.addAll(List.of(more));
+    return run(a.toArray(String[]::new));
+  }
+
+  /** {@code plan --nodes 2x8 --container-image=u:1 FLAGS -- x}. */
+  static Run planU1(String... flags) {
+    List<String> a = on2x8("plan");
+    a.add("--container-image=u:1");
+    a.addAll(List.of(flags));
+    return run(a, "--", "x");
   }
 
   @Test
@@ -140,40 +164,15 @@ class CliTest {
   @Test
   void contradictionsAndEmptyValuesAreUsageErrors() {
     String hf = path("hostfiles/2x8.txt");
-    assertThat(
-            run(
-                    "plan",
-                    "--nodes",
-                    hf,
-                    "--container-image=u:1",
-                    "--container-readonly",
-                    "--container-writable",
-                    "--",
-                    "x")
-                .err())
+    assertThat(planU1("--container-readonly", "--container-writable").err())
         .isEqualTo(
             "clusterrun: --container-writable: contradicts --container-readonly; give only one of them\n");
     assertThat(run("plan", "--nodes", hf, "--container-image=", "--", "x").code()).isEqualTo(2);
-    assertThat(
-            run("plan", "--nodes", hf, "--container-image=u:1", "--container-mounts=/a:", "--", "x")
-                .err())
+    assertThat(planU1("--container-mounts=/a:").err())
         .contains("--container-mounts: mount '/a:' has an empty destination");
-    assertThat(
-            run("plan", "--nodes", hf, "--container-image=u:1", "--container-name=a/b", "--", "x")
-                .err())
+    assertThat(planU1("--container-name=a/b").err())
         .contains("--container-name: container name 'a/b' contains '/'");
-    assertThat(
-            run(
-                    "plan",
-                    "--nodes",
-                    hf,
-                    "--container-image=u:1",
-                    "--no-container-mount-home",
-                    "--container-mount-home",
-                    "--",
-                    "x")
-                .code())
-        .isEqualTo(2);
+    assertThat(planU1("--no-container-mount-home", "--container-mount-home").code()).isEqualTo(2);
     Run noCmd = run("plan", "--nodes", hf, "--container-image=u:1");
     assertThat(noCmd.code()).isEqualTo(2);
     assertThat(noCmd.err()).startsWith("clusterrun: command: no command to run");

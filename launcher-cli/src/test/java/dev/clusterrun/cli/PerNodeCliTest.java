@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import static dev.clusterrun.cli.CliTest.on2x8;
 import static dev.clusterrun.cli.CliTest.path;
 import static dev.clusterrun.cli.CliTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,7 +10,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clusterrun.cli.CliTest.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,15 +122,8 @@ class PerNodeCliTest {
 
   /** {@code plan --nodes 2x8 --container-image=/images/torch.sqsh --workspace=/shared/ws ARGS}. */
   static Run planTorch(String... args) {
-    List<String> a =
-        new ArrayList<>(
-            List.of(
-                "plan",
-                "--nodes",
-                path("hostfiles/2x8.txt"),
-                "--container-image=/images/torch.sqsh",
-                "--workspace=/shared/ws"));
-    a.addAll(List.of(args));
-    return run(a.toArray(String[]::new));
+    List<String> a = on2x8("plan");
+    a.addAll(List.of("--container-image=/images/torch.sqsh", "--workspace=/shared/ws"));
+    return run(a, args);
   }
 }

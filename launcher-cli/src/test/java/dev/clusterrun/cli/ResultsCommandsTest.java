@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import static dev.clusterrun.cli.BenchCommandsTest.hplDryRun2x8;
 import static dev.clusterrun.cli.CliTest.path;
 import static dev.clusterrun.cli.CliTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -163,17 +164,8 @@ class ResultsCommandsTest {
         refs,
         "clusters:\n  gpu-a:\n    hpl:\n      - nodes: 2\n        metrics:\n"
             + "          HPL: {value: 780000, lower: -5%}\n");
-    String[] base = {
-      "hpl",
-      "--dry-run",
-      "--nodes",
-      path("hostfiles/2x8.txt"),
-      "--gpu-model",
-      "H200",
-      "--references",
-      refs.toString()
-    };
-    Run none = run(base);
+    String[] base = {"--gpu-model", "H200", "--references", refs.toString()};
+    Run none = hplDryRun2x8(base);
     assertThat(none.code()).isEqualTo(2);
     assertThat(none.err())
         .isEqualTo(
@@ -185,16 +177,16 @@ class ResultsCommandsTest {
     String[] named = java.util.Arrays.copyOf(base, base.length + 2);
     named[base.length] = "--cluster";
     named[base.length + 1] = "gpu-a";
-    Run ok = run(named);
+    Run ok = hplDryRun2x8(named);
     assertThat(ok.code()).as(ok.err()).isZero();
 
     named[base.length + 1] = "gpu a";
-    Run bad = run(named);
+    Run bad = hplDryRun2x8(named);
     assertThat(bad.code()).isEqualTo(2);
     assertThat(bad.err()).startsWith("clusterrun: --cluster: 'gpu a' cannot name a cluster");
 
     Files.writeString(refs, "clusters:\n  gpu-a:\n    hpl:\n      - nodes: two\n");
-    Run broken = run(base);
+    Run broken = hplDryRun2x8(base);
     assertThat(broken.code()).isEqualTo(2);
     assertThat(broken.err())
         .startsWith("clusterrun: " + refs + ":4:16: clusters.gpu-a.hpl[0].nodes: expected a whole");

@@ -1,9 +1,12 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.CheckReports.dropInLine;
+import static dev.clusterrun.it.CheckReports.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clusterrun.core.check.CheckId;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,55 +33,35 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CheckIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "check-it-hosts", 1, null);
 
-  static final List<String> ALL_CHECKS =
-      List.of(
-          "reachable",
-          "enroot",
-          "enroot-version",
-          "runtime-path",
-          "cache-path",
-          "data-path",
-          "data-path-shared",
-          "mount-home",
-          "hook",
-          "launch-agent",
-          "dropin",
-          "container",
-          "image",
-          "squashfuse",
-          "hostname-unique",
-          "network",
-          "uid-gid",
-          "ssh-from-head",
-          "config-identical",
-          "gpu-slots");
   static final String HOOK = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
   static final String DROP_IN = "/etc/enroot/enroot.conf.d/50-clusterrun.conf";
   static final ObjectMapper JSON = new ObjectMapper();
 
   static LocalCluster c;
-  static String launcher;
-  static String hosts;
   static String dataPath;
 
   @BeforeAll
-  static void setUpTheClusterWithClusterrunSetup() throws IOException {
-    c = CLUSTER.cluster();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    hosts = c.sharedDir() + "/check-it-hosts";
-    Files.writeString(Paths.get(hosts), c.hostfile(1));
+  static void setUpTheClusterWithClusterrunSetup() {
+    c = HEAD.cluster();
     dataPath = c.sharedDir() + "/enroot-data";
-    Result setup = c.exec("node1", launcher, "setup", "--nodes", hosts, "--data-path", dataPath);
-    assertThat(setup.exitCode()).as("%s", setup).isZero();
+    Result setup = HEAD.setup(dataPath);
     assertThat(setup.stdout()).contains("setup: 3 changed, 0 unchanged, 0 failed");
   }
 
   static Result check(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(launcher, "check", "--nodes", hosts));
+    List<String> cmd = new ArrayList<>(List.of(HEAD.launcher(), "check", "--nodes", HEAD.hosts()));
     cmd.addAll(List.of(args));
     return c.exec("node1", cmd.toArray(String[]::new));
+  }
+
+  /** The table of {@code check} that found a problem (exit 3). */
+  static String failedTable() {
+    Result r = check();
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
+    return r.stdout();
   }
 
   static JsonNode json(Result r) throws IOException {
@@ -114,35 +97,6 @@ class CheckIT {
     return List.copyOf(out);
   }
 
-  static JsonNode result(JsonNode report, String node, String id) {
-    for (JsonNode n : report.get("nodes")) {
-      if (n.get("node").asText().equals(node)) {
-        for (JsonNode x : n.get("checks")) {
-          if (x.get("id").asText().equals(id)) {
-            return x;
-          }
-        }
-      }
-    }
-    throw new AssertionError("no " + id + " for " + node + " in " + report);
-  }
-
-  /** The line of {@code name} in clusterrun's drop-in on node2, as setup wrote it. */
-  static int dropInLine(String name) {
-    try {
-      List<String> lines =
-          Files.readAllLines(c.nodeEnrootDir("node2").resolve("enroot.conf.d/50-clusterrun.conf"));
-      for (int i = 0; i < lines.size(); i++) {
-        if (lines.get(i).startsWith(name + " ")) {
-          return i + 1;
-        }
-      }
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    throw new AssertionError(name + " not in the drop-in");
-  }
-
   static String runtimePath() {
     return "/tmp/enroot-runtime-" + c.jobUid() + "/enroot";
   }
@@ -168,11 +122,11 @@ class CheckIT {
     assertThat(report.get("head").asText()).isEqualTo("node1");
     List<String> ids = new ArrayList<>();
     report.get("checks").forEach(x -> ids.add(x.get("id").asText()));
-    assertThat(ids).containsExactlyElementsOf(ALL_CHECKS);
+    assertThat(ids).containsExactlyElementsOf(CheckId.ids());
     Map<String, Map<String, String>> s = statuses(report);
     assertThat(s.keySet()).containsExactly("node1", "node2", "node3");
     for (String node : s.keySet()) {
-      assertThat(s.get(node).keySet()).as(node).containsExactlyElementsOf(ALL_CHECKS);
+      assertThat(s.get(node).keySet()).as(node).containsExactlyElementsOf(CheckId.ids());
       s.get(node)
           .forEach(
               (id, status) -> {
@@ -236,9 +190,7 @@ class CheckIT {
                 .exitCode())
         .isZero();
     try {
-      Result r = check();
-      assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
-      assertThat(r.stdout())
+      assertThat(failedTable())
           .contains(
               "✗ runtime-path on node2: "
                   + runtimePath()
@@ -247,7 +199,7 @@ class CheckIT {
                   + ", from "
                   + DROP_IN
                   + ":"
-                  + dropInLine("ENROOT_RUNTIME_PATH")
+                  + dropInLine(c, "node2", "ENROOT_RUNTIME_PATH")
                   + ") is not writable: mkdir: cannot create directory '"
                   + runtimePath()
                   + "': Permission denied\n"
@@ -258,7 +210,7 @@ class CheckIT {
                   + " on node2, or set another ENROOT_RUNTIME_PATH in "
                   + DROP_IN
                   + ":"
-                  + dropInLine("ENROOT_RUNTIME_PATH")
+                  + dropInLine(c, "node2", "ENROOT_RUNTIME_PATH")
                   + "\n")
           // enroot makes its directories before any command, `enroot version` included.
           .contains(
@@ -278,9 +230,7 @@ class CheckIT {
   void aHookThatIsNotExecutableIsNamedOnItsNode() throws IOException {
     assertThat(c.exec("node2", true, "chmod", "a-x", HOOK).exitCode()).isZero();
     try {
-      Result r = check();
-      assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
-      assertThat(r.stdout())
+      assertThat(failedTable())
           .contains(
               "✗ hook on node2: "
                   + HOOK
@@ -351,7 +301,7 @@ class CheckIT {
       Result r =
           c.exec(
               "node1",
-              launcher,
+              HEAD.launcher(),
               "check",
               "--nodes",
               hosts4.toString(),

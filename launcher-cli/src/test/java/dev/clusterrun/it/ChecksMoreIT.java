@@ -1,5 +1,7 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.CheckReports.dropInLine;
+import static dev.clusterrun.it.CheckReports.result;
 import static dev.clusterrun.it.LocalCluster.ok;
 import static dev.clusterrun.it.Runs.summary;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,33 +31,24 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ChecksMoreIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts-3x2", 2, "ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
   static final ObjectMapper JSON = new ObjectMapper();
 
   static LocalCluster c;
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
 
   /** Extra flags pointing the job at CLUSTERRUN_IT_IMAGE when given (else the yaml's image). */
   static List<String> imageFlags = List.of();
 
   @BeforeAll
   static void setUpTheClusterWithTwoSlotsANode() {
-    c = CLUSTER.cluster();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    hosts = shared + "/hosts-3x2";
-    ws = shared + "/ws";
-    c.writeAsJobUser(hosts, c.hostfile(2));
-    ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
-    c.writeAsJobUser(shared + "/examples/hello-mpi.yaml", Runs.repoFile("examples/hello-mpi.yaml"));
+    c = HEAD.cluster();
+    HEAD.copyExamples("hello-mpi.yaml");
     Runs.keepMpiOnClusterNetwork(c);
-    imageFlags = Runs.requiredImageFlags(c, shared + "/it-image.sqsh");
-    Runs.setup(c, launcher, hosts, shared + "/enroot-data");
+    imageFlags = Runs.requiredImageFlags(c, HEAD.shared() + "/it-image.sqsh");
+    HEAD.setup(HEAD.shared() + "/enroot-data");
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -108,15 +101,15 @@ class ChecksMoreIT {
   void aForeignLaunchAgentHookIsNamedByCheckAndStopsTheRunInItsOwnLaunch() throws IOException {
     // The seed's own hook, left on every node: it sorts after 50-clusterrun-launch-agent.sh and
     // writes a fixed agent (same container, none of the job's mounts, no run id).
-    ok(c.exec("node1", "mkdir", "-p", shared + "/seed-app"));
+    ok(c.exec("node1", "mkdir", "-p", HEAD.shared() + "/seed-app"));
     String hook =
         "#!/bin/bash\n"
             + "echo \"OMPI_MCA_orte_launch_agent=enroot start --rw --mount "
-            + shared
+            + HEAD.shared()
             + "/seed-app:/app ${ENROOT_ROOTFS##*/} orted\" >> \"$ENROOT_ENVIRON\"\n";
     c.writeEnrootFile("hooks.d/ompi.sh", hook, "rwxr-xr-x");
     try {
-      Result check = exec(launcher, "check", "--nodes", hosts);
+      Result check = exec(HEAD.launcher(), "check", "--nodes", HEAD.hosts());
       assertThat(check.exitCode()).as("%s", check).isEqualTo(3);
       // Every node named, the file and line, the fix.
       assertThat(check.stdout())
@@ -165,7 +158,7 @@ class ChecksMoreIT {
       c.removeEnrootFile("hooks.d/ompi.sh");
       c.exec("node1", "enroot", "remove", "--force", "foreign-agent");
     }
-    ok(exec(launcher, "check", "--nodes", hosts, "--only", "launch-agent"));
+    ok(exec(HEAD.launcher(), "check", "--nodes", HEAD.hosts(), "--only", "launch-agent"));
   }
 
   @Test
@@ -174,7 +167,7 @@ class ChecksMoreIT {
     // enroot keeps the first value it reads: a site drop-in that sorts before clusterrun's wins.
     c.writeEnrootFile("node2", "enroot.conf.d/10-site.conf", "ENROOT_MOUNT_HOME no\n", "rw-r--r--");
     try {
-      Result r = exec(launcher, "check", "--nodes", hosts, "--json");
+      Result r = exec(HEAD.launcher(), "check", "--nodes", HEAD.hosts(), "--json");
       assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
       JsonNode report = JSON.readTree(r.stdout());
       JsonNode mountHome = result(report, "node2", "mount-home");
@@ -185,7 +178,7 @@ class ChecksMoreIT {
                   + " /etc/enroot/enroot.conf.d/10-site.conf:1)");
       assertThat(mountHome.path("fix").asText())
           .startsWith("set ENROOT_MOUNT_HOME yes in /etc/enroot/enroot.conf.d/10-site.conf:1");
-      int line = dropInLine("node2", "ENROOT_MOUNT_HOME");
+      int line = dropInLine(c, "node2", "ENROOT_MOUNT_HOME");
       JsonNode dropIn = result(report, "node2", "dropin");
       assertThat(dropIn.path("status").asText()).isEqualTo("WARN");
       assertThat(dropIn.path("reason").asText())
@@ -236,20 +229,20 @@ class ChecksMoreIT {
   void aWorkspaceANodeDoesNotShareStopsTheRunNamingTheNodeAndLeavesNoProbe() throws IOException {
     // node3 sees a directory of its own at the workspace's path: its ranks would read and write
     // other files than the head's. The workspace is proven in the rounds of the checks' proof.
-    c.isolate("node3", ws);
+    c.isolate("node3", HEAD.ws());
     try {
       Result r = run("--", "hostname");
       assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
       assertThat(r.stderr())
-          .contains("clusterrun: workspace " + ws + ": not shared with the head on node3 (")
+          .contains("clusterrun: workspace " + HEAD.ws() + ": not shared with the head on node3 (")
           .contains("put the workspace on the shared filesystem")
           .doesNotContain("node2 (")
           .doesNotContain("running:");
       assertThat(r.stdout().lines().filter(l -> l.startsWith("node"))).isEmpty();
     } finally {
-      c.unisolate("node3", ws);
+      c.unisolate("node3", HEAD.ws());
     }
-    try (java.util.stream.Stream<Path> s = Files.list(Paths.get(ws))) {
+    try (java.util.stream.Stream<Path> s = Files.list(Paths.get(HEAD.ws()))) {
       assertThat(s.map(p -> p.getFileName().toString()))
           .noneMatch(n -> n.startsWith(".clusterrun-probe-"));
     }
@@ -263,7 +256,7 @@ class ChecksMoreIT {
       throws IOException {
     // `--host node1,node2`: Open MPI starts a daemon on node2 only. Before, the run waited for
     // node3's proof that could never come, held the output and failed with exit 3.
-    String job = shared + "/examples/hello-two-hosts.yaml";
+    String job = HEAD.shared() + "/examples/hello-two-hosts.yaml";
     c.writeAsJobUser(
         job,
         Files.readString(
@@ -275,8 +268,7 @@ class ChecksMoreIT {
             .replace(
                 "mca: {btl: \"tcp,self\"}",
                 "mca: {btl: \"tcp,self\"}\n  args: [--host, \"node1,node2\", --map-by, node]"));
-    List<String> cmd =
-        new ArrayList<>(List.of(launcher, "run", job, "--nodes", hosts, "--workspace", ws));
+    List<String> cmd = HEAD.command(HEAD.onNodes("run", job));
     cmd.addAll(imageFlags);
     cmd.addAll(List.of("--np", "2", "--", "hostname"));
     Result r = exec(cmd.toArray(new String[0]));
@@ -375,43 +367,15 @@ class ChecksMoreIT {
 
   /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] ARGS}. */
   static Result run(String... args) {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                launcher, "run", "examples/hello-mpi.yaml", "--nodes", hosts, "--workspace", ws));
+    List<String> cmd = HEAD.onNodes("run", "examples/hello-mpi.yaml");
     cmd.addAll(imageFlags);
     cmd.addAll(List.of(args));
-    return Runs.shown(c, shared, RUN_TIMEOUT, List.of(), cmd);
+    return HEAD.run(RUN_TIMEOUT, List.of(), cmd);
   }
 
   static Result exec(String... cmd) {
     Result r = c.exec("node1", false, null, RUN_TIMEOUT, List.of(cmd));
     System.err.println("--- " + String.join(" ", cmd) + "\n" + r);
     return r;
-  }
-
-  /** The line of {@code name} in clusterrun's drop-in on {@code node}, as setup wrote it. */
-  static int dropInLine(String node, String name) throws IOException {
-    List<String> lines =
-        Files.readAllLines(c.nodeEnrootDir(node).resolve("enroot.conf.d/50-clusterrun.conf"));
-    for (int i = 0; i < lines.size(); i++) {
-      if (lines.get(i).startsWith(name + " ")) {
-        return i + 1;
-      }
-    }
-    throw new AssertionError(name + " not in the drop-in: " + lines);
-  }
-
-  static JsonNode result(JsonNode report, String node, String id) {
-    for (JsonNode n : report.get("nodes")) {
-      if (n.get("node").asText().equals(node)) {
-        for (JsonNode x : n.get("checks")) {
-          if (x.get("id").asText().equals(id)) {
-            return x;
-          }
-        }
-      }
-    }
-    throw new AssertionError("no " + id + " for " + node + " in " + report);
   }
 }

@@ -1,11 +1,11 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.CheckReports.result;
 import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.JobUser;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
@@ -34,43 +34,30 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DataPathPerUserIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(2);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(2, "pu-hosts", 1, null);
 
   static final Duration TIMEOUT = Duration.ofSeconds(180);
   static final String DROP_IN = "/etc/enroot/enroot.conf.d/50-clusterrun.conf";
 
-  static String shared;
-  static String launcher;
-  static String hosts;
   static String root;
   static String template;
   static List<String> imageFlags;
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void launcherHostsAndTheSitesPerUserRoot() throws IOException {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    hosts = shared + "/pu-hosts";
-    root = shared + "/enroot";
+  static void theSitesPerUserRoot() {
+    LocalCluster c = HEAD.cluster();
+    root = HEAD.shared() + "/enroot";
     template = root + "/$(id -u)";
-    c.writeAsJobUser(hosts, c.hostfile(1));
     // The site's part: a root every user may make their own directory in (sticky, like /tmp).
     ok(c.exec("node1", true, "install", "-d", "-m", "1777", root));
-    imageFlags = Runs.givenImageFlags(c, shared + "/it-image.sqsh");
-    if (imageFlags.isEmpty()) {
-      imageFlags = List.of("--container-image", c.tinyImage());
-    }
+    imageFlags = Runs.orTinyImage(c, Runs.givenImageFlags(c, HEAD.shared() + "/it-image.sqsh"));
   }
 
   @Test
   @Order(1)
   void aHostileTemplateIsRefusedWithExit2AndNothingRuns() {
-    String marker = shared + "/pu-pwned";
+    String marker = HEAD.shared() + "/pu-pwned";
     for (String bad :
         List.of(
             root + "/$(touch " + marker + ")",
@@ -82,8 +69,8 @@ class DataPathPerUserIT {
       assertThat(r.stderr()).as(bad).startsWith("clusterrun: --data-path: ").contains("'");
       assertThat(Paths.get(marker)).as(bad).doesNotExist();
     }
-    for (String node : c().nodes()) {
-      assertThat(c().exec(node, "test", "-e", DROP_IN).exitCode()).as(node).isNotZero();
+    for (String node : HEAD.cluster().nodes()) {
+      assertThat(HEAD.cluster().exec(node, "test", "-e", DROP_IN).exitCode()).as(node).isNotZero();
     }
   }
 
@@ -91,21 +78,21 @@ class DataPathPerUserIT {
   @Order(2)
   void setupWritesTheTemplateUnquotedAndProvesTheDirectoryOfItsUser() {
     Result r = ok(setup(template));
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(r.stdout()).contains(node + ": changed");
-      assertThat(ok(c().exec(node, "cat", DROP_IN)).stdout())
+      assertThat(ok(HEAD.cluster().exec(node, "cat", DROP_IN)).stdout())
           .contains("\nENROOT_DATA_PATH " + template + "\n");
     }
     // The proof made the job user's own directory, never one named after the template.
-    assertThat(Paths.get(root, String.valueOf(c().user1().uid()))).isDirectory();
+    assertThat(Paths.get(root, String.valueOf(HEAD.cluster().user1().uid()))).isDirectory();
     assertThat(literalTemplates()).isEmpty();
   }
 
   @Test
   @Order(3)
   void twoUsersEachMakeTheirOwnContainerXAtTheSameTimeInTheirOwnDirectory() throws Exception {
-    JobUser one = c().user1();
-    JobUser two = c().user2();
+    JobUser one = HEAD.cluster().user1();
+    JobUser two = HEAD.cluster().user2();
     CompletableFuture<Result> a = CompletableFuture.supplyAsync(() -> runX(one));
     CompletableFuture<Result> b = CompletableFuture.supplyAsync(() -> runX(two));
     Result ra = ok(a.get(300, TimeUnit.SECONDS));
@@ -126,16 +113,16 @@ class DataPathPerUserIT {
   @Test
   @Order(4)
   void checkShowsEachUsersValueBesideTheTemplateAndProvesIt() throws IOException {
-    for (JobUser u : List.of(c().user1(), c().user2())) {
-      Result r = ok(as(u, List.of(launcher, "check", "--nodes", hosts, "--json")));
+    for (JobUser u : List.of(HEAD.cluster().user1(), HEAD.cluster().user2())) {
+      Result r = ok(as(u, List.of(HEAD.launcher(), "check", "--nodes", HEAD.hosts(), "--json")));
       JsonNode report = new ObjectMapper().readTree(r.stdout());
-      for (String node : c().nodes()) {
-        JsonNode data = CheckIT.result(report, node, "data-path");
+      for (String node : HEAD.cluster().nodes()) {
+        JsonNode data = result(report, node, "data-path");
         assertThat(data.get("status").asText()).as("%s %s", u.name(), data).isEqualTo("PASS");
         assertThat(data.get("reason").asText())
             .as(u.name())
             .startsWith(root + "/" + u.uid() + " (= " + template + ", from " + DROP_IN + ":");
-        JsonNode sharedCheck = CheckIT.result(report, node, "data-path-shared");
+        JsonNode sharedCheck = result(report, node, "data-path-shared");
         assertThat(sharedCheck.get("status").asText()).as("%s", sharedCheck).isEqualTo("PASS");
         assertThat(sharedCheck.get("reason").asText()).contains(root + "/" + u.uid());
       }
@@ -147,7 +134,7 @@ class DataPathPerUserIT {
 
   /** Any file or directory under the shared root named with the template's text. */
   static List<Path> literalTemplates() {
-    try (Stream<Path> all = Files.walk(Paths.get(shared))) {
+    try (Stream<Path> all = Files.walk(Paths.get(HEAD.shared()))) {
       return all.filter(p -> p.getFileName().toString().contains("$(")).toList();
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -155,26 +142,18 @@ class DataPathPerUserIT {
   }
 
   static Result setup(String dataPath) {
-    return c().exec(
-            "node1",
-            false,
-            null,
-            TIMEOUT,
-            List.of(launcher, "setup", "--nodes", hosts, "--data-path", dataPath));
+    return HEAD.trySetup(dataPath, TIMEOUT);
   }
 
   /** {@code run --container-name=X}: each rank prints its uid. */
   static Result runX(JobUser u) {
-    List<String> cmd = new ArrayList<>(List.of(launcher, "run", "--nodes", hosts));
+    List<String> cmd = new ArrayList<>(List.of(HEAD.launcher(), "run", "--nodes", HEAD.hosts()));
     cmd.addAll(imageFlags);
     cmd.addAll(List.of("--container-name=X", "--", "sh", "-c", "echo uid=$(id -u)"));
     return as(u, cmd);
   }
 
   static Result as(JobUser u, List<String> cmd) {
-    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
-    Result r = c().execAs(u, "node1", null, TIMEOUT, List.of("sh", "-c", script));
-    System.err.println("--- as " + u.name() + ": " + String.join(" ", cmd) + "\n" + r);
-    return r;
+    return Runs.shownAs(HEAD.cluster(), u, HEAD.shared(), TIMEOUT, cmd);
   }
 }

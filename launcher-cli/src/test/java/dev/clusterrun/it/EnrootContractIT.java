@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,48 +31,28 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class EnrootContractIT {
   @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(2);
 
+  static LocalCluster c;
+
   static final String NAME = "contract";
-  static String shared;
   static String dataPath;
   static String rootfs;
   static String runtimePath;
   static String image;
   static String sysconf;
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void containerOnASharedDataPath() throws IOException {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    dataPath = shared + "/contract-data/user-" + c.jobUid();
+  static void containerOnASharedDataPath() {
+    c = CLUSTER.cluster();
+    dataPath = CLUSTER.shared() + "/contract-data/user-" + c.jobUid();
     runtimePath = "/tmp/enroot-runtime-" + c.jobUid();
-    c.writeEnrootFile(
-        "enroot.conf.d/50-contract.conf",
-        "ENROOT_RUNTIME_PATH /tmp/enroot-runtime-$(id -u)\n"
-            + "ENROOT_DATA_PATH "
-            + shared
-            + "/contract-data/user-$(id -u)\n"
-            + "ENROOT_CACHE_PATH "
-            + shared
-            + "/contract-cache/user-$(id -u)\n"
-            + "ENROOT_MOUNT_HOME yes\n",
-        "rw-r--r--");
-    String given = System.getenv("CLUSTERRUN_IT_IMAGE");
-    if (given != null && !given.isBlank()) {
-      image = shared + "/contract-image.sqsh";
-      Files.copy(Paths.get(given), Paths.get(image), StandardCopyOption.REPLACE_EXISTING);
-    } else {
-      assertThat(LocalClusterExtension.realEnrootRequested())
-          .as(
-              "CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (an image from build-image.sh)")
-          .isFalse();
-      image = shared + "/contract-tiny.sqsh";
-      ok(c.exec("node1", "enroot", "import", "-o", image, "docker://clusterrun/tiny"));
-    }
-    ok(c.exec("node1", "enroot", "create", "-n", NAME, image));
+    Runs.enrootPaths(
+        c,
+        "contract",
+        CLUSTER.shared() + "/contract-data",
+        CLUSTER.shared() + "/contract-cache",
+        true);
+    image = CLUSTER.shared() + "/contract-image.sqsh";
+    Runs.containerAt(c, NAME, image);
     rootfs = dataPath + "/" + NAME;
     sysconf = setting(ok(c.exec("node1", "enroot", "info")).stdout(), "ENROOT_SYSCONF_PATH");
   }
@@ -101,7 +80,7 @@ class EnrootContractIT {
     w.addAll(flags);
     w.add(NAME);
     w.addAll(Arrays.asList(cmd));
-    return c().exec(node, false, null, LocalCluster.DEFAULT_TIMEOUT, w);
+    return c.exec(node, false, null, LocalCluster.DEFAULT_TIMEOUT, w);
   }
 
   /** One line of {@code enroot info}: the effective value, or null when not set. */
@@ -119,7 +98,7 @@ class EnrootContractIT {
     List<String> w = new ArrayList<>(List.of("env"));
     w.addAll(Arrays.asList(env));
     w.addAll(List.of("enroot", "info"));
-    return ok(c().exec("node1", false, null, LocalCluster.DEFAULT_TIMEOUT, w)).stdout();
+    return ok(c.exec("node1", false, null, LocalCluster.DEFAULT_TIMEOUT, w)).stdout();
   }
 
   static String unique(String prefix) {
@@ -132,8 +111,8 @@ class EnrootContractIT {
 
   /** A directory in the shared dir, made by the job user. */
   static String sharedSubdir(String prefix) {
-    String d = shared + "/" + unique(prefix);
-    ok(c().exec("node1", "mkdir", "-p", d));
+    String d = CLUSTER.shared() + "/" + unique(prefix);
+    ok(c.exec("node1", "mkdir", "-p", d));
     return d;
   }
 
@@ -142,46 +121,44 @@ class EnrootContractIT {
 
   @Test
   void firstDefinitionOfASettingWinsAndTheEnvironmentWinsOverAll() {
-    c().writeEnrootFile(
-            "enroot.conf.d/60-contract-a.conf", "ENROOT_CONNECT_TIMEOUT 11\n", "rw-r--r--");
-    c().writeEnrootFile(
-            "enroot.conf.d/61-contract-b.conf", "ENROOT_CONNECT_TIMEOUT 22\n", "rw-r--r--");
+    c.writeEnrootFile(
+        "enroot.conf.d/60-contract-a.conf", "ENROOT_CONNECT_TIMEOUT 11\n", "rw-r--r--");
+    c.writeEnrootFile(
+        "enroot.conf.d/61-contract-b.conf", "ENROOT_CONNECT_TIMEOUT 22\n", "rw-r--r--");
     try {
       assertThat(setting(info(), "ENROOT_CONNECT_TIMEOUT")).isEqualTo("11");
       assertThat(setting(info("ENROOT_CONNECT_TIMEOUT=33"), "ENROOT_CONNECT_TIMEOUT"))
           .isEqualTo("33");
     } finally {
-      c().removeEnrootFile("enroot.conf.d/60-contract-a.conf");
-      c().removeEnrootFile("enroot.conf.d/61-contract-b.conf");
+      c.removeEnrootFile("enroot.conf.d/60-contract-a.conf");
+      c.removeEnrootFile("enroot.conf.d/61-contract-b.conf");
     }
   }
 
   @Test
   void aLaterDropInCannotTurnMountHomeOff() throws IOException {
     // 50-contract.conf says yes; a site drop-in sorting after it says no: the first one wins.
-    c().writeEnrootFile("enroot.conf.d/90-site.conf", "ENROOT_MOUNT_HOME no\n", "rw-r--r--");
+    c.writeEnrootFile("enroot.conf.d/90-site.conf", "ENROOT_MOUNT_HOME no\n", "rw-r--r--");
     String token = unique("home-token");
-    ok(c().sh("node1", "echo " + token + " > ~/" + token));
+    ok(c.sh("node1", "echo " + token + " > ~/" + token));
     try {
       assertThat(setting(info(), "ENROOT_MOUNT_HOME")).isEqualTo("yes");
       assertThat(ok(start(List.of(), "sh", "-c", "cat \"$HOME/" + token + "\"")).out())
           .isEqualTo(token);
     } finally {
-      c().removeEnrootFile("enroot.conf.d/90-site.conf");
-      ok(c().sh("node1", "rm -f ~/" + token));
+      c.removeEnrootFile("enroot.conf.d/90-site.conf");
+      ok(c.sh("node1", "rm -f ~/" + token));
     }
   }
 
   @Test
   void valuesAreExpandedAsTheUser() {
-    c().writeEnrootFile(
-            "enroot.conf.d/60-contract-expand.conf",
-            "ENROOT_ZSTD_OPTIONS -$(id -u)\n",
-            "rw-r--r--");
+    c.writeEnrootFile(
+        "enroot.conf.d/60-contract-expand.conf", "ENROOT_ZSTD_OPTIONS -$(id -u)\n", "rw-r--r--");
     try {
-      assertThat(setting(info(), "ENROOT_ZSTD_OPTIONS")).isEqualTo("-" + c().jobUid());
+      assertThat(setting(info(), "ENROOT_ZSTD_OPTIONS")).isEqualTo("-" + c.jobUid());
     } finally {
-      c().removeEnrootFile("enroot.conf.d/60-contract-expand.conf");
+      c.removeEnrootFile("enroot.conf.d/60-contract-expand.conf");
     }
   }
 
@@ -197,12 +174,12 @@ class EnrootContractIT {
   @Test
   void everyCommandCreatesItsDirectoriesFirstVersionIncluded() throws IOException {
     Result r =
-        c().exec("node1", "env", "ENROOT_RUNTIME_PATH=/run/enroot-contract", "enroot", "version");
+        c.exec("node1", "env", "ENROOT_RUNTIME_PATH=/run/enroot-contract", "enroot", "version");
     fails(r);
     assertThat(r.stderr())
         .contains("mkdir: cannot create directory '/run/enroot-contract': Permission denied");
-    String data = shared + "/" + unique("fresh-data") + "/enroot";
-    ok(c().exec("node1", "env", "ENROOT_DATA_PATH=" + data, "enroot", "version"));
+    String data = CLUSTER.shared() + "/" + unique("fresh-data") + "/enroot";
+    ok(c.exec("node1", "env", "ENROOT_DATA_PATH=" + data, "enroot", "version"));
     assertThat(Files.getPosixFilePermissions(Paths.get(data)))
         .containsExactlyInAnyOrder(
             PosixFilePermission.OWNER_READ,
@@ -215,10 +192,10 @@ class EnrootContractIT {
 
   @Test
   void missingOrInvalidNameFails() {
-    Result missing = fails(c().exec("node1", "enroot", "start", "no-such-container", "true"));
+    Result missing = fails(c.exec("node1", "enroot", "start", "no-such-container", "true"));
     assertThat(missing.stderr())
         .contains("[ERROR] No such file or directory: " + dataPath + "/no-such-container");
-    Result slash = fails(c().exec("node1", "enroot", "start", "a/b", "true"));
+    Result slash = fails(c.exec("node1", "enroot", "start", "a/b", "true"));
     assertThat(slash.stderr()).contains("[ERROR] Invalid argument: a/b");
   }
 
@@ -238,9 +215,9 @@ class EnrootContractIT {
   void commandReplacesEnrootStartSoItsPidExitCodeAndSignalsAreTheCommands() {
     Result pid =
         ok(
-            c().sh(
-                    "node1",
-                    "enroot start " + NAME + " sh -c 'echo inner=$$' & echo outer=$!; wait $!"));
+            c.sh(
+                "node1",
+                "enroot start " + NAME + " sh -c 'echo inner=$$' & echo outer=$!; wait $!"));
     String[] lines = pid.out().split("\n");
     assertThat(lines).hasSize(2);
     String outer = lines[0].startsWith("outer=") ? lines[0] : lines[1];
@@ -249,22 +226,22 @@ class EnrootContractIT {
 
     assertThat(start(List.of(), "sh", "-c", "exit 7").exitCode()).isEqualTo(7);
 
-    String ready = shared + "/" + unique("ready");
+    String ready = CLUSTER.shared() + "/" + unique("ready");
     Result term =
         ok(
-            c().sh(
-                    "node1",
-                    "enroot start --mount "
-                        + shared
-                        + " "
-                        + NAME
-                        + " sh -c 'touch "
-                        + ready
-                        + "; exec sleep 60' & p=$!;"
-                        + " for i in $(seq 300); do [ -e "
-                        + ready
-                        + " ] && break; sleep 0.1; done;"
-                        + " kill -TERM $p; wait $p; echo code=$?"));
+            c.sh(
+                "node1",
+                "enroot start --mount "
+                    + CLUSTER.shared()
+                    + " "
+                    + NAME
+                    + " sh -c 'touch "
+                    + ready
+                    + "; exec sleep 60' & p=$!;"
+                    + " for i in $(seq 300); do [ -e "
+                    + ready
+                    + " ] && break; sleep 0.1; done;"
+                    + " kill -TERM $p; wait $p; echo code=$?"));
     assertThat(term.out()).isEqualTo("code=143");
   }
 
@@ -274,7 +251,7 @@ class EnrootContractIT {
   @Test
   void srcColonDstIsARecursiveBindThatCreatesItsMountPointEvenReadOnly() throws IOException {
     String src = sharedSubdir("m-src");
-    ok(c().exec("node1", "touch", src + "/seen"));
+    ok(c.exec("node1", "touch", src + "/seen"));
     String dst = "/" + unique("clusterrun-m");
     assertThat(ok(start(List.of("--mount", src + ":" + dst), "ls", dst)).out()).isEqualTo("seen");
     // The mount point was made in the (otherwise read-only) container, with mode 0000.
@@ -285,7 +262,7 @@ class EnrootContractIT {
   void oneFieldMountsTheSourceAtTheSamePath() throws IOException {
     // Not below the shared directory: earlier tests mounted it in this container, which left a
     // mode-0000 mount point there that nobody may pass through when nothing is mounted on it.
-    Path src = c().sharedDir().getParent().resolve(unique("contract-same"));
+    Path src = c.sharedDir().getParent().resolve(unique("contract-same"));
     Files.createDirectories(src);
     Files.writeString(src.resolve("here"), "");
     try {
@@ -300,7 +277,7 @@ class EnrootContractIT {
   @Test
   void xCreateAutoMakesAFileForAFileSource() {
     String dir = sharedSubdir("m-file");
-    ok(c().sh("node1", "echo content > " + dir + "/f"));
+    ok(c.sh("node1", "echo content > " + dir + "/f"));
     String dst = "/" + unique("clusterrun-f") + "/f.txt";
     assertThat(ok(start(List.of("--mount", dir + "/f:" + dst), "cat", dst)).out())
         .isEqualTo("content");
@@ -309,39 +286,31 @@ class EnrootContractIT {
 
   @Test
   void aMountOptionAsThirdFieldIsANonBindMountOfTypeNone() {
-    Result r = fails(start(List.of("--mount", shared + ":/opt:ro"), "true"));
-    assertThat(r.stderr())
-        .contains(
-            "enroot-mount: failed to mount: " + shared + " at " + rootfs + "/opt: No such device");
+    mountFails(CLUSTER.shared() + ":/opt:ro", CLUSTER.shared(), "/opt", "No such device");
   }
 
   @Test
   void anUnknownThirdFieldIsAFileSystemType() {
-    Result r = fails(start(List.of("--mount", shared + ":/opt:clusterrunfs"), "true"));
-    assertThat(r.stderr())
-        .contains(
-            "enroot-mount: failed to mount: " + shared + " at " + rootfs + "/opt: No such device");
+    mountFails(CLUSTER.shared() + ":/opt:clusterrunfs", CLUSTER.shared(), "/opt", "No such device");
   }
 
   @Test
   void aMissingMountPointWithoutXCreateFails() {
     String missing = "/" + unique("clusterrun-missing");
-    Result ro = fails(start(List.of("--mount", shared + ":" + missing + ":ro"), "true"));
-    assertThat(ro.stderr())
+    String why = "No such file or directory";
+    mountFails(CLUSTER.shared() + ":" + missing + ":ro", CLUSTER.shared(), missing, why);
+    mountFails("tmpfs:" + missing, "tmpfs", missing, why);
+  }
+
+  /**
+   * {@code enroot start --mount MOUNT CONTAINER true} fails, enroot-mount saying it failed to mount
+   * {@code source} at {@code target} in the rootfs, and {@code why}.
+   */
+  static void mountFails(String mount, String source, String target, String why) {
+    Result r = fails(start(List.of("--mount", mount), "true"));
+    assertThat(r.stderr())
         .contains(
-            "enroot-mount: failed to mount: "
-                + shared
-                + " at "
-                + rootfs
-                + missing
-                + ": No such file or directory");
-    Result tmpfs = fails(start(List.of("--mount", "tmpfs:" + missing), "true"));
-    assertThat(tmpfs.stderr())
-        .contains(
-            "enroot-mount: failed to mount: tmpfs at "
-                + rootfs
-                + missing
-                + ": No such file or directory");
+            "enroot-mount: failed to mount: " + source + " at " + rootfs + target + ": " + why);
   }
 
   @Test
@@ -448,13 +417,13 @@ class EnrootContractIT {
 
   @Test
   void hooksSeeTheEnrootVariablesAndTheCallersEnvironment() {
-    c().writeEnrootFile(
-            "hooks.d/60-contract-vars.sh",
-            hook(
-                "{ echo SEEN_PID=$ENROOT_PID; echo SEEN_ROOTFS=$ENROOT_ROOTFS;"
-                    + " echo SEEN_ENVIRON=$ENROOT_ENVIRON; echo SEEN_MOUNTS=$ENROOT_MOUNTS;"
-                    + " echo SEEN_CALLER=$CLUSTERRUN_CONTRACT_CALLER; } >> \"$ENROOT_ENVIRON\""),
-            "rwxr-xr-x");
+    c.writeEnrootFile(
+        "hooks.d/60-contract-vars.sh",
+        hook(
+            "{ echo SEEN_PID=$ENROOT_PID; echo SEEN_ROOTFS=$ENROOT_ROOTFS;"
+                + " echo SEEN_ENVIRON=$ENROOT_ENVIRON; echo SEEN_MOUNTS=$ENROOT_MOUNTS;"
+                + " echo SEEN_CALLER=$CLUSTERRUN_CONTRACT_CALLER; } >> \"$ENROOT_ENVIRON\""),
+        "rwxr-xr-x");
     try {
       Result r =
           ok(
@@ -474,82 +443,76 @@ class EnrootContractIT {
       assertThat(l[5]).isEqualTo("from-caller");
       assertThat(l[6]).isEqualTo("unset");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-vars.sh");
+      c.removeEnrootFile("hooks.d/60-contract-vars.sh");
     }
   }
 
   @Test
   void hooksSeeTheSystemMountsButNotYetTheCliMounts() {
     String dst = "/" + unique("clusterrun-cli");
-    c().writeEnrootFile(
-            "hooks.d/60-contract-order.sh",
-            hook(
-                "p=no; [ -e \"$ENROOT_ROOTFS/proc/self/status\" ] && p=yes;"
-                    + " m=no; [ -e \"$ENROOT_ROOTFS"
-                    + dst
-                    + "\" ] && m=yes;"
-                    + " echo \"SEEN_PROC=$p\" >> \"$ENROOT_ENVIRON\"; echo \"SEEN_CLI=$m\" >> \"$ENROOT_ENVIRON\""),
-            "rwxr-xr-x");
+    c.writeEnrootFile(
+        "hooks.d/60-contract-order.sh",
+        hook(
+            "p=no; [ -e \"$ENROOT_ROOTFS/proc/self/status\" ] && p=yes;"
+                + " m=no; [ -e \"$ENROOT_ROOTFS"
+                + dst
+                + "\" ] && m=yes;"
+                + " echo \"SEEN_PROC=$p\" >> \"$ENROOT_ENVIRON\"; echo \"SEEN_CLI=$m\" >> \"$ENROOT_ENVIRON\""),
+        "rwxr-xr-x");
     try {
       Result r =
           ok(
               start(
-                  List.of("--mount", shared + ":" + dst),
+                  List.of("--mount", CLUSTER.shared() + ":" + dst),
                   "sh",
                   "-c",
                   "echo $SEEN_PROC $SEEN_CLI; test -d " + dst + " && echo mounted"));
       assertThat(r.out()).isEqualTo("yes no\nmounted");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-order.sh");
+      c.removeEnrootFile("hooks.d/60-contract-order.sh");
     }
   }
 
   @Test
   void hooksRunInOrderExecutableOnlySystemThenUserAndALaterOneWins() {
-    c().writeEnrootFile(
-            "hooks.d/60-contract-a.sh",
-            hook("echo CONTRACT_V=a >> \"$ENROOT_ENVIRON\""),
-            "rwxr-xr-x");
-    c().writeEnrootFile(
-            "hooks.d/61-contract-b.sh",
-            hook("echo CONTRACT_V=b >> \"$ENROOT_ENVIRON\""),
-            "rwxr-xr-x");
-    c().writeEnrootFile(
-            "hooks.d/62-contract-c.sh",
-            hook("echo CONTRACT_V=c >> \"$ENROOT_ENVIRON\""),
-            "rw-r--r--");
+    c.writeEnrootFile(
+        "hooks.d/60-contract-a.sh", hook("echo CONTRACT_V=a >> \"$ENROOT_ENVIRON\""), "rwxr-xr-x");
+    c.writeEnrootFile(
+        "hooks.d/61-contract-b.sh", hook("echo CONTRACT_V=b >> \"$ENROOT_ENVIRON\""), "rwxr-xr-x");
+    c.writeEnrootFile(
+        "hooks.d/62-contract-c.sh", hook("echo CONTRACT_V=c >> \"$ENROOT_ENVIRON\""), "rw-r--r--");
     try {
       assertThat(ok(start(List.of(), "sh", "-c", "echo $CONTRACT_V")).out()).isEqualTo("b");
       // The user's hooks (ENROOT_CONFIG_PATH/hooks.d) run after the system's, even 00-*.
       ok(
-          c().sh(
-                  "node1",
-                  "mkdir -p ~/.config/enroot/hooks.d && printf '#!/bin/sh\\necho CONTRACT_V=user"
-                      + " >> \"$ENROOT_ENVIRON\"\\n' > ~/.config/enroot/hooks.d/00-contract.sh"
-                      + " && chmod 755 ~/.config/enroot/hooks.d/00-contract.sh"));
+          c.sh(
+              "node1",
+              "mkdir -p ~/.config/enroot/hooks.d && printf '#!/bin/sh\\necho CONTRACT_V=user"
+                  + " >> \"$ENROOT_ENVIRON\"\\n' > ~/.config/enroot/hooks.d/00-contract.sh"
+                  + " && chmod 755 ~/.config/enroot/hooks.d/00-contract.sh"));
       assertThat(ok(start(List.of(), "sh", "-c", "echo $CONTRACT_V")).out()).isEqualTo("user");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-a.sh");
-      c().removeEnrootFile("hooks.d/61-contract-b.sh");
-      c().removeEnrootFile("hooks.d/62-contract-c.sh");
-      ok(c().sh("node1", "rm -f ~/.config/enroot/hooks.d/00-contract.sh"));
+      c.removeEnrootFile("hooks.d/60-contract-a.sh");
+      c.removeEnrootFile("hooks.d/61-contract-b.sh");
+      c.removeEnrootFile("hooks.d/62-contract-c.sh");
+      ok(c.sh("node1", "rm -f ~/.config/enroot/hooks.d/00-contract.sh"));
     }
   }
 
   @Test
   void hookLinesWinOverEnvAndHookMountsAreMounted() {
     String src = sharedSubdir("hook-mount");
-    ok(c().exec("node1", "touch", src + "/from-hook"));
+    ok(c.exec("node1", "touch", src + "/from-hook"));
     String dst = "/" + unique("clusterrun-hook");
-    c().writeEnrootFile(
-            "hooks.d/60-contract-hook.sh",
-            hook(
-                "echo CONTRACT_HV=hook >> \"$ENROOT_ENVIRON\"; echo \""
-                    + src
-                    + " "
-                    + dst
-                    + " none x-create=dir,rbind\" >> \"$ENROOT_MOUNTS\""),
-            "rwxr-xr-x");
+    c.writeEnrootFile(
+        "hooks.d/60-contract-hook.sh",
+        hook(
+            "echo CONTRACT_HV=hook >> \"$ENROOT_ENVIRON\"; echo \""
+                + src
+                + " "
+                + dst
+                + " none x-create=dir,rbind\" >> \"$ENROOT_MOUNTS\""),
+        "rwxr-xr-x");
     try {
       Result r =
           ok(
@@ -557,29 +520,29 @@ class EnrootContractIT {
                   List.of("--env", "CONTRACT_HV=cli"), "sh", "-c", "echo $CONTRACT_HV; ls " + dst));
       assertThat(r.out()).isEqualTo("hook\nfrom-hook");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-hook.sh");
+      c.removeEnrootFile("hooks.d/60-contract-hook.sh");
     }
   }
 
   @Test
   void hookStdoutIsDiscardedAndAFailingHookStopsTheStart() {
-    c().writeEnrootFile(
-            "hooks.d/60-contract-out.sh",
-            hook("echo CONTRACT-HOOK-STDOUT; echo CONTRACT-HOOK-STDERR >&2"),
-            "rwxr-xr-x");
+    c.writeEnrootFile(
+        "hooks.d/60-contract-out.sh",
+        hook("echo CONTRACT-HOOK-STDOUT; echo CONTRACT-HOOK-STDERR >&2"),
+        "rwxr-xr-x");
     try {
       Result r = ok(start(List.of(), "echo", "command-ran"));
       assertThat(r.out()).isEqualTo("command-ran");
       assertThat(r.stderr()).contains("CONTRACT-HOOK-STDERR");
-      c().writeEnrootFile("hooks.d/70-contract-fail.sh", hook("exit 3"), "rwxr-xr-x");
+      c.writeEnrootFile("hooks.d/70-contract-fail.sh", hook("exit 3"), "rwxr-xr-x");
       Result failed = fails(start(List.of(), "echo", "command-ran"));
       assertThat(failed.stdout()).doesNotContain("command-ran");
       assertThat(failed.stderr())
           .contains(
               "[ERROR] " + sysconf + "/hooks.d/70-contract-fail.sh exited with return code 3");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-out.sh");
-      c().removeEnrootFile("hooks.d/70-contract-fail.sh");
+      c.removeEnrootFile("hooks.d/60-contract-out.sh");
+      c.removeEnrootFile("hooks.d/70-contract-fail.sh");
     }
   }
 
@@ -592,14 +555,14 @@ class EnrootContractIT {
             .findFirst()
             .orElseThrow();
     String imageVar = imageLine.substring(0, imageLine.indexOf('='));
-    c().writeEnrootFile(
-            "environ.d/60-contract.env",
-            "CONTRACT_ENVD=${CLUSTERRUN_CONTRACT_IN}\n"
-                + "CONTRACT_LAYER=environ.d\n"
-                + "  CONTRACT_QUOTED=\"q v\"\n"
-                + "ENROOT_CONTRACT=dropped\n"
-                + "# CONTRACT_COMMENT=dropped\n",
-            "rw-r--r--");
+    c.writeEnrootFile(
+        "environ.d/60-contract.env",
+        "CONTRACT_ENVD=${CLUSTERRUN_CONTRACT_IN}\n"
+            + "CONTRACT_LAYER=environ.d\n"
+            + "  CONTRACT_QUOTED=\"q v\"\n"
+            + "ENROOT_CONTRACT=dropped\n"
+            + "# CONTRACT_COMMENT=dropped\n",
+        "rw-r--r--");
     try {
       Result r =
           ok(
@@ -618,7 +581,7 @@ class EnrootContractIT {
           .isEqualTo(
               imageLine.substring(imageVar.length() + 1) + "|in|cli|q v|in|unset|unset|unset");
     } finally {
-      c().removeEnrootFile("environ.d/60-contract.env");
+      c.removeEnrootFile("environ.d/60-contract.env");
     }
   }
 
@@ -627,16 +590,10 @@ class EnrootContractIT {
     Result user = ok(start(List.of(), "sh", "-c", "echo \"$USER|$LOGNAME|$HOME|$SHELL|$(id -u)\""));
     assertThat(user.out())
         .isEqualTo(
-            c().jobUser()
-                + "|"
-                + c().jobUser()
-                + "|"
-                + c().jobHome()
-                + "|/bin/bash|"
-                + c().jobUid());
+            c.jobUser() + "|" + c.jobUser() + "|" + c.jobHome() + "|/bin/bash|" + c.jobUid());
     Result root =
         ok(start(List.of("--root"), "sh", "-c", "echo \"$USER|$LOGNAME|$HOME|$(id -u)\""));
-    assertThat(root.out()).isEqualTo("root|" + c().jobUser() + "|/root|0");
+    assertThat(root.out()).isEqualTo("root|" + c.jobUser() + "|/root|0");
   }
 
   @Test
@@ -648,7 +605,7 @@ class EnrootContractIT {
       Files.move(rc, aside);
     }
     try {
-      assertThat(ok(start(List.of(), "pwd")).out()).isEqualTo(c().jobHome().toString());
+      assertThat(ok(start(List.of(), "pwd")).out()).isEqualTo(c.jobHome().toString());
       Files.writeString(rc, "cd /opt || exit 1\nexec \"$@\"\n");
       assertThat(ok(start(List.of(), "pwd")).out()).isEqualTo("/opt");
     } finally {
@@ -662,7 +619,7 @@ class EnrootContractIT {
   @Test
   void confScriptEnvironAndMountsAreUsed() throws IOException {
     String src = sharedSubdir("conf-mount");
-    ok(c().exec("node1", "touch", src + "/from-conf"));
+    ok(c.exec("node1", "touch", src + "/from-conf"));
     String dst = "/" + unique("clusterrun-conf");
     String conf = src + "/contract.conf";
     Files.writeString(
@@ -683,10 +640,10 @@ class EnrootContractIT {
   @Test
   void mountHomeBindsTheHomeAtHomeOrAtRootWhenRemapped() {
     String token = unique("home");
-    ok(c().sh("node1", "echo " + token + " > ~/" + token));
+    ok(c.sh("node1", "echo " + token + " > ~/" + token));
     try {
       assertThat(ok(start(List.of(), "sh", "-c", "echo $HOME; cat $HOME/" + token)).out())
-          .isEqualTo(c().jobHome() + "\n" + token);
+          .isEqualTo(c.jobHome() + "\n" + token);
       assertThat(ok(start(List.of("--root"), "sh", "-c", "echo $HOME; cat /root/" + token)).out())
           .isEqualTo("/root\n" + token);
       Result off =
@@ -695,25 +652,25 @@ class EnrootContractIT {
               Map.of("ENROOT_MOUNT_HOME", "no"),
               List.of(),
               "cat",
-              c().jobHome() + "/" + token);
+              c.jobHome() + "/" + token);
       assertThat(off.exitCode()).as("%s", off).isNotZero();
     } finally {
-      ok(c().sh("node1", "rm -f ~/" + token));
+      ok(c.sh("node1", "rm -f ~/" + token));
     }
   }
 
   @Test
   void remapRootByFlagOrSetting() {
-    assertThat(ok(start(List.of(), "id", "-u")).out()).isEqualTo(Integer.toString(c().jobUid()));
+    assertThat(ok(start(List.of(), "id", "-u")).out()).isEqualTo(Integer.toString(c.jobUid()));
     assertThat(ok(start(List.of("--root"), "id", "-u")).out()).isEqualTo("0");
     assertThat(ok(start("node1", Map.of("ENROOT_REMAP_ROOT", "yes"), List.of(), "id", "-u")).out())
         .isEqualTo("0");
-    c().writeEnrootFile(
-            "enroot.conf.d/60-contract-root.conf", "ENROOT_REMAP_ROOT yes\n", "rw-r--r--");
+    c.writeEnrootFile(
+        "enroot.conf.d/60-contract-root.conf", "ENROOT_REMAP_ROOT yes\n", "rw-r--r--");
     try {
       assertThat(ok(start(List.of(), "id", "-u")).out()).isEqualTo("0");
     } finally {
-      c().removeEnrootFile("enroot.conf.d/60-contract-root.conf");
+      c.removeEnrootFile("enroot.conf.d/60-contract-root.conf");
     }
   }
 
@@ -722,50 +679,48 @@ class EnrootContractIT {
 
   @Test
   void rootfsLockTimesOutAfterThirtySeconds() {
-    String held = shared + "/" + unique("lock-held");
+    String held = CLUSTER.shared() + "/" + unique("lock-held");
     String release = held + ".release";
     CompletableFuture<Result> holder =
         CompletableFuture.supplyAsync(
             () ->
-                c().sh(
-                        "node2",
-                        "exec flock "
-                            + rootfs
-                            + "/.lock sh -c 'touch "
-                            + held
-                            + "; for i in $(seq 900); do [ -e "
-                            + release
-                            + " ] && exit 0; sleep 0.1; done'"));
+                c.sh(
+                    "node2",
+                    "exec flock "
+                        + rootfs
+                        + "/.lock sh -c 'touch "
+                        + held
+                        + "; for i in $(seq 900); do [ -e "
+                        + release
+                        + " ] && exit 0; sleep 0.1; done'"));
     try {
       ok(
-          c().sh(
-                  "node1",
-                  "for i in $(seq 300); do [ -e "
-                      + held
-                      + " ] && exit 0; sleep 0.1; done; exit 1"));
+          c.sh(
+              "node1",
+              "for i in $(seq 300); do [ -e " + held + " ] && exit 0; sleep 0.1; done; exit 1"));
       long t0 = System.nanoTime();
       Result r = fails(start(List.of(), "true"));
       Duration waited = Duration.ofNanos(System.nanoTime() - t0);
       assertThat(r.stderr()).contains("[ERROR] Could not acquire rootfs lock");
       assertThat(waited).isGreaterThanOrEqualTo(Duration.ofSeconds(29));
     } finally {
-      c().exec("node1", "touch", release);
+      c.exec("node1", "touch", release);
       ok(holder.join());
     }
   }
 
   @Test
   void hooksOfTwoStartsOfOneContainerNeverOverlap() throws IOException {
-    String log = shared + "/" + unique("hook-times");
-    ok(c().exec("node1", "touch", log));
-    c().writeEnrootFile(
-            "hooks.d/60-contract-slow.sh",
-            hook(
-                "echo \"$(hostname) start $(date +%s%N)\" >> "
-                    + log
-                    + "; sleep 2; echo \"$(hostname) end $(date +%s%N)\" >> "
-                    + log),
-            "rwxr-xr-x");
+    String log = CLUSTER.shared() + "/" + unique("hook-times");
+    ok(c.exec("node1", "touch", log));
+    c.writeEnrootFile(
+        "hooks.d/60-contract-slow.sh",
+        hook(
+            "echo \"$(hostname) start $(date +%s%N)\" >> "
+                + log
+                + "; sleep 2; echo \"$(hostname) end $(date +%s%N)\" >> "
+                + log),
+        "rwxr-xr-x");
     try {
       CompletableFuture<Result> a =
           CompletableFuture.supplyAsync(() -> start("node1", Map.of(), List.of(), "true"));
@@ -774,7 +729,7 @@ class EnrootContractIT {
       ok(a.join());
       ok(b.join());
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-slow.sh");
+      c.removeEnrootFile("hooks.d/60-contract-slow.sh");
     }
     List<String> lines = Files.readAllLines(Paths.get(log));
     assertThat(lines).hasSize(4);
@@ -791,90 +746,89 @@ class EnrootContractIT {
 
   @Test
   void sqshStartRunsOnTheRuntimeOverlayAndLeavesNothingBehind() {
-    List<String> before = List.of(ok(c().sh("node1", "ls -A " + dataPath)).out().split("\n"));
-    c().writeEnrootFile(
-            "hooks.d/60-contract-sqsh.sh",
-            hook(
-                "echo SEEN_ROOTFS=$ENROOT_ROOTFS >> \"$ENROOT_ENVIRON\";"
-                    + " echo SEEN_FS=$(stat -f -c %T \"$ENROOT_ROOTFS\") >> \"$ENROOT_ENVIRON\""),
-            "rwxr-xr-x");
+    List<String> before = List.of(ok(c.sh("node1", "ls -A " + dataPath)).out().split("\n"));
+    c.writeEnrootFile(
+        "hooks.d/60-contract-sqsh.sh",
+        hook(
+            "echo SEEN_ROOTFS=$ENROOT_ROOTFS >> \"$ENROOT_ENVIRON\";"
+                + " echo SEEN_FS=$(stat -f -c %T \"$ENROOT_ROOTFS\") >> \"$ENROOT_ENVIRON\""),
+        "rwxr-xr-x");
     String probe = "/" + unique("clusterrun-sqsh-probe");
     try {
       Result r =
           ok(
-              c().exec(
-                      "node1",
-                      "enroot",
-                      "start",
-                      "--rw",
-                      image,
-                      "sh",
-                      "-c",
-                      "echo $SEEN_ROOTFS; echo $SEEN_FS; touch " + probe + " && echo wrote"));
+              c.exec(
+                  "node1",
+                  "enroot",
+                  "start",
+                  "--rw",
+                  image,
+                  "sh",
+                  "-c",
+                  "echo $SEEN_ROOTFS; echo $SEEN_FS; touch " + probe + " && echo wrote"));
       String[] l = r.out().split("\n");
       assertThat(l[0]).isEqualTo(runtimePath + "/overlay");
-      if (!c().sqshMode().equals("unpack")) {
+      if (!c.sqshMode().equals("unpack")) {
         assertThat(l[1]).isEqualTo("overlayfs");
       }
       assertThat(l[2]).isEqualTo("wrote");
       Result again =
           ok(
-              c().exec(
-                      "node1",
-                      "enroot",
-                      "start",
-                      image,
-                      "sh",
-                      "-c",
-                      "test -e " + probe + " && echo present || echo gone"));
+              c.exec(
+                  "node1",
+                  "enroot",
+                  "start",
+                  image,
+                  "sh",
+                  "-c",
+                  "test -e " + probe + " && echo present || echo gone"));
       assertThat(again.out()).as("a write of an earlier start").isEqualTo("gone");
-      Result ro = c().exec("node1", "enroot", "start", image, "touch", probe);
+      Result ro = c.exec("node1", "enroot", "start", image, "touch", probe);
       assertThat(ro.stderr()).contains("Read-only file system");
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-sqsh.sh");
+      c.removeEnrootFile("hooks.d/60-contract-sqsh.sh");
     }
     // Nothing left: no runtime files, no container directory, no mount, no fuse process.
-    assertThat(ok(c().sh("node1", "ls -A " + runtimePath)).out()).isEmpty();
-    assertThat(List.of(ok(c().sh("node1", "ls -A " + dataPath)).out().split("\n")))
+    assertThat(ok(c.sh("node1", "ls -A " + runtimePath)).out()).isEmpty();
+    assertThat(List.of(ok(c.sh("node1", "ls -A " + dataPath)).out().split("\n")))
         .containsExactlyInAnyOrderElementsOf(before);
-    assertThat(
-            ok(c().sh("node1", "grep -c " + runtimePath + " /proc/self/mountinfo || true")).out())
+    assertThat(ok(c.sh("node1", "grep -c " + runtimePath + " /proc/self/mountinfo || true")).out())
         .isEqualTo("0");
     String fuse =
         "for i in $(seq 50); do ps -u "
-            + c().jobUser()
+            + c.jobUser()
             + " -o stat=,comm= | awk '$1 !~ /^Z/ && $2 ~ /squashfuse|fuse-overlayfs/' > /tmp/fuse-left;"
             + " [ -s /tmp/fuse-left ] || exit 0; sleep 0.1; done; cat /tmp/fuse-left; exit 1";
-    ok(c().sh("node1", fuse));
+    ok(c.sh("node1", fuse));
   }
 
   @Test
   void sqshStartsDoNotShareALock() {
     String dir = sharedSubdir("rendezvous");
-    ok(c().exec("node1", "chmod", "777", dir));
+    ok(c.exec("node1", "chmod", "777", dir));
     // Each start's hook waits (holding its rootfs lock) until the other start's hook runs too:
     // with one shared lock the first would wait in vain.
-    c().writeEnrootFile(
-            "hooks.d/60-contract-meet.sh",
-            hook(
-                "touch "
-                    + dir
-                    + "/$(hostname); for i in $(seq 200); do"
-                    + " [ -e "
-                    + dir
-                    + "/node1 ] && [ -e "
-                    + dir
-                    + "/node2 ] && exit 0; sleep 0.1; done; exit 1"),
-            "rwxr-xr-x");
+    c.writeEnrootFile(
+        "hooks.d/60-contract-meet.sh",
+        hook(
+            "touch "
+                + dir
+                + "/$(hostname); for i in $(seq 200); do"
+                + " [ -e "
+                + dir
+                + "/node1 ] && [ -e "
+                + dir
+                + "/node2 ] && exit 0; sleep 0.1; done; exit 1"),
+        "rwxr-xr-x");
     try {
       CompletableFuture<Result> a =
-          CompletableFuture.supplyAsync(() -> c().exec("node1", "enroot", "start", image, "true"));
+          CompletableFuture.supplyAsync(() -> c.exec("node1", "enroot", "start", image, "true"));
       CompletableFuture<Result> b =
-          CompletableFuture.supplyAsync(() -> c().exec("node2", "enroot", "start", image, "true"));
+          CompletableFuture.supplyAsync(() -> c.exec("node2", "enroot", "start", image, "true"));
       ok(a.join());
       ok(b.join());
     } finally {
-      c().removeEnrootFile("hooks.d/60-contract-meet.sh");
+      c.removeEnrootFile("hooks.d/60-contract-meet.sh");
     }
   }
 
@@ -886,17 +840,17 @@ class EnrootContractIT {
     String file = "/opt/" + unique("clusterrun-export");
     String mountPoint = "/" + unique("clusterrun-export-mp");
     ok(start(List.of("--rw"), "sh", "-c", "echo kept > " + file));
-    ok(start(List.of("--mount", shared + ":" + mountPoint), "true"));
-    String out = shared + "/" + unique("export") + ".sqsh";
+    ok(start(List.of("--mount", CLUSTER.shared() + ":" + mountPoint), "true"));
+    String out = CLUSTER.shared() + "/" + unique("export") + ".sqsh";
     try {
-      ok(c().exec("node1", "enroot", "export", "-o", out, NAME));
-      String listing = ok(c().exec("node1", "unsquashfs", "-l", out)).stdout();
+      ok(c.exec("node1", "enroot", "export", "-o", out, NAME));
+      String listing = ok(c.exec("node1", "unsquashfs", "-l", out)).stdout();
       assertThat(listing).contains("squashfs-root" + file + "\n");
       assertThat(listing).doesNotContain("squashfs-root" + mountPoint);
       assertThat(listing).doesNotContain("squashfs-root/.lock");
     } finally {
       ok(start(List.of("--rw"), "rm", "-f", file));
-      ok(c().exec("node1", "rm", "-f", out));
+      ok(c.exec("node1", "rm", "-f", out));
     }
   }
 
@@ -904,25 +858,25 @@ class EnrootContractIT {
   void exportWritesNameSqshAndRefusesAnExistingFileUnlessForced() {
     String dir = sharedSubdir("export-default");
     String expected = dir + "/" + NAME + ".sqsh";
-    ok(c().sh("node1", "cd " + dir + " && enroot export " + NAME));
+    ok(c.sh("node1", "cd " + dir + " && enroot export " + NAME));
     assertThat(Files.isRegularFile(Paths.get(expected))).isTrue();
-    Result again = fails(c().sh("node1", "cd " + dir + " && enroot export " + NAME));
+    Result again = fails(c.sh("node1", "cd " + dir + " && enroot export " + NAME));
     assertThat(again.stderr()).contains("[ERROR] File already exists: " + expected);
-    ok(c().sh("node1", "cd " + dir + " && enroot export --force " + NAME));
-    ok(c().exec("node1", "rm", "-f", expected));
+    ok(c.sh("node1", "cd " + dir + " && enroot export --force " + NAME));
+    ok(c.exec("node1", "rm", "-f", expected));
   }
 
   @Test
   void createRefusesAnExistingNameUnlessForcedAndRemoveDeletesIt() {
     String other = unique("contract-copy");
-    ok(c().exec("node1", "enroot", "create", "--name", other, image));
-    assertThat(ok(c().exec("node1", "enroot", "list")).stdout().split("\n")).contains(other, NAME);
-    Result again = fails(c().exec("node1", "enroot", "create", "--name", other, image));
+    ok(c.exec("node1", "enroot", "create", "--name", other, image));
+    assertThat(ok(c.exec("node1", "enroot", "list")).stdout().split("\n")).contains(other, NAME);
+    Result again = fails(c.exec("node1", "enroot", "create", "--name", other, image));
     assertThat(again.stderr()).contains("[ERROR] File already exists: " + dataPath + "/" + other);
-    ok(c().exec("node1", "enroot", "create", "--force", "--name", other, image));
-    ok(c().exec("node1", "enroot", "remove", "--force", other));
+    ok(c.exec("node1", "enroot", "create", "--force", "--name", other, image));
+    ok(c.exec("node1", "enroot", "remove", "--force", other));
     assertThat(Files.exists(Paths.get(dataPath, other))).isFalse();
-    Result gone = fails(c().exec("node1", "enroot", "remove", "--force", other));
+    Result gone = fails(c.exec("node1", "enroot", "remove", "--force", other));
     assertThat(gone.stderr())
         .contains("[ERROR] No such file or directory: " + dataPath + "/" + other);
   }

@@ -7,7 +7,6 @@ import static dev.clusterrun.it.Runs.summary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,33 +34,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FaultsIT {
   @RegisterExtension
-  static LocalClusterExtension CLUSTER =
-      new LocalClusterExtension(3, LocalCluster.Options.DEFAULT.withDockerBridge());
+  static final ClusterrunExtension HEAD =
+      new ClusterrunExtension(
+          3, LocalCluster.Options.DEFAULT.withDockerBridge(), "faults-hosts", 1, "faults-ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(180);
 
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
   static List<String> imageFlags = List.of();
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void launcherJobAndProgramThenSetup() {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    hosts = shared + "/faults-hosts";
-    ws = shared + "/faults-ws";
-    ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
-    c.writeAsJobUser(hosts, c.hostfile(1));
+  static void jobAndProgramThenSetup() {
+    LocalCluster c = HEAD.cluster();
+    ok(c.exec("node1", "mkdir", "-p", HEAD.shared() + "/examples"));
     // The job file without any MCA setting: only clusterrun may choose the interface.
     c.writeAsJobUser(
-        shared + "/faults-ring.yaml",
+        HEAD.shared() + "/faults-ring.yaml",
         "name: faults-ring\n"
             + "container:\n"
             + "  image: "
@@ -70,10 +57,9 @@ class FaultsIT {
             + "workspace:\n"
             + "  mount: /workspace\n"
             + "command: [/workspace/ring]\n");
-    c.writeAsJobUser(ws + "/ring.c", Runs.repoFile("examples/local-cluster/mpi/ring.c"));
-    ok(c.exec("node1", "mpicc", "-O2", "-o", ws + "/ring", ws + "/ring.c"));
-    imageFlags = Runs.givenImageFlags(c, shared + "/it-image.sqsh");
-    Runs.setup(c, launcher, hosts, shared + "/faults-enroot-data");
+    Runs.compileRing(c, HEAD.ws());
+    imageFlags = Runs.givenImageFlags(c, HEAD.shared() + "/it-image.sqsh");
+    HEAD.setup(HEAD.shared() + "/faults-enroot-data");
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -82,29 +68,29 @@ class FaultsIT {
   @Test
   @Order(1)
   void checkWarnsThatDocker0HasTheSameAddressOnEveryNode() {
-    assertThat(c().dockerBridge()).contains("docker0 172.17.0.1/16");
-    assertThat(c().jobHome().resolve(".openmpi/mca-params.conf")).doesNotExist();
-    Result r = inShared(List.of(), List.of("check", "--nodes", hosts));
+    assertThat(HEAD.cluster().dockerBridge()).contains("docker0 172.17.0.1/16");
+    assertThat(HEAD.cluster().jobHome().resolve(".openmpi/mca-params.conf")).doesNotExist();
+    Result r = HEAD.run(RUN_TIMEOUT, List.of(), List.of("check", "--nodes", HEAD.hosts()));
     ok(r);
     assertThat(r.stdout())
         .contains(
             "! network on node2: docker0 172.17.0.1 is also on node1, node3 (Docker's bridge)")
-        .contains("clusterrun run keeps Open MPI to " + c().subnet() + " by itself");
+        .contains("clusterrun run keeps Open MPI to " + HEAD.cluster().subnet() + " by itself");
   }
 
   @Test
   @Order(2)
   void aRealMpiProgramPassesWithDocker0OnEveryNode() throws IOException {
-    Result plan = inShared(List.of(), job(List.of("plan")));
+    Result plan = HEAD.run(RUN_TIMEOUT, List.of(), job(List.of("plan")));
     ok(plan);
     assertThat(plan.stdout()).containsPattern("mpi.network +auto +default \\(auto: run finds");
 
-    Result r = inShared(List.of(), job(List.of("run")));
+    Result r = HEAD.run(RUN_TIMEOUT, List.of(), job(List.of("run")));
     ok(r);
     assertThat(r.stderr())
         .contains(
             "clusterrun: network: "
-                + c().subnet()
+                + HEAD.cluster().subnet()
                 + " (auto: the network the head reached every node on");
     List<String> hostsSeen = new ArrayList<>();
     for (String l : r.stdout().split("\n")) {
@@ -122,8 +108,8 @@ class FaultsIT {
     assertThat(s.path("outcome").asText()).isEqualTo("succeeded");
     String planText = Files.readString(Paths.get(s.path("runDir").asText(), "plan.txt"));
     assertThat(planText)
-        .contains("--mca btl_tcp_if_include " + c().subnet())
-        .contains("--mca oob_tcp_if_include " + c().subnet());
+        .contains("--mca btl_tcp_if_include " + HEAD.cluster().subnet())
+        .contains("--mca oob_tcp_if_include " + HEAD.cluster().subnet());
   }
 
   @Test
@@ -132,7 +118,7 @@ class FaultsIT {
     // --network none: Open MPI's own choice, as a hand-typed mpirun makes it. The canary (a short
     // mpirun of the same shape) or the job hangs on docker0; SIGINT after 40 s stops it.
     List<String> args = job(List.of("run", "--network", "none"));
-    List<String> cmd = new ArrayList<>(List.of("timeout", "-s", "INT", "40", launcher));
+    List<String> cmd = new ArrayList<>(List.of("timeout", "-s", "INT", "40", HEAD.launcher()));
     cmd.addAll(args);
     Result r = shell(cmd);
     assertThat(r.exitCode()).as("%s", r).isNotZero();
@@ -147,21 +133,23 @@ class FaultsIT {
   @Test
   @Order(5)
   void fourJobsOfTwoUsersAtOnceNamedAndUnnamedAllPass() throws Exception {
-    LocalCluster.JobUser two = c().user2();
-    String dataPath = shared + "/faults-enroot-data";
+    LocalCluster.JobUser two = HEAD.cluster().user2();
+    String dataPath = HEAD.shared() + "/faults-enroot-data";
     // One data path for every user, as setup writes it: the site lets every user make containers
     // there (sticky, like /tmp).
-    ok(c().exec("node1", true, "chmod", "1777", dataPath));
+    ok(HEAD.cluster().exec("node1", true, "chmod", "1777", dataPath));
     String ws2 = two.home() + "/faults-ws2";
-    ok(c().execAs(two, "node1", "mkdir", "-p", ws2));
-    ok(c().execAs(two, "node1", "cp", ws + "/ring", ws2 + "/ring"));
+    ok(HEAD.cluster().execAs(two, "node1", "mkdir", "-p", ws2));
+    ok(HEAD.cluster().execAs(two, "node1", "cp", HEAD.ws() + "/ring", ws2 + "/ring"));
     // Two runs of the first user share one named container, made by whichever comes first while
     // the other waits; the second user runs one named and one unnamed container of its own.
     List<CompletableFuture<Result>> runs = new ArrayList<>();
     runs.add(
-        CompletableFuture.supplyAsync(() -> asUser(null, ws, "--container-name", "faultsconc")));
+        CompletableFuture.supplyAsync(
+            () -> asUser(null, HEAD.ws(), "--container-name", "faultsconc")));
     runs.add(
-        CompletableFuture.supplyAsync(() -> asUser(null, ws, "--container-name", "faultsconc")));
+        CompletableFuture.supplyAsync(
+            () -> asUser(null, HEAD.ws(), "--container-name", "faultsconc")));
     runs.add(
         CompletableFuture.supplyAsync(() -> asUser(two, ws2, "--container-name", "faultsconc2")));
     runs.add(CompletableFuture.supplyAsync(() -> asUser(two, ws2)));
@@ -188,9 +176,9 @@ class FaultsIT {
     String b = runs.get(1).get().stderr();
     assertThat((a + b).split("created container faultsconc ", -1)).hasSize(2);
     // Nothing of any run is left on any node.
-    for (String n : c().nodes()) {
+    for (String n : HEAD.cluster().nodes()) {
       for (String id : runIds) {
-        assertThat(Runs.processesInNode(c(), n, id, "/workspace/ring"))
+        assertThat(Runs.processesInNode(HEAD.cluster(), n, id, "/workspace/ring"))
             .as("%s on %s", id, n)
             .isEmpty();
       }
@@ -200,17 +188,15 @@ class FaultsIT {
   /** {@code run faults-ring.yaml} as {@code user} (null: the first) with its own workspace. */
   static Result asUser(LocalCluster.JobUser user, String workspace, String... flags) {
     List<String> cmd =
-        new ArrayList<>(List.of(launcher, "run", "faults-ring.yaml", "--nodes", hosts));
+        new ArrayList<>(
+            List.of(HEAD.launcher(), "run", "faults-ring.yaml", "--nodes", HEAD.hosts()));
     cmd.addAll(List.of("--workspace", workspace));
     cmd.addAll(imageFlags);
     cmd.addAll(List.of(flags));
     if (user == null) {
       return shell(cmd);
     }
-    String script = "cd " + ShellQuote.quote(shared) + " && exec " + ShellQuote.join(cmd);
-    Result r = c().execAs(user, "node1", null, RUN_TIMEOUT, List.of("sh", "-c", script));
-    System.err.println("--- as " + user.name() + ": " + String.join(" ", cmd) + "\n" + r);
-    return r;
+    return Runs.shownAs(HEAD.cluster(), user, HEAD.shared(), RUN_TIMEOUT, cmd);
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -220,15 +206,15 @@ class FaultsIT {
   @Order(4)
   void aNodeCutMidRunStopsTheJobNamingItWithinTheNodeTimeoutAndLeavesNothingOnTheOthers()
       throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
+    List<String> cmd = new ArrayList<>(List.of(HEAD.launcher()));
     cmd.addAll(job(List.of("run", "--node-timeout", "10s", "--", "sleep", "987")));
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> shell(cmd));
     try {
       // Wait until the job runs on every node: one `sleep 987` in each node's network namespace.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
       while (System.nanoTime() < deadline && !running.isDone()) {
-        if (c().nodes().stream()
-            .allMatch(n -> !Runs.processesInNode(c(), n, "", "sleep 987").isEmpty())) {
+        if (HEAD.cluster().nodes().stream()
+            .allMatch(n -> !Runs.processesInNode(HEAD.cluster(), n, "", "sleep 987").isEmpty())) {
           break;
         }
         Thread.sleep(300);
@@ -236,11 +222,11 @@ class FaultsIT {
       assertThat(running.isDone())
           .as("the run ended early: %s", running.isDone() ? running.get() : "")
           .isFalse();
-      for (String n : c().nodes()) {
-        assertThat(Runs.processesInNode(c(), n, "", "sleep 987")).as(n).isNotEmpty();
+      for (String n : HEAD.cluster().nodes()) {
+        assertThat(Runs.processesInNode(HEAD.cluster(), n, "", "sleep 987")).as(n).isNotEmpty();
       }
       long cut = System.nanoTime();
-      c().cut("node3");
+      HEAD.cluster().cut("node3");
       Result r = running.get(60, TimeUnit.SECONDS);
       double took = (System.nanoTime() - cut) / 1e9;
       System.err.printf("--- node3 cut; clusterrun ended %.1f s later%n", took);
@@ -260,15 +246,17 @@ class FaultsIT {
       assertThat(s.path("message").asText()).contains("node3 stopped answering");
       // Nothing of the run on the nodes that answer: no orted, no rank, nothing with its run id.
       for (String n : List.of("node1", "node2")) {
-        assertThat(Runs.processesInNode(c(), n, runId, "sleep 987")).as("left on %s", n).isEmpty();
+        assertThat(Runs.processesInNode(HEAD.cluster(), n, runId, "sleep 987"))
+            .as("left on %s", n)
+            .isEmpty();
       }
     } finally {
-      c().uncut("node3");
+      HEAD.cluster().uncut("node3");
       // What the lost node still runs is out of reach of the run; the test cleans it up (and, when
       // the run did not end, ends its job).
-      for (String n : running.isDone() ? List.of("node3") : c().nodes()) {
-        for (String l : Runs.processesInNode(c(), n, "", "sleep 987")) {
-          c().exec(n, true, "kill", "-KILL", l.split(" ")[0]);
+      for (String n : running.isDone() ? List.of("node3") : HEAD.cluster().nodes()) {
+        for (String l : Runs.processesInNode(HEAD.cluster(), n, "", "sleep 987")) {
+          HEAD.cluster().exec(n, true, "kill", "-KILL", l.split(" ")[0]);
         }
       }
       try {
@@ -283,20 +271,13 @@ class FaultsIT {
 
   /** {@code COMMAND faults-ring.yaml --nodes H --workspace WS [image] EXTRA}. */
   static List<String> job(List<String> commandAndFlags) {
-    List<String> args = new ArrayList<>(commandAndFlags.subList(0, 1));
-    args.addAll(List.of("faults-ring.yaml", "--nodes", hosts, "--workspace", ws));
+    List<String> args = HEAD.onNodes(commandAndFlags.get(0), "faults-ring.yaml");
     args.addAll(imageFlags);
     args.addAll(commandAndFlags.subList(1, commandAndFlags.size()));
     return args;
   }
 
-  static Result inShared(List<String> env, List<String> args) {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args);
-    return Runs.shown(c(), shared, RUN_TIMEOUT, env, cmd);
-  }
-
   static Result shell(List<String> cmd) {
-    return Runs.shown(c(), shared, RUN_TIMEOUT, List.of(), cmd);
+    return Runs.shown(HEAD.cluster(), HEAD.shared(), RUN_TIMEOUT, List.of(), cmd);
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -31,45 +30,32 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class JobControlIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "jc-hosts", 1, "jc-ws");
 
   static final Duration TIMEOUT = Duration.ofSeconds(180);
   static final Pattern RUN_ID =
       Pattern.compile("^(\\d{8}-\\d{6}-jc-[0-9a-f]{4})$", Pattern.MULTILINE);
 
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
   static List<String> imageFlags = List.of();
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void launcherJobAndSetup() throws IOException {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    hosts = shared + "/jc-hosts";
-    ws = shared + "/jc-ws";
-    ok(c.exec("node1", "mkdir", "-p", ws));
-    c.writeAsJobUser(hosts, c.hostfile(1));
+  static void jobAndSetup() {
     // Every rank prints a numbered line twice a second, for at most five minutes.
-    c.writeAsJobUser(
-        shared + "/jc.yaml",
-        "name: jc\n"
-            + "container:\n"
-            + "  image: "
-            + c.tinyImage()
-            + "\n"
-            + "workspace:\n"
-            + "  mount: /workspace\n"
-            + "command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo \"tick $i $(hostname)\";"
-            + " i=$((i+1)); sleep 0.5; done']\n");
-    imageFlags = Runs.givenImageFlags(c, shared + "/it-image.sqsh");
-    ok(as("node1", List.of("setup", "--nodes", hosts, "--data-path", shared + "/jc-enroot-data")));
+    HEAD.cluster()
+        .writeAsJobUser(
+            HEAD.shared() + "/jc.yaml",
+            "name: jc\n"
+                + "container:\n"
+                + "  image: "
+                + HEAD.cluster().tinyImage()
+                + "\n"
+                + "workspace:\n"
+                + "  mount: /workspace\n"
+                + "command: [sh, -c, 'i=0; while [ $i -lt 600 ]; do echo \"tick $i $(hostname)\";"
+                + " i=$((i+1)); sleep 0.5; done']\n");
+    imageFlags = Runs.givenImageFlags(HEAD.cluster(), HEAD.shared() + "/it-image.sqsh");
+    HEAD.setup(HEAD.shared() + "/jc-enroot-data");
   }
 
   @Test
@@ -88,33 +74,36 @@ class JobControlIT {
     try {
       // The job goes on without the foreground: every node has processes of the run.
       waitForProcessesOnEveryNode(id);
-      Result ps = as("node1", List.of("ps", "--nodes", hosts));
+      Result ps = as("node1", List.of("ps", "--nodes", HEAD.hosts()));
       ok(ps);
       String line = lineOf(ps.stdout(), id);
-      assertThat(line).contains("node1,node2,node3").contains("running").contains(c().jobUser());
-      Result json = as("node3", List.of("ps", "--nodes", hosts, "--json"));
+      assertThat(line)
+          .contains("node1,node2,node3")
+          .contains("running")
+          .contains(HEAD.cluster().jobUser());
+      Result json = as("node3", List.of("ps", "--nodes", HEAD.hosts(), "--json"));
       ok(json);
       assertThat(json.stdout())
           .contains("\"runId\" : \"" + id + "\"")
           .contains("\"head\" : \"node1\"");
 
       // logs -f follows the run: it sees lines appear, and ends when the run ends.
-      Result before = as("node2", List.of("logs", id, "--workspace", ws));
+      Result before = as("node2", List.of("logs", id, "--workspace", HEAD.ws()));
       ok(before);
       int seen = lastTick(before.stdout());
       CompletableFuture<Result> follow =
           CompletableFuture.supplyAsync(
-              () -> as("node3", List.of("logs", "-f", id, "--workspace", ws)));
+              () -> as("node3", List.of("logs", "-f", id, "--workspace", HEAD.ws())));
       Thread.sleep(3000);
       assertThat(follow.isDone()).as("logs -f ended while the run runs").isFalse();
 
       // stop from another node than the head, as the job user.
-      Result stop = as("node2", List.of("stop", id, "--nodes", hosts));
+      Result stop = as("node2", List.of("stop", id, "--nodes", HEAD.hosts()));
       ok(stop);
       assertThat(stop.stderr())
           .contains("mpirun on node1 got SIGINT")
           .contains("run " + id + " is gone from every node");
-      for (String n : c().nodes()) {
+      for (String n : HEAD.cluster().nodes()) {
         assertThat(withRunId(n, id)).as("processes of the run on %s", n).isEmpty();
       }
       Result followed = follow.get(60, TimeUnit.SECONDS);
@@ -122,9 +111,9 @@ class JobControlIT {
       assertThat(lastTick(followed.stdout()))
           .as("logs -f saw lines appear")
           .isGreaterThan(seen + 3);
-      assertThat(Paths.get(ws, "runs", id, "summary.json")).exists();
+      assertThat(Paths.get(HEAD.ws(), "runs", id, "summary.json")).exists();
       // The background clusterrun finished the run: its last line is in clusterrun.log.
-      Path said = Paths.get(ws, "runs", id, "clusterrun.log");
+      Path said = Paths.get(HEAD.ws(), "runs", id, "clusterrun.log");
       long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (System.nanoTime() < until
           && !(Files.exists(said) && Files.readString(said).contains("run directory"))) {
@@ -133,21 +122,21 @@ class JobControlIT {
       assertThat(Files.readString(said))
           .contains("running: enroot start")
           .containsPattern("run " + id + " \\S+ \\(exit -?\\d+\\) in .* run directory");
-      Result after = as("node1", List.of("ps", "--nodes", hosts));
+      Result after = as("node1", List.of("ps", "--nodes", HEAD.hosts()));
       ok(after);
       assertThat(after.stdout()).doesNotContain(id);
     } finally {
-      as("node1", List.of("stop", id, "--nodes", hosts, "--workspace", ws));
+      as("node1", List.of("stop", id, "--nodes", HEAD.hosts(), "--workspace", HEAD.ws()));
     }
   }
 
   @Test
   @Order(2)
   void stopOfAnUnknownRunIsBadInputNamingIt() {
-    Result r = as("node2", List.of("stop", "20200101-000000-nope-beef", "--nodes", hosts));
+    Result r = as("node2", List.of("stop", "20200101-000000-nope-beef", "--nodes", HEAD.hosts()));
     assertThat(r.exitCode()).as("%s", r).isEqualTo(2);
     assertThat(r.stderr()).contains("clusterrun: 20200101-000000-nope-beef: no run of that id");
-    Result l = as("node2", List.of("logs", "20200101-000000-nope-beef", "--workspace", ws));
+    Result l = as("node2", List.of("logs", "20200101-000000-nope-beef", "--workspace", HEAD.ws()));
     assertThat(l.exitCode()).as("%s", l).isEqualTo(2);
     assertThat(l.stderr()).contains("20200101-000000-nope-beef");
   }
@@ -162,19 +151,19 @@ class JobControlIT {
     String id = m.group(1);
     try {
       waitForProcessesOnEveryNode(id);
-      c().cut("node3");
+      HEAD.cluster().cut("node3");
       Result ps;
       try {
-        ps = as("node2", List.of("ps", "--nodes", hosts, "--connect-timeout", "3s"));
+        ps = as("node2", List.of("ps", "--nodes", HEAD.hosts(), "--connect-timeout", "3s"));
       } finally {
-        c().uncut("node3");
+        HEAD.cluster().uncut("node3");
       }
       assertThat(ps.exitCode()).as("%s", ps).isEqualTo(3);
       assertThat(ps.stderr()).contains("clusterrun: node3: ");
       assertThat(lineOf(ps.stdout(), id)).contains("node1,node2 ").doesNotContain("node3");
     } finally {
-      ok(as("node1", List.of("stop", id, "--nodes", hosts)));
-      for (String n : c().nodes()) {
+      ok(as("node1", List.of("stop", id, "--nodes", HEAD.hosts())));
+      for (String n : HEAD.cluster().nodes()) {
         assertThat(withRunId(n, id)).as("processes of the run on %s", n).isEmpty();
       }
     }
@@ -183,8 +172,7 @@ class JobControlIT {
   // ----------------------------------------------------------------------------------------------
 
   static Result detach(String... extra) {
-    List<String> args = new ArrayList<>(List.of("run", "--detach", "jc.yaml", "--nodes", hosts));
-    args.addAll(List.of("--workspace", ws));
+    List<String> args = HEAD.onNodes("run", "--detach", "jc.yaml");
     args.addAll(imageFlags);
     args.addAll(List.of(extra));
     return as("node1", args);
@@ -193,7 +181,7 @@ class JobControlIT {
   static void waitForProcessesOnEveryNode(String id) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
-      Result ps = as("node1", List.of("ps", "--nodes", hosts));
+      Result ps = as("node1", List.of("ps", "--nodes", HEAD.hosts()));
       if (ps.stdout().contains(id) && lineOf(ps.stdout(), id).contains("node1,node2,node3")) {
         return;
       }
@@ -225,7 +213,8 @@ class JobControlIT {
    */
   static List<String> withRunId(String node, String id) {
     Result r =
-        c().exec(
+        HEAD.cluster()
+            .exec(
                 node,
                 true,
                 null,
@@ -251,8 +240,13 @@ class JobControlIT {
   /** clusterrun with {@code args} on {@code node} as the job user, in the shared directory. */
   static Result as(String node, List<String> args) {
     String script =
-        "cd " + ShellQuote.quote(shared) + " && exec " + launcher + " " + ShellQuote.join(args);
-    Result r = c().exec(node, false, null, TIMEOUT, List.of("sh", "-c", script));
+        "cd "
+            + ShellQuote.quote(HEAD.shared())
+            + " && exec "
+            + HEAD.launcher()
+            + " "
+            + ShellQuote.join(args);
+    Result r = HEAD.cluster().exec(node, false, null, TIMEOUT, List.of("sh", "-c", script));
     System.err.println("--- " + node + ": clusterrun " + String.join(" ", args) + "\n" + r);
     return r;
   }

@@ -37,42 +37,26 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class JobIoIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "io-hosts", 2, "io-ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(240);
 
   /** Lines each rank prints in the labelled run (the figure). */
   static final int LINES = 50_000;
 
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
   static String input;
   static String inputSum;
   static List<String> image;
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void launcherSetupAndInput() {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    ws = shared + "/io-ws";
-    hosts = shared + "/io-hosts";
-    input = shared + "/io-input.bin";
-    ok(c.exec("node1", "mkdir", "-p", ws));
-    c.writeAsJobUser(hosts, c.hostfile(2));
-    Runs.setup(c, launcher, hosts, shared + "/enroot-data");
+  static void setupAndInput() {
+    LocalCluster c = HEAD.cluster();
+    input = HEAD.shared() + "/io-input.bin";
+    HEAD.setup(HEAD.shared() + "/enroot-data");
     ok(c.exec("node1", "sh", "-c", "head -c 10485760 /dev/urandom > " + input));
     inputSum = ok(c.exec("node1", "sha256sum", input)).out().split("\\s+")[0];
-    image = Runs.requiredImageFlags(c, shared + "/io-image.sqsh");
-    if (image.isEmpty()) {
-      image = List.of("--container-image", c.tinyImage());
-    }
+    image = Runs.orTinyImage(c, Runs.requiredImageFlags(c, HEAD.shared() + "/io-image.sqsh"));
   }
 
   @Test
@@ -120,7 +104,7 @@ class JobIoIT {
       Result nothing = ok(run("/dev/null", boxed(box, "1", "--", "sha256sum")));
       assertThat(nothing.stdout()).isEqualTo(EMPTY_SUM + "  -\n");
     } finally {
-      c().exec("node1", "enroot", "remove", "--force", box);
+      HEAD.cluster().exec("node1", "enroot", "remove", "--force", box);
     }
   }
 
@@ -213,17 +197,16 @@ class JobIoIT {
    * shared dir.
    */
   static Result run(String from, List<String> args) {
-    List<String> cmd =
-        new ArrayList<>(List.of(launcher, "run", "--nodes", hosts, "--workspace", ws));
+    List<String> cmd = HEAD.command(HEAD.onNodes("run"));
     cmd.addAll(args);
     String script =
         "cd "
-            + ShellQuote.quote(shared)
+            + ShellQuote.quote(HEAD.shared())
             + " && exec "
             + ShellQuote.join(cmd)
             + " < "
             + ShellQuote.quote(from);
-    Result r = c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
+    Result r = HEAD.cluster().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script));
     String shown = r.stdout().length() > 2000 ? r.stdout().substring(0, 2000) + "…" : r.stdout();
     System.err.println(
         "--- clusterrun run "

@@ -14,14 +14,15 @@ import org.opentest4j.TestAbortedException;
 /**
  * Brings a {@link LocalCluster} up once per test class and down after it. Register it as a static
  * field: {@code @RegisterExtension static LocalClusterExtension CLUSTER = new
- * LocalClusterExtension(3);}.
+ * LocalClusterExtension(3);}. An IT that runs clusterrun registers {@link ClusterrunExtension}
+ * instead, which also installs the launcher, a hostfile and a workspace.
  *
  * <p>When the machine cannot run the cluster (not root, no namespaces, missing packages), or the
  * class's own {@code @BeforeAll} finds a prerequisite missing (a JUnit assumption), every test of
  * the class is reported skipped with the reason, never a class that runs 0 tests without a word;
  * with {@code CI=true} in the environment it fails instead, so CI never passes by skipping.
  */
-public final class LocalClusterExtension
+public class LocalClusterExtension
     implements BeforeAllCallback, AfterAllCallback, ExecutionCondition, InvocationInterceptor {
   private final int nodes;
   private final LocalCluster.EnrootMode mode;
@@ -63,12 +64,22 @@ public final class LocalClusterExtension
     return "1".equals(System.getenv("CLUSTERRUN_IT_REAL_ENROOT"));
   }
 
+  /** Whether the cluster is up: after beforeAll, unless a missing prerequisite skips the class. */
+  boolean isUp() {
+    return cluster != null;
+  }
+
   /** The running cluster (after beforeAll). */
   public LocalCluster cluster() {
     if (cluster == null) {
       throw new IllegalStateException("the local cluster is not up");
     }
     return cluster;
+  }
+
+  /** The directory every node sees at the same path (after beforeAll). */
+  public String shared() {
+    return cluster().sharedDir().toString();
   }
 
   @Override

@@ -7,8 +7,6 @@ import dev.clusterrun.it.LocalCluster.JobUser;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,28 +32,29 @@ class LocalClusterFaultsIT {
   static LocalClusterExtension CLUSTER =
       new LocalClusterExtension(3, LocalCluster.Options.DEFAULT.withDockerBridge());
 
+  static LocalCluster c;
+
   /** A hung Open MPI job is stopped after this; a passing one takes 1 to 3 s here. */
   static final int MPI_TIMEOUT_SECONDS = 20;
 
-  static String shared;
   static String hosts;
   static String ring;
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
+  @BeforeAll
+  static void ringProgramAndHostfileInTheSharedDir() {
+    c = CLUSTER.cluster();
+    hosts = CLUSTER.shared() + "/faults-hosts";
+    ring = CLUSTER.shared() + "/ring";
+    c.writeAsJobUser(hosts, c.hostfile(1));
+    Runs.compileRing(c, CLUSTER.shared());
   }
 
-  @BeforeAll
-  static void ringProgramAndHostfileInTheSharedDir() throws IOException {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    hosts = shared + "/faults-hosts";
-    ring = shared + "/faults-ring";
-    Files.writeString(Paths.get(hosts), c.hostfile(1));
-    Path src = LocalCluster.script().getParent().resolve("mpi/ring.c");
-    Files.copy(
-        src, Paths.get(shared, "faults-ring.c"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    ok(c.exec("node1", "mpicc", "-O2", "-o", ring, shared + "/faults-ring.c"));
+  /** {@code ssh -o BatchMode=yes -o StrictHostKeyChecking=yes ARGS} as {@code user} on node1. */
+  static Result sshAs(JobUser user, String... args) {
+    List<String> cmd =
+        new ArrayList<>(List.of("ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes"));
+    cmd.addAll(List.of(args));
+    return c.execAs(user, "node1", null, LocalCluster.DEFAULT_TIMEOUT, cmd);
   }
 
   /** mpirun of the ring program on all three nodes (one rank each), as {@code user} on node1. */
@@ -72,7 +71,7 @@ class LocalClusterFaultsIT {
                 "3"));
     cmd.addAll(List.of(mca));
     cmd.add(ring);
-    return c().execAs(user, "node1", null, Duration.ofSeconds(MPI_TIMEOUT_SECONDS + 30), cmd);
+    return c.execAs(user, "node1", null, Duration.ofSeconds(MPI_TIMEOUT_SECONDS + 30), cmd);
   }
 
   /** The three ranks of ring, one per node, all with the right data. */
@@ -102,7 +101,7 @@ class LocalClusterFaultsIT {
     String list = String.join(",", comms);
     for (int i = 0; i < 150; i++) {
       Result ps =
-          c().exec("node1", true, "sh", "-c", "ps -u " + user.name() + " -o pid=,comm= || true");
+          c.exec("node1", true, "sh", "-c", "ps -u " + user.name() + " -o pid=,comm= || true");
       List<String> pids = new ArrayList<>();
       for (String l : ps.stdout().split("\n")) {
         String[] f = l.strip().split("\\s+");
@@ -116,7 +115,7 @@ class LocalClusterFaultsIT {
       if (i == 100) {
         List<String> kill = new ArrayList<>(List.of("kill", "-KILL"));
         kill.addAll(pids);
-        c().exec("node1", true, kill.toArray(String[]::new));
+        c.exec("node1", true, kill.toArray(String[]::new));
       }
       Thread.sleep(200);
     }
@@ -129,13 +128,13 @@ class LocalClusterFaultsIT {
   @Test
   @Order(1)
   void everyNodeCarriesDockersBridgeWithTheSameAddressBesideItsOwnClusterAddress() {
-    assertThat(c().dockerBridge()).contains("docker0 172.17.0.1/16");
-    for (String node : c().nodes()) {
-      String addrs = ok(c().exec(node, "ip", "-o", "-4", "addr", "show")).stdout();
+    assertThat(c.dockerBridge()).contains("docker0 172.17.0.1/16");
+    for (String node : c.nodes()) {
+      String addrs = ok(c.exec(node, "ip", "-o", "-4", "addr", "show")).stdout();
       assertThat(addrs).as(node).containsPattern("docker0\\s+inet 172\\.17\\.0\\.1/16");
-      assertThat(addrs).as(node).contains("inet " + c().address(node) + "/24");
+      assertThat(addrs).as(node).contains("inet " + c.address(node) + "/24");
       // Up (IFF_UP), which is all Open MPI looks at; no carrier with no container, as on a node.
-      assertThat(ok(c().exec(node, "ip", "-o", "link", "show", "docker0")).out())
+      assertThat(ok(c.exec(node, "ip", "-o", "link", "show", "docker0")).out())
           .as(node)
           .containsPattern("<[A-Z_,]*\\bUP\\b[A-Z_,]*>");
     }
@@ -144,11 +143,11 @@ class LocalClusterFaultsIT {
   @Test
   @Order(2)
   void openMpiWithoutInterfaceSelectionFailsOrHangsOnDockersBridge() throws Exception {
-    JobUser u = c().user1();
+    JobUser u = c.user1();
     // Nothing selects an interface for this user: no MCA file (SetupRunIT writes one for its own
     // cluster), and `exec` starts from an empty environment, so no OMPI_MCA_* either.
     assertThat(u.home().resolve(".openmpi/mca-params.conf")).doesNotExist();
-    assertThat(ok(c().execAs(u, "node1", "env")).stdout()).doesNotContain("OMPI_MCA_");
+    assertThat(ok(c.execAs(u, "node1", "env")).stdout()).doesNotContain("OMPI_MCA_");
 
     Result r = ringAs(u);
     // Each node reaches 172.17.0.1, its own docker0, for a peer's address: the connection lands
@@ -166,16 +165,8 @@ class LocalClusterFaultsIT {
   @Test
   @Order(3)
   void openMpiOnTheClusterNetworkPassesDespiteDockersBridge() throws Exception {
-    JobUser u = c().user1();
-    assertRingPassed(
-        ringAs(
-            u,
-            "--mca",
-            "btl_tcp_if_include",
-            c().subnet(),
-            "--mca",
-            "oob_tcp_if_include",
-            c().subnet()));
+    JobUser u = c.user1();
+    assertRingPassed(ringAs(u, Runs.mcaOnClusterNetwork(c).toArray(String[]::new)));
     awaitNoProcesses(u, "ring", "orted", "mpirun");
   }
 
@@ -185,40 +176,19 @@ class LocalClusterFaultsIT {
   @Test
   @Order(4)
   void theSecondJobUserHasItsOwnUidKeyAndKnownHostsOnEveryNode() {
-    JobUser one = c().user1();
-    JobUser two = c().user2();
+    JobUser one = c.user1();
+    JobUser two = c.user2();
     assertThat(two.uid()).isNotEqualTo(one.uid());
     assertThat(two.home()).isNotEqualTo(one.home());
-    for (String node : c().nodes()) {
-      assertThat(ok(c().execAs(two, node, "id", "-u")).out()).as(node).isEqualTo("" + two.uid());
+    for (String node : c.nodes()) {
+      assertThat(ok(c.execAs(two, node, "id", "-u")).out()).as(node).isEqualTo("" + two.uid());
       // By name, with strict host keys, from its own known_hosts.
       Result r =
-          c().execAs(
-                  two,
-                  "node1",
-                  "ssh",
-                  "-o",
-                  "BatchMode=yes",
-                  "-o",
-                  "StrictHostKeyChecking=yes",
-                  "-o",
-                  "UserKnownHostsFile=" + two.knownHosts(),
-                  node,
-                  "id -un; hostname");
+          sshAs(two, "-o", "UserKnownHostsFile=" + two.knownHosts(), node, "id -un; hostname");
       assertThat(ok(r).out()).isEqualTo(two.name() + "\n" + node);
     }
     // Its own key: the first user's key does not open the second user's account.
-    Result foreign =
-        c().execAs(
-                one,
-                "node1",
-                "ssh",
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "StrictHostKeyChecking=yes",
-                two.name() + "@node2",
-                "true");
+    Result foreign = sshAs(one, two.name() + "@node2", "true");
     assertThat(foreign.exitCode()).as("%s", foreign).isNotZero();
     assertThat(foreign.stderr()).contains("Permission denied");
   }
@@ -226,11 +196,9 @@ class LocalClusterFaultsIT {
   @Test
   @Order(5)
   void twoUsersRunMpiJobsOnTheSameNodesAtOnce() throws Exception {
-    String[] mca = {
-      "--mca", "btl_tcp_if_include", c().subnet(), "--mca", "oob_tcp_if_include", c().subnet()
-    };
-    CompletableFuture<Result> one = CompletableFuture.supplyAsync(() -> ringAs(c().user1(), mca));
-    CompletableFuture<Result> two = CompletableFuture.supplyAsync(() -> ringAs(c().user2(), mca));
+    String[] mca = Runs.mcaOnClusterNetwork(c).toArray(String[]::new);
+    CompletableFuture<Result> one = CompletableFuture.supplyAsync(() -> ringAs(c.user1(), mca));
+    CompletableFuture<Result> two = CompletableFuture.supplyAsync(() -> ringAs(c.user2(), mca));
     assertRingPassed(one.get());
     assertRingPassed(two.get());
   }
@@ -242,22 +210,22 @@ class LocalClusterFaultsIT {
   static long[] startStream(String file) {
     Result r =
         ok(
-            c().sh(
-                    "node1",
-                    "ssh -o BatchMode=yes node3 'echo remote=$$; while :; do date +%s%N; sleep 0.2; done'"
-                        + " > "
-                        + file
-                        + " 2>&1 < /dev/null & echo $!"));
+            c.sh(
+                "node1",
+                "ssh -o BatchMode=yes node3 'echo remote=$$; while :; do date +%s%N; sleep 0.2; done'"
+                    + " > "
+                    + file
+                    + " 2>&1 < /dev/null & echo $!"));
     long sshPid = Long.parseLong(r.out());
     for (int i = 0; i < 100; i++) {
-      String text = ok(c().exec("node1", "cat", file)).stdout();
+      String text = ok(c.exec("node1", "cat", file)).stdout();
       Matcher m = Pattern.compile("remote=(\\d+)\\n\\d+\\n").matcher(text);
       if (m.find()) {
         return new long[] {sshPid, Long.parseLong(m.group(1))};
       }
       sleep(100);
     }
-    throw new AssertionError("the stream did not start: " + c().exec("node1", "cat", file));
+    throw new AssertionError("the stream did not start: " + c.exec("node1", "cat", file));
   }
 
   static void sleep(long ms) {
@@ -270,18 +238,18 @@ class LocalClusterFaultsIT {
   }
 
   static int lines(String node, String file) {
-    return ok(c().exec(node, "cat", file)).stdout().split("\n").length;
+    return ok(c.exec(node, "cat", file)).stdout().split("\n").length;
   }
 
   /** A new TCP connection from {@code from} to {@code to}:22, given {@code seconds} to succeed. */
   static Result connect(String from, String to, int seconds) {
-    return c().exec(
-            from,
-            "timeout",
-            Integer.toString(seconds),
-            "bash",
-            "-c",
-            "exec 3<>/dev/tcp/" + to + "/22 && head -c 7 <&3");
+    return c.exec(
+        from,
+        "timeout",
+        Integer.toString(seconds),
+        "bash",
+        "-c",
+        "exec 3<>/dev/tcp/" + to + "/22 && head -c 7 <&3");
   }
 
   @Test
@@ -292,9 +260,9 @@ class LocalClusterFaultsIT {
     long[] pids = startStream(file);
     long ssh = pids[0];
     long remote = pids[1];
-    c().cut("node3");
+    c.cut("node3");
     try {
-      assertThat(ok(c().cluster("status")).stdout()).containsPattern("node3 .*CUT");
+      assertThat(ok(c.cluster("status")).stdout()).containsPattern("node3 .*CUT");
       sleep(1000);
       int before = lines("node1", file);
 
@@ -310,14 +278,14 @@ class LocalClusterFaultsIT {
 
       // The established session neither gets data nor an error: it just waits, as ssh does.
       assertThat(lines("node1", file)).isEqualTo(before);
-      assertThat(ok(c().exec("node1", "cat", file)).stdout()).doesNotContain("closed");
+      assertThat(ok(c.exec("node1", "cat", file)).stdout()).doesNotContain("closed");
       assertThat(LocalClusterIT.running(ssh)).as("ssh on node1").isTrue();
       // On the cut node the session's command keeps running.
       assertThat(LocalClusterIT.running(remote)).as("the command on node3").isTrue();
     } finally {
-      c().uncut("node3");
+      c.uncut("node3");
     }
-    assertThat(ok(c().cluster("status")).stdout()).doesNotContain("CUT");
+    assertThat(ok(c.cluster("status")).stdout()).doesNotContain("CUT");
     assertThat(ok(connect("node2", "node3", 5)).out()).isEqualTo("SSH-2.0");
     // The session survived and resumes (after TCP's retransmission back-off).
     int after = lines("node1", file);
@@ -325,7 +293,7 @@ class LocalClusterFaultsIT {
       sleep(1000);
     }
     assertThat(lines("node1", file)).isGreaterThan(after);
-    c().exec("node1", "kill", Long.toString(ssh));
+    c.exec("node1", "kill", Long.toString(ssh));
   }
 
   /**
@@ -335,9 +303,9 @@ class LocalClusterFaultsIT {
   @Test
   @Order(0)
   void aCutNodeWithArpFailsNewConnectionsOnlyAfterArpGivesUpAndStillSendsNoReset() {
-    c().cut("node2", true);
+    c.cut("node2", true);
     try {
-      assertThat(ok(c().cluster("status")).stdout()).containsPattern("node2 .*CUT \\(arp\\)");
+      assertThat(ok(c.cluster("status")).stdout()).containsPattern("node2 .*CUT \\(arp\\)");
       long t0 = System.nanoTime();
       Result fresh = connect("node3", "node2", 15);
       double took = (System.nanoTime() - t0) / 1e9;
@@ -346,7 +314,7 @@ class LocalClusterFaultsIT {
       assertThat(fresh.stderr()).contains("No route to host").doesNotContain("refused");
       assertThat(took).isGreaterThanOrEqualTo(1.0).isLessThan(15.0);
     } finally {
-      c().uncut("node2");
+      c.uncut("node2");
     }
     assertThat(ok(connect("node3", "node2", 10)).out()).isEqualTo("SSH-2.0");
   }
@@ -354,7 +322,7 @@ class LocalClusterFaultsIT {
   @Test
   @Order(100)
   void downIsExactWithANodeStillCut() throws IOException {
-    LocalCluster c = c();
+    LocalCluster c = CLUSTER.cluster();
     c.cut("node2");
     JobUser two = c.user2();
     c.down();

@@ -30,68 +30,44 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class LocalClusterIT {
   @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
 
+  static LocalCluster c;
+
   static final String CONTAINER = "lcit";
-  static String shared;
   static String dataPath;
   static String mpiFlags;
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void containerOnSharedDataPath() throws IOException {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    dataPath = shared + "/enroot-data/user-" + c.jobUid();
+  static void containerOnSharedDataPath() {
+    c = CLUSTER.cluster();
+    dataPath = CLUSTER.shared() + "/enroot-data/user-" + c.jobUid();
     // What clusterrun's setup would write: a per-user runtime path, a shared data path, the home.
-    c.writeEnrootFile(
-        "enroot.conf.d/50-clusterrun-it.conf",
-        "ENROOT_RUNTIME_PATH /tmp/enroot-runtime-$(id -u)\n"
-            + "ENROOT_DATA_PATH "
-            + shared
-            + "/enroot-data/user-$(id -u)\n"
-            + "ENROOT_CACHE_PATH "
-            + shared
-            + "/enroot-cache/user-$(id -u)\n"
-            + "ENROOT_MOUNT_HOME yes\n",
-        "rw-r--r--");
+    Runs.enrootPaths(
+        c,
+        "clusterrun-it",
+        CLUSTER.shared() + "/enroot-data",
+        CLUSTER.shared() + "/enroot-cache",
+        true);
     // An image from build-image.sh when given (required with a real enroot), else the tiny one.
-    String image = System.getenv("CLUSTERRUN_IT_IMAGE");
-    if (image != null && !image.isBlank()) {
-      Path copy = Paths.get(shared, "it-image.sqsh");
-      Files.copy(Paths.get(image), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      image = copy.toString();
-    } else {
-      assertThat(LocalClusterExtension.realEnrootRequested())
-          .as(
-              "CLUSTERRUN_IT_REAL_ENROOT=1 needs CLUSTERRUN_IT_IMAGE (an image from build-image.sh)")
-          .isFalse();
-      image = shared + "/tiny.sqsh";
-      ok(c.exec("node1", "enroot", "import", "-o", image, "docker://clusterrun/tiny"));
-    }
-    ok(c.exec("node1", "enroot", "create", "-n", CONTAINER, image));
+    Runs.containerAt(c, CONTAINER, CLUSTER.shared() + "/it-image.sqsh");
 
     // The launch agent, as the hook on every node hands it to mpirun inside the container.
-    mpiFlags = "--mount " + shared + ":" + shared;
+    mpiFlags = "--mount " + CLUSTER.shared() + ":" + CLUSTER.shared();
     writeAgentHook("rwxr-xr-x");
 
-    Path src = Paths.get(LocalCluster.script().getParent().toString(), "mpi", "ring.c");
-    Files.copy(src, Paths.get(shared, "ring.c"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    ok(c.exec("node1", "mpicc", "-O2", "-o", shared + "/ring", shared + "/ring.c"));
-    Files.writeString(Paths.get(shared, "hosts"), c.hostfile(1));
+    Runs.compileRing(c, CLUSTER.shared());
+    c.writeAsJobUser(CLUSTER.shared() + "/hosts", c.hostfile(1));
   }
 
   static void writeAgentHook(String mode) {
-    c().writeEnrootFile(
-            "hooks.d/50-launch-agent.sh",
-            "#!/bin/bash\n"
-                + "echo \"OMPI_MCA_orte_launch_agent=enroot start "
-                + mpiFlags
-                + " "
-                + CONTAINER
-                + " orted\" >> \"$ENROOT_ENVIRON\"\n",
-            mode);
+    c.writeEnrootFile(
+        "hooks.d/50-launch-agent.sh",
+        "#!/bin/bash\n"
+            + "echo \"OMPI_MCA_orte_launch_agent=enroot start "
+            + mpiFlags
+            + " "
+            + CONTAINER
+            + " orted\" >> \"$ENROOT_ENVIRON\"\n",
+        mode);
   }
 
   static List<String> mpirun(String... program) {
@@ -101,22 +77,17 @@ class LocalClusterIT {
                 "enroot",
                 "start",
                 "--mount",
-                shared + ":" + shared,
+                CLUSTER.shared() + ":" + CLUSTER.shared(),
                 CONTAINER,
                 "mpirun",
                 "--hostfile",
-                shared + "/hosts",
+                CLUSTER.shared() + "/hosts",
                 "-np",
                 "3",
                 "--mca",
                 "btl",
-                "tcp,self",
-                "--mca",
-                "btl_tcp_if_include",
-                c().subnet(),
-                "--mca",
-                "oob_tcp_if_include",
-                c().subnet()));
+                "tcp,self"));
+    cmd.addAll(Runs.mcaOnClusterNetwork(c));
     cmd.addAll(List.of(program));
     return cmd;
   }
@@ -125,29 +96,29 @@ class LocalClusterIT {
   @Order(1)
   void jobUserSshesFromNodeToNodeByNameWithStrictHostKeys() {
     Result r =
-        c().exec(
-                "node1",
-                "ssh",
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "StrictHostKeyChecking=yes",
-                "node2",
-                "hostname");
+        c.exec(
+            "node1",
+            "ssh",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "StrictHostKeyChecking=yes",
+            "node2",
+            "hostname");
     assertThat(ok(r).out()).isEqualTo("node2");
     Result byAddress =
-        c().exec(
-                "node3",
-                "ssh",
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "StrictHostKeyChecking=yes",
-                c().address("node1"),
-                "id -un; hostname");
-    assertThat(ok(byAddress).out()).isEqualTo(c().jobUser() + "\nnode1");
-    for (String node : c().nodes()) {
-      assertThat(ok(c().exec(node, "hostname")).out()).isEqualTo(node);
+        c.exec(
+            "node3",
+            "ssh",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "StrictHostKeyChecking=yes",
+            c.address("node1"),
+            "id -un; hostname");
+    assertThat(ok(byAddress).out()).isEqualTo(c.jobUser() + "\nnode1");
+    for (String node : c.nodes()) {
+      assertThat(ok(c.exec(node, "hostname")).out()).isEqualTo(node);
     }
   }
 
@@ -155,45 +126,45 @@ class LocalClusterIT {
   @Order(2)
   void homeIsSharedButTmpAndEtcEnrootAreNodeLocal() {
     String token = UUID.randomUUID().toString();
-    ok(c().sh("node2", "echo " + token + " > ~/token-home && echo " + token + " > /tmp/token-tmp"));
-    for (String node : c().nodes()) {
-      assertThat(ok(c().sh(node, "cat ~/token-home")).out()).as(node).isEqualTo(token);
+    ok(c.sh("node2", "echo " + token + " > ~/token-home && echo " + token + " > /tmp/token-tmp"));
+    for (String node : c.nodes()) {
+      assertThat(ok(c.sh(node, "cat ~/token-home")).out()).as(node).isEqualTo(token);
     }
-    assertThat(c().sh("node1", "cat /tmp/token-tmp").exitCode()).isNotZero();
-    assertThat(ok(c().sh("node2", "cat /tmp/token-tmp")).out()).isEqualTo(token);
+    assertThat(c.sh("node1", "cat /tmp/token-tmp").exitCode()).isNotZero();
+    assertThat(ok(c.sh("node2", "cat /tmp/token-tmp")).out()).isEqualTo(token);
 
-    ok(c().exec("node1", true, "sh", "-c", "echo " + token + " > /etc/enroot/node-marker"));
-    assertThat(ok(c().exec("node1", "cat", "/etc/enroot/node-marker")).out()).isEqualTo(token);
-    assertThat(c().exec("node2", "cat", "/etc/enroot/node-marker").exitCode()).isNotZero();
-    assertThat(c().exec("node3", "cat", "/etc/enroot/node-marker").exitCode()).isNotZero();
+    ok(c.exec("node1", true, "sh", "-c", "echo " + token + " > /etc/enroot/node-marker"));
+    assertThat(ok(c.exec("node1", "cat", "/etc/enroot/node-marker")).out()).isEqualTo(token);
+    assertThat(c.exec("node2", "cat", "/etc/enroot/node-marker").exitCode()).isNotZero();
+    assertThat(c.exec("node3", "cat", "/etc/enroot/node-marker").exitCode()).isNotZero();
     assertThat(Files.exists(Paths.get("/etc/enroot/node-marker"))).isFalse();
-    ok(c().exec("node1", true, "rm", "/etc/enroot/node-marker"));
+    ok(c.exec("node1", true, "rm", "/etc/enroot/node-marker"));
   }
 
   @Test
   @Order(3)
   void isolateHidesAPathOnOneNodeOnlyAndUnisolateRestoresIt() {
-    String dir = shared + "/isolate-" + UUID.randomUUID();
-    ok(c().sh("node1", "mkdir " + dir + " && echo here > " + dir + "/file"));
-    c().isolate("node2", dir);
+    String dir = CLUSTER.shared() + "/isolate-" + UUID.randomUUID();
+    ok(c.sh("node1", "mkdir " + dir + " && echo here > " + dir + "/file"));
+    c.isolate("node2", dir);
     try {
-      assertThat(c().exec("node2", "cat", dir + "/file").exitCode()).isNotZero();
-      assertThat(ok(c().exec("node3", "cat", dir + "/file")).out()).isEqualTo("here");
-      assertThat(ok(c().exec("node1", "cat", dir + "/file")).out()).isEqualTo("here");
+      assertThat(c.exec("node2", "cat", dir + "/file").exitCode()).isNotZero();
+      assertThat(ok(c.exec("node3", "cat", dir + "/file")).out()).isEqualTo("here");
+      assertThat(ok(c.exec("node1", "cat", dir + "/file")).out()).isEqualTo("here");
     } finally {
-      c().unisolate("node2", dir);
+      c.unisolate("node2", dir);
     }
-    assertThat(ok(c().exec("node2", "cat", dir + "/file")).out()).isEqualTo("here");
+    assertThat(ok(c.exec("node2", "cat", dir + "/file")).out()).isEqualTo("here");
   }
 
   @Test
   @Order(4)
   void mpiRanksOnAllNodesExchangeDataInsideContainers() {
-    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(c());
-    Result r = ok(c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
+    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(c);
+    Result r = ok(c.exec("node1", mpirun(CLUSTER.shared() + "/ring").toArray(String[]::new)));
     Map<String, String> rankMountNs = Runs.ringRanks(r.stdout());
     // Each rank ran in a container: its mount namespace is not its node's.
-    for (String node : c().nodes()) {
+    for (String node : c.nodes()) {
       assertThat(rankMountNs.get(node)).as(node).isNotEqualTo(nodeMountNs.get(node));
     }
   }
@@ -202,10 +173,10 @@ class LocalClusterIT {
   @Order(4)
   void withANonExecutableAgentHookRemoteRanksRunOutsideTheContainerAndTheJobStillPasses() {
     // The trap from the field notes, reproduced: the only witness is the mount namespace.
-    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(c());
+    Map<String, String> nodeMountNs = Runs.nodeMountNamespaces(c);
     writeAgentHook("rw-r--r--");
     try {
-      Result r = ok(c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new)));
+      Result r = ok(c.exec("node1", mpirun(CLUSTER.shared() + "/ring").toArray(String[]::new)));
       Map<String, String> rankMountNs = Runs.ringRanks(r.stdout());
       assertThat(rankMountNs.get("node1")).isNotEqualTo(nodeMountNs.get("node1"));
       assertThat(rankMountNs.get("node2")).isEqualTo(nodeMountNs.get("node2"));
@@ -220,18 +191,18 @@ class LocalClusterIT {
   void sigtermToEnrootStartStopsMpirunAndEveryRemoteDaemon() {
     List<String> cmd = mpirun("sleep", "60");
     String script = ShellQuote.join(cmd) + " & p=$!; sleep 3; kill -TERM $p; wait $p; echo exit=$?";
-    Result r = c().exec("node1", "sh", "-c", script);
+    Result r = c.exec("node1", "sh", "-c", script);
     assertThat(r.out()).as("%s", r).startsWith("exit=").isNotEqualTo("exit=0");
     // Nothing of the job is left on any node (zombies waiting for init do not count).
     String leftovers =
         "for i in $(seq 50); do"
             + " ps -u "
-            + c().jobUser()
+            + c.jobUser()
             + " -o stat=,comm= | awk '$1 !~ /^Z/ && ($2 == \"orted\" || $2 == \"sleep\""
             + " || $2 == \"mpirun\")' > /tmp/left; [ -s /tmp/left ] || exit 0; sleep 0.1; done;"
             + " cat /tmp/left; exit 1";
-    for (String node : c().nodes()) {
-      assertThat(c().sh(node, leftovers).exitCode()).as(node).isZero();
+    for (String node : c.nodes()) {
+      assertThat(c.sh(node, leftovers).exitCode()).as(node).isZero();
     }
   }
 
@@ -240,22 +211,22 @@ class LocalClusterIT {
   void containerEnvironmentIsClearedButHookAndEnvValuesGetThrough() {
     Result r =
         ok(
-            c().exec(
-                    "node1",
-                    "env",
-                    "OMPI_MCA_btl_base_verbose=100",
-                    "CLUSTERRUN_IT_PASS=from-host",
-                    "enroot",
-                    "start",
-                    "-e",
-                    "CLUSTERRUN_IT_PASS",
-                    "-e",
-                    "CLUSTERRUN_IT_SET=given",
-                    CONTAINER,
-                    "sh",
-                    "-c",
-                    "echo verbose=${OMPI_MCA_btl_base_verbose-unset} pass=$CLUSTERRUN_IT_PASS"
-                        + " set=$CLUSTERRUN_IT_SET agent=$OMPI_MCA_orte_launch_agent; id -u"));
+            c.exec(
+                "node1",
+                "env",
+                "OMPI_MCA_btl_base_verbose=100",
+                "CLUSTERRUN_IT_PASS=from-host",
+                "enroot",
+                "start",
+                "-e",
+                "CLUSTERRUN_IT_PASS",
+                "-e",
+                "CLUSTERRUN_IT_SET=given",
+                CONTAINER,
+                "sh",
+                "-c",
+                "echo verbose=${OMPI_MCA_btl_base_verbose-unset} pass=$CLUSTERRUN_IT_PASS"
+                    + " set=$CLUSTERRUN_IT_SET agent=$OMPI_MCA_orte_launch_agent; id -u"));
     assertThat(r.out())
         .isEqualTo(
             "verbose=unset pass=from-host set=given agent=enroot start "
@@ -263,51 +234,51 @@ class LocalClusterIT {
                 + " "
                 + CONTAINER
                 + " orted\n"
-                + c().jobUid());
+                + c.jobUid());
   }
 
   @Test
   @Order(6)
   void nonExecutableHookIsSkippedSilently() {
-    c().writeEnrootFile(
-            "node1",
-            "hooks.d/60-not-executable.sh",
-            "#!/bin/bash\necho CLUSTERRUN_IT_NOEXEC=ran >> \"$ENROOT_ENVIRON\"\n",
-            "rw-r--r--");
-    c().writeEnrootFile(
-            "node1",
-            "hooks.d/61-executable.sh",
-            "#!/bin/bash\necho CLUSTERRUN_IT_EXEC=ran >> \"$ENROOT_ENVIRON\"\n",
-            "rwxr-xr-x");
+    c.writeEnrootFile(
+        "node1",
+        "hooks.d/60-not-executable.sh",
+        "#!/bin/bash\necho CLUSTERRUN_IT_NOEXEC=ran >> \"$ENROOT_ENVIRON\"\n",
+        "rw-r--r--");
+    c.writeEnrootFile(
+        "node1",
+        "hooks.d/61-executable.sh",
+        "#!/bin/bash\necho CLUSTERRUN_IT_EXEC=ran >> \"$ENROOT_ENVIRON\"\n",
+        "rwxr-xr-x");
     try {
       Result r =
-          c().exec(
-                  "node1",
-                  "enroot",
-                  "start",
-                  CONTAINER,
-                  "sh",
-                  "-c",
-                  "echo ${CLUSTERRUN_IT_NOEXEC-skipped} ${CLUSTERRUN_IT_EXEC-skipped}");
+          c.exec(
+              "node1",
+              "enroot",
+              "start",
+              CONTAINER,
+              "sh",
+              "-c",
+              "echo ${CLUSTERRUN_IT_NOEXEC-skipped} ${CLUSTERRUN_IT_EXEC-skipped}");
       assertThat(ok(r).out()).isEqualTo("skipped ran");
       assertThat(r.stderr()).isEmpty();
     } finally {
-      c().removeEnrootFile("hooks.d/60-not-executable.sh");
-      c().removeEnrootFile("hooks.d/61-executable.sh");
+      c.removeEnrootFile("hooks.d/60-not-executable.sh");
+      c.removeEnrootFile("hooks.d/61-executable.sh");
     }
   }
 
   @Test
   @Order(7)
   void missingContainerAndUnwritableRuntimePathFailLikeEnroot() {
-    Result missing = c().exec("node2", "enroot", "start", "no-such-container", "true");
+    Result missing = c.exec("node2", "enroot", "start", "no-such-container", "true");
     assertThat(missing.exitCode()).isNotZero();
     assertThat(missing.stderr())
         .contains("No such file or directory: " + dataPath + "/no-such-container");
 
     // The environment wins over the drop-in; /run/enroot cannot be made by the job user.
     Result runtime =
-        c().exec("node2", "env", "ENROOT_RUNTIME_PATH=/run/enroot", "enroot", "start", CONTAINER);
+        c.exec("node2", "env", "ENROOT_RUNTIME_PATH=/run/enroot", "enroot", "start", CONTAINER);
     assertThat(runtime.exitCode()).isNotZero();
     assertThat(runtime.stderr())
         .contains("mkdir: cannot create directory '/run/enroot': Permission denied");
@@ -316,29 +287,29 @@ class LocalClusterIT {
   @Test
   @Order(8)
   void aDataPathNotSharedWithOneNodeFailsThereWithNoSuchFile() {
-    c().isolate("node3", shared + "/enroot-data");
+    c.isolate("node3", CLUSTER.shared() + "/enroot-data");
     try {
-      Result r = c().exec("node1", mpirun(shared + "/ring").toArray(String[]::new));
+      Result r = c.exec("node1", mpirun(CLUSTER.shared() + "/ring").toArray(String[]::new));
       assertThat(r.exitCode()).isNotZero();
       assertThat(r.stdout() + r.stderr())
           .contains("No such file or directory: " + dataPath + "/" + CONTAINER);
     } finally {
-      c().unisolate("node3", shared + "/enroot-data");
+      c.unisolate("node3", CLUSTER.shared() + "/enroot-data");
     }
   }
 
   @Test
   @Order(9)
   void standInRunsOnTheNodesOnlyAndTheHostsPathIsUntouched() throws IOException {
-    Result v = ok(c().exec("node1", "enroot", "version"));
+    Result v = ok(c.exec("node1", "enroot", "version"));
     Path standInFile = LocalCluster.script().getParent().resolve("enroot-standin/enroot");
     byte[] standIn = Files.readAllBytes(standInFile);
-    if (c().enrootMode().equals("standin")) {
+    if (c.enrootMode().equals("standin")) {
       assertThat(v.out()).matches("\\d+\\.\\d+\\.\\d+-clusterrun-standin");
       // Every node's `enroot` (as an SSH session finds it) is the stand-in...
-      for (String node : c().nodes()) {
-        String path = ok(c().sh(node, "command -v enroot")).out();
-        assertThat(ok(c().exec(node, "cat", path)).stdout())
+      for (String node : c.nodes()) {
+        String path = ok(c.sh(node, "command -v enroot")).out();
+        assertThat(ok(c.exec(node, "cat", path)).stdout())
             .as(node)
             .isEqualTo(Files.readString(standInFile));
       }
@@ -358,16 +329,16 @@ class LocalClusterIT {
       }
       assertThat(hostCommand("findmnt", "-n", "-o", "SOURCE,FSROOT", "--mountpoint", dir))
           .as(dir)
-          .doesNotContain(c().stateDir().toString());
+          .doesNotContain(c.stateDir().toString());
     }
   }
 
   @Test
   @Order(10)
   void clusterrunInstalledInTheSharedDirRunsOnEveryNodeAsTheJobUser() {
-    Path launcher = c().installClusterrun(Paths.get("target"));
-    for (String node : c().nodes()) {
-      Result r = ok(c().exec(node, launcher.toString(), "--version"));
+    Path launcher = c.installClusterrun(Paths.get("target"));
+    for (String node : c.nodes()) {
+      Result r = ok(c.exec(node, launcher.toString(), "--version"));
       assertThat(r.out()).as(node).isNotEmpty();
     }
   }
@@ -375,7 +346,7 @@ class LocalClusterIT {
   @Test
   @Order(100)
   void downLeavesNothingBehind() throws IOException {
-    LocalCluster c = c();
+    LocalCluster c = CLUSTER.cluster();
     List<Long> pids = new ArrayList<>();
     for (String node : c.nodes()) {
       pids.add(c.holderPid(node));

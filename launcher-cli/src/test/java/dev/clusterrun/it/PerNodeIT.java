@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -33,33 +32,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PerNodeIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts", 2, "ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
 
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
   static String app;
   static String image;
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void launcherSetupImageAndProgram() {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    ws = shared + "/ws";
-    app = shared + "/pn-app";
-    hosts = shared + "/hosts";
-    ok(c.exec("node1", "mkdir", "-p", ws, app));
-    c.writeAsJobUser(hosts, c.hostfile(2));
+  static void setupImageAndProgram() {
+    LocalCluster c = HEAD.cluster();
+    app = HEAD.shared() + "/pn-app";
+    ok(c.exec("node1", "mkdir", "-p", app));
     c.writeAsJobUser(app + "/rendezvous.py", Runs.repoFile("examples/per-node/rendezvous.py"));
-    Runs.setup(c, launcher, hosts, shared + "/enroot-data");
+    HEAD.setup(HEAD.shared() + "/enroot-data");
     image = app + "/base.sqsh";
     Runs.imageFileAt(c, image);
   }
@@ -87,7 +74,7 @@ class PerNodeIT {
         .contains("node1: gathered 3 ranks: 0=node1 1=node2 2=node3\n")
         .contains("node2: rank 1 on node2 met rank 0 at node1:")
         .contains("node3: rank 2 on node3 met rank 0 at node1:");
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(r.stdout()).contains(node + ": marker=from-the-head\n");
     }
     // Every line of output names its node.
@@ -133,8 +120,8 @@ class PerNodeIT {
         .contains("node2 failed first (exit 3); then node1 (stopped), node3 (stopped)");
     String runId = runLine(r).group(1);
     assertThat(runLine(r).group(2)).isEqualTo("failed");
-    for (String node : c().nodes()) {
-      assertThat(Runs.processes(c(), node, runId, "sleep 654")).as(node).isEmpty();
+    for (String node : HEAD.cluster().nodes()) {
+      assertThat(Runs.processes(HEAD.cluster(), node, runId, "sleep 654")).as(node).isEmpty();
     }
   }
 
@@ -158,17 +145,15 @@ class PerNodeIT {
   @Test
   @Order(4)
   void ctrlCStopsEveryNodeAndLeavesNothingBehind() throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args(List.of("--", "sleep", "987")));
-    Runs.interruptedOnceRunning(c(), shared, cmd);
+    Runs.interruptedOnceRunning(
+        HEAD.cluster(), HEAD.shared(), HEAD.command(args(List.of("--", "sleep", "987"))));
   }
 
   @Test
   @Order(4)
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args(List.of("--", "sleep", "120")));
-    Runs.killedLeavesNothingBehind(c(), shared, cmd);
+    Runs.killedLeavesNothingBehind(
+        HEAD.cluster(), HEAD.shared(), HEAD.command(args(List.of("--", "sleep", "120"))));
   }
 
   @Test
@@ -191,11 +176,11 @@ class PerNodeIT {
                     "sh",
                     "-c",
                     "hostname > /written-by-$NODE_RANK && echo uid=$(id -u)")));
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(r.stdout()).contains(node + ": uid=0\n");
     }
     // Saved on the head after the job, with what each node wrote into the shared container.
-    String listing = ok(c().exec("node1", "unsquashfs", "-l", saved)).out();
+    String listing = ok(HEAD.cluster().exec("node1", "unsquashfs", "-l", saved)).out();
     assertThat(listing)
         .contains("/written-by-0")
         .contains("/written-by-1")
@@ -206,25 +191,14 @@ class PerNodeIT {
 
   /** The arguments of {@code run --launcher=per-node} for this cluster, then {@code extra}. */
   static List<String> args(List<String> extra) {
-    List<String> a =
-        new ArrayList<>(
-            List.of(
-                "run",
-                "--launcher=per-node",
-                "--nodes",
-                hosts,
-                "--workspace",
-                ws,
-                "--container-image",
-                image));
+    List<String> a = HEAD.onNodes("run", "--launcher=per-node");
+    a.addAll(List.of("--container-image", image));
     a.addAll(extra);
     return a;
   }
 
   /** Runs the launcher as the job user on node1 from the shared dir, with {@code env} added. */
   static Result run(List<String> env, List<String> extra) {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args(extra));
-    return Runs.shown(c(), shared, RUN_TIMEOUT, env, cmd);
+    return HEAD.run(RUN_TIMEOUT, env, args(extra));
   }
 }

@@ -34,15 +34,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PyxisCasesIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts", 1, "ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
 
-  static String shared;
-  static String launcher;
   static String hosts1;
-  static String hosts3;
-  static String ws;
   static String pyx;
 
   /** The job's image as a squashfs file on the shared filesystem, by absolute path. */
@@ -54,26 +51,17 @@ class PyxisCasesIT {
           + "t() { awk -v p=\"$1\" '$5==p{for(i=7;i<=NF;i++) if($i==\"-\"){print $(i+1); exit}}'"
           + " /proc/self/mountinfo; }\n";
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void launcherSetupAndImage() {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    ws = shared + "/ws";
-    pyx = shared + "/pyx";
-    hosts1 = shared + "/hosts-head";
-    hosts3 = shared + "/hosts";
-    ok(c.exec("node1", "mkdir", "-p", ws, pyx + "/ro-src", pyx + "/gone-src"));
+  static void setupAndImage() {
+    LocalCluster c = HEAD.cluster();
+    pyx = HEAD.shared() + "/pyx";
+    hosts1 = HEAD.shared() + "/hosts-head";
+    ok(c.exec("node1", "mkdir", "-p", pyx + "/ro-src", pyx + "/gone-src"));
     c.writeAsJobUser(hosts1, "node1 slots=1\n");
-    c.writeAsJobUser(hosts3, c.hostfile(1));
     c.writeAsJobUser(pyx + "/ro-src/marker", "ro-marker\n");
     c.writeAsJobUser(pyx + "/script.txt", "script-marker\n");
     Runs.keepMpiOnClusterNetwork(c);
-    Runs.setup(c, launcher, hosts3, shared + "/enroot-data");
+    HEAD.setup(HEAD.shared() + "/enroot-data");
     image = pyx + "/base.sqsh";
     Runs.imageFileAt(c, image);
   }
@@ -158,7 +146,7 @@ class PyxisCasesIT {
                 "run",
                 List.of(
                     "--nodes",
-                    hosts3,
+                    HEAD.hosts(),
                     "--container-image=" + image,
                     "--container-mounts=./pyx/ro-src:/data:ro",
                     "sh",
@@ -225,7 +213,8 @@ class PyxisCasesIT {
                     script)));
     assertThat(lines(r.stdout(), "V"))
         .containsExactly(
-            "V pwd=/usr/local/bin uid=0 map=0-" + c().jobUid() + " foo=bar bar=", "V cli-mounted");
+            "V pwd=/usr/local/bin uid=0 map=0-" + HEAD.cluster().jobUid() + " foo=bar bar=",
+            "V cli-mounted");
   }
 
   /** workdir.bats "target doesn't exist". */
@@ -298,7 +287,7 @@ class PyxisCasesIT {
         .contains("container pyx-named: using the existing container")
         .doesNotContain("null");
 
-    ok(c().exec("node1", "enroot", "remove", "-f", "pyx-named"));
+    ok(HEAD.cluster().exec("node1", "enroot", "remove", "-f", "pyx-named"));
     Result gone = onHead("--container-name=pyx-named", "true");
     assertThat(gone.exitCode()).as("%s", gone).isEqualTo(4);
     assertThat(gone.stderr()).contains("pyx-named does not exist");
@@ -346,7 +335,7 @@ class PyxisCasesIT {
   @Test
   @Order(8)
   void containerSaveNeverWritesOverAUsersFileOrADirectory() throws IOException {
-    c().writeAsJobUser(pyx + "/mine.sqsh", "the user's own\n");
+    HEAD.cluster().writeAsJobUser(pyx + "/mine.sqsh", "the user's own\n");
     Result file =
         onHead("--container-image=./pyx/base.sqsh", "--container-save=./pyx/mine.sqsh", "true");
     assertThat(file.exitCode()).as("%s", file).isEqualTo(2);
@@ -443,7 +432,9 @@ class PyxisCasesIT {
             "mksquashfs \"$1\" \"$3\" -all-root -noappend -quiet -no-progress >/dev/null",
             "chmod 0644 \"$3\"",
             "rm -rf \"$1\"");
-    ok(c().exec("node1", true, "sh", "-c", build, "build", tree, image, pyx + "/entry.sqsh", rc));
+    ok(
+        HEAD.cluster()
+            .exec("node1", true, "sh", "-c", build, "build", tree, image, pyx + "/entry.sqsh", rc));
     String show = "echo E=${PYXIS_ENTRY:-none}";
     Result with = ok(onHead("--container-image=./pyx/entry.sqsh", "sh", "-c", show));
     assertThat(lines(with.stdout(), "E")).containsExactly("E=ran");
@@ -482,10 +473,10 @@ class PyxisCasesIT {
       ok(r);
       assertThat(lines(r.stdout(), "C")).containsExactly("C pyx-conc-" + i);
     }
-    String list = ok(c().exec("node1", "enroot", "list")).out();
+    String list = ok(HEAD.cluster().exec("node1", "enroot", "list")).out();
     for (int i = 0; i < 3; i++) {
       assertThat(list).contains("pyx-conc-" + i);
-      ok(c().exec("node1", "enroot", "remove", "-f", "pyx-conc-" + i));
+      ok(HEAD.cluster().exec("node1", "enroot", "remove", "-f", "pyx-conc-" + i));
     }
   }
 
@@ -493,11 +484,11 @@ class PyxisCasesIT {
 
   /** The launcher as the job user on node1, from the shared directory, with {@code env} added. */
   static Result clusterrun(List<String> env, String command, List<String> args) {
-    List<String> vars = new ArrayList<>(List.of("CLUSTERRUN_WORKSPACE=" + ws));
+    List<String> vars = new ArrayList<>(List.of("CLUSTERRUN_WORKSPACE=" + HEAD.ws()));
     vars.addAll(env);
-    List<String> cmd = new ArrayList<>(List.of(launcher, command));
+    List<String> cmd = new ArrayList<>(List.of(command));
     cmd.addAll(args);
-    return Runs.shown(c(), shared, RUN_TIMEOUT, vars, cmd);
+    return HEAD.run(RUN_TIMEOUT, vars, cmd);
   }
 
   /** {@code run --nodes HOSTS1 --no-canary ARGS}: a job in one container on the head. */

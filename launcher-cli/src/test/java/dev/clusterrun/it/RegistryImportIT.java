@@ -22,27 +22,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RegistryImportIT {
   @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(1);
 
-  static final String HTTP = "ENROOT_ALLOW_HTTP=yes";
-  static String shared;
+  static LocalCluster c;
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
+  static final String HTTP = "ENROOT_ALLOW_HTTP=yes";
 
   @BeforeAll
   static void enrootPaths() {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    c.writeEnrootFile(
-        "enroot.conf.d/50-registry.conf",
-        "ENROOT_RUNTIME_PATH /tmp/enroot-runtime-$(id -u)\n"
-            + "ENROOT_CACHE_PATH "
-            + shared
-            + "/registry-cache/user-$(id -u)\n"
-            + "ENROOT_DATA_PATH "
-            + shared
-            + "/registry-data/user-$(id -u)\n",
-        "rw-r--r--");
+    c = CLUSTER.cluster();
+    Runs.enrootPaths(
+        c,
+        "registry",
+        CLUSTER.shared() + "/registry-data",
+        CLUSTER.shared() + "/registry-cache",
+        false);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -57,17 +49,17 @@ class RegistryImportIT {
     List<String> w = new ArrayList<>(List.of("env"));
     w.addAll(List.of(env));
     w.addAll(List.of("enroot", "import", "-o", out, uri));
-    return c().exec("node1", false, null, LocalCluster.DEFAULT_TIMEOUT, w);
+    return c.exec("node1", false, null, LocalCluster.DEFAULT_TIMEOUT, w);
   }
 
   /** An output path in the shared directory that does not exist yet. */
   static String output() {
-    return shared + "/" + unique("registry-import") + ".sqsh";
+    return CLUSTER.shared() + "/" + unique("registry-import") + ".sqsh";
   }
 
   /** A file of an imported image, read with unsquashfs (empty when it is not there). */
   static String fileIn(String sqsh, String path) {
-    return c().exec("node1", "unsquashfs", "-cat", sqsh, path).stdout();
+    return c.exec("node1", "unsquashfs", "-cat", sqsh, path).stdout();
   }
 
   /** Imports {@code uri} from the open registry over HTTP and returns the image's path. */
@@ -82,7 +74,7 @@ class RegistryImportIT {
   @Test
   void theTinyImageComesFromTheOpenRegistryInBothSpellings() {
     String out = output();
-    Result r = ok(importImage(out, "docker://" + c().registry() + "#clusterrun/tiny", HTTP));
+    Result r = ok(importImage(out, "docker://" + c.registry() + "#clusterrun/tiny", HTTP));
     assertThat(r.stderr())
         .contains("[INFO] Querying registry for permission grant")
         .contains("[INFO] Permission granted")
@@ -95,27 +87,27 @@ class RegistryImportIT {
     assertThat(fileIn(out, "etc/rc")).contains(" \"$@\"").contains(" '/bin/sh'");
 
     // REGISTRY/IMAGE (a first part with ':' or '.' names a registry) is the same image.
-    String out2 = imported("docker://" + c().registry() + "/clusterrun/tiny:latest");
+    String out2 = imported("docker://" + c.registry() + "/clusterrun/tiny:latest");
     assertThat(fileIn(out2, "opt/tiny/README")).contains("clusterrun local-cluster tiny image");
   }
 
   @Test
   void aTagPushedAgainIsImportedAgainWithItsNewContent() {
     String repoTag = unique("clusterrun/moving") + ":main";
-    String uri = "docker://" + c().registry() + "#" + repoTag;
-    c().push(repoTag, "--add", "/opt/tiny/VERSION=1");
+    String uri = "docker://" + c.registry() + "#" + repoTag;
+    c.push(repoTag, "--add", "/opt/tiny/VERSION=1");
     String first = imported(uri);
     assertThat(fileIn(first, "opt/tiny/VERSION")).isEqualTo("1\n");
 
     // (The tag in the layer keeps its digest apart from any other test's.)
-    c().push(
-            repoTag,
-            "--add",
-            "/opt/tiny/VERSION=2",
-            "--add",
-            "/opt/tiny/TAG=" + repoTag,
-            "--remove",
-            "/opt/tiny/README");
+    c.push(
+        repoTag,
+        "--add",
+        "/opt/tiny/VERSION=2",
+        "--add",
+        "/opt/tiny/TAG=" + repoTag,
+        "--remove",
+        "/opt/tiny/README");
     String second = output();
     Result r = ok(importImage(second, uri, HTTP));
     assertThat(fileIn(second, "opt/tiny/VERSION")).isEqualTo("2\n");
@@ -128,9 +120,9 @@ class RegistryImportIT {
   @Test
   void aDigestReferenceImportsExactlyThatVersion() {
     String repo = unique("clusterrun/pinned");
-    String first = c().push(repo + ":v", "--add", "/opt/tiny/VERSION=1");
-    c().push(repo + ":v", "--add", "/opt/tiny/VERSION=2");
-    String base = "docker://" + c().registry() + "#" + repo;
+    String first = c.push(repo + ":v", "--add", "/opt/tiny/VERSION=1");
+    c.push(repo + ":v", "--add", "/opt/tiny/VERSION=2");
+    String base = "docker://" + c.registry() + "#" + repo;
 
     assertThat(fileIn(imported(base + "@" + first), "opt/tiny/VERSION")).isEqualTo("1\n");
     // With both, the digest wins over the tag (docker::_parse_uri).
@@ -144,9 +136,9 @@ class RegistryImportIT {
   @Test
   void aManifestListGivesThisPlatformsImageOrTheOneArchAsks() {
     String repoTag = unique("clusterrun/multi") + ":1";
-    c().push(repoTag, "--arch", "amd64,arm64");
-    String uri = "docker://" + c().registry() + "#" + repoTag;
-    String arch = c().exec("node1", "uname", "-m").out();
+    c.push(repoTag, "--arch", "amd64,arm64");
+    String uri = "docker://" + c.registry() + "#" + repoTag;
+    String arch = c.exec("node1", "uname", "-m").out();
     String expected = arch.equals("aarch64") ? "arm64" : "amd64";
     assertThat(fileIn(imported(uri), "etc/clusterrun-arch")).isEqualTo(expected + "\n");
     // --arch takes uname's names (common::debarch).
@@ -157,12 +149,12 @@ class RegistryImportIT {
   }
 
   static Result importArch(String out, String arch, String uri) {
-    return c().exec(
-            "node1",
-            false,
-            null,
-            LocalCluster.DEFAULT_TIMEOUT,
-            List.of("env", HTTP, "enroot", "import", "-a", arch, "-o", out, uri));
+    return c.exec(
+        "node1",
+        false,
+        null,
+        LocalCluster.DEFAULT_TIMEOUT,
+        List.of("env", HTTP, "enroot", "import", "-a", arch, "-o", out, uri));
   }
 
   @Test
@@ -170,20 +162,20 @@ class RegistryImportIT {
     String out = output();
     // The cluster's site drop-in allows HTTP; the environment's "no" unsets it, as enroot reads it.
     Result r =
-        importImage(out, "docker://" + c().registry() + "#clusterrun/tiny", "ENROOT_ALLOW_HTTP=no");
+        importImage(out, "docker://" + c.registry() + "#clusterrun/tiny", "ENROOT_ALLOW_HTTP=no");
     // Only https is allowed: curl's TLS handshake with a plain HTTP server fails.
     assertThat(r.exitCode()).as("%s", r).isNotZero();
     assertThat(r.stderr())
         .contains("[INFO] Querying registry for permission grant")
         .contains("curl: (35)")
         .doesNotContain("Permission granted");
-    assertThat(c().exec("node1", "test", "-e", out).exitCode()).isNotZero();
+    assertThat(c.exec("node1", "test", "-e", out).exitCode()).isNotZero();
   }
 
   @Test
   void thePrivateRegistryNeedsCredentialsFromTheCredentialsFile() {
     String config = "/tmp/" + unique("enroot-config");
-    String uri = "docker://" + c().privateRegistry() + "#clusterrun/tiny";
+    String uri = "docker://" + c.privateRegistry() + "#clusterrun/tiny";
     String configPath = "ENROOT_CONFIG_PATH=" + config;
 
     // Anonymous: the registry's basic-auth challenge is answered without credentials. enroot's
@@ -195,41 +187,41 @@ class RegistryImportIT {
         .contains("[INFO] Authenticating with user: <anonymous>")
         .doesNotContain("Fetching image manifest")
         .doesNotContain("Authentication succeeded");
-    assertThat(c().exec("node1", "test", "-e", out).exitCode()).isNotZero();
+    assertThat(c.exec("node1", "test", "-e", out).exitCode()).isNotZero();
 
     // A netrc line for the registry's host (without the port) names the user and its password.
-    String user = c().privateRegistryUser();
+    String user = c.privateRegistryUser();
     ok(
-        c().exec(
-                "node1",
-                false,
-                "machine "
-                    + c().privateRegistry().replaceFirst(":.*", "")
-                    + " login "
-                    + user
-                    + " password "
-                    + c().privateRegistryPassword()
-                    + "\n",
-                LocalCluster.DEFAULT_TIMEOUT,
-                List.of(
-                    "sh",
-                    "-c",
-                    "mkdir -p " + config + " && umask 077 && cat > " + config + "/.credentials")));
+        c.exec(
+            "node1",
+            false,
+            "machine "
+                + c.privateRegistry().replaceFirst(":.*", "")
+                + " login "
+                + user
+                + " password "
+                + c.privateRegistryPassword()
+                + "\n",
+            LocalCluster.DEFAULT_TIMEOUT,
+            List.of(
+                "sh",
+                "-c",
+                "mkdir -p " + config + " && umask 077 && cat > " + config + "/.credentials")));
     Result r = ok(importImage(out, uri, HTTP, configPath));
     assertThat(r.stderr())
         .contains("[INFO] Authenticating with user: " + user)
         .contains("[INFO] Using credentials from file: " + config + "/.credentials")
         .contains("[INFO] Authentication succeeded")
-        .doesNotContain(c().privateRegistryPassword());
+        .doesNotContain(c.privateRegistryPassword());
     assertThat(fileIn(out, "opt/tiny/README")).contains("clusterrun local-cluster tiny image");
 
     // A version pushed to the private registry comes with the same credentials.
     String repoTag = unique("clusterrun/private") + ":1";
-    c().push(repoTag, "--private", "--add", "/opt/tiny/SECRET=private");
+    c.push(repoTag, "--private", "--add", "/opt/tiny/SECRET=private");
     String out2 = output();
-    ok(importImage(out2, "docker://" + c().privateRegistry() + "#" + repoTag, HTTP, configPath));
+    ok(importImage(out2, "docker://" + c.privateRegistry() + "#" + repoTag, HTTP, configPath));
     assertThat(fileIn(out2, "opt/tiny/SECRET")).isEqualTo("private\n");
-    c().exec("node1", "rm", "-rf", config);
+    c.exec("node1", "rm", "-rf", config);
   }
 
   @Test
@@ -238,14 +230,14 @@ class RegistryImportIT {
     // Docker's distribution 2.8 answers 404 for an OCI manifest to a client that does not accept
     // OCI. `docker push` makes Docker v2 schema 2 manifests; an OCI one is what other tools push.
     String repoTag = unique("clusterrun/oci") + ":1";
-    c().push(repoTag, "--oci");
-    String uri = "docker://" + c().registry() + "#" + repoTag;
+    c.push(repoTag, "--oci");
+    String uri = "docker://" + c.registry() + "#" + repoTag;
     Result r = importImage(output(), uri, HTTP);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
     assertThat(r.stderr())
         .contains(
             "[ERROR] URL http://"
-                + c().registry()
+                + c.registry()
                 + "/v2/"
                 + repoTag.replace(":", "/manifests/")
                 + " returned error code: 404 Not Found");

@@ -35,45 +35,30 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RegistryRunIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  /** This class's own names: its hostfile, workspace and repository. */
+  static final String ID = UUID.randomUUID().toString().substring(0, 8);
+
+  @RegisterExtension
+  static final ClusterrunExtension HEAD =
+      new ClusterrunExtension(3, "reg-hosts-" + ID, 1, "reg-ws-" + ID);
 
   static final Duration TIMEOUT = Duration.ofSeconds(240);
   static final ObjectMapper JSON = new ObjectMapper();
-
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
-  static String repo;
-
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
+  static final String REPO = "lab/moved-" + ID;
 
   @BeforeAll
-  static void setupOnce() throws IOException {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    String id = UUID.randomUUID().toString().substring(0, 8);
-    hosts = shared + "/reg-hosts-" + id;
-    ws = shared + "/reg-ws-" + id;
-    repo = "lab/moved-" + id;
-    ok(c.exec("node1", "mkdir", "-p", ws));
-    c.writeAsJobUser(hosts, c.hostfile(1));
-    ok(run(List.of("setup", "--nodes", hosts, "--data-path", shared + "/enroot-data")));
+  static void setupOnce() {
+    HEAD.setup(HEAD.shared() + "/enroot-data");
   }
 
   /** The tag, in the open registry, as a job names it. */
   static String image(String tag) {
-    return "docker://" + c().registry() + "#" + repo + ":" + tag;
+    return "docker://" + HEAD.cluster().registry() + "#" + REPO + ":" + tag;
   }
 
   /** {@code clusterrun ARGS} on node1 as the job user, from the shared directory. */
   static Result run(List<String> args, String... env) {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args);
-    return Runs.shown(c(), shared, TIMEOUT, Arrays.asList(env), cmd);
+    return HEAD.run(TIMEOUT, Arrays.asList(env), args);
   }
 
   /** A job of 3 ranks, one a node, that prints the image's /opt/tiny/VERSION. */
@@ -83,17 +68,8 @@ class RegistryRunIT {
 
   /** A job of 3 ranks, one a node, in {@code image}: {@code run ... MORE -- COMMAND}. */
   static List<String> job(String image, List<String> more, String... command) {
-    List<String> a =
-        new ArrayList<>(
-            List.of(
-                "run",
-                "--nodes",
-                hosts,
-                "--workspace",
-                ws,
-                "--np",
-                "3",
-                "--container-image=" + image));
+    List<String> a = HEAD.onNodes("run");
+    a.addAll(List.of("--np", "3", "--container-image=" + image));
     a.addAll(more);
     a.add("--");
     a.addAll(Arrays.asList(command));
@@ -105,7 +81,7 @@ class RegistryRunIT {
   }
 
   static List<Path> cached() throws IOException {
-    try (Stream<Path> s = Files.list(Paths.get(ws, "images"))) {
+    try (Stream<Path> s = Files.list(Paths.get(HEAD.ws(), "images"))) {
       return s.filter(p -> p.getFileName().toString().matches("sha256-[0-9a-f]{64}\\.sqsh"))
           .sorted()
           .toList();
@@ -116,7 +92,7 @@ class RegistryRunIT {
   @Order(1)
   void aTagPushedAgainRunsItsNewContentOnEveryRankAndAnUnchangedOneIsNotImportedAgain()
       throws IOException {
-    String d1 = c().push(repo + ":main", "--add", "/opt/tiny/VERSION=one");
+    String d1 = HEAD.cluster().push(REPO + ":main", "--add", "/opt/tiny/VERSION=one");
     Result first = ok(run(versionJob(image("main"))));
     assertThat(lines(first)).containsExactly("one", "one", "one");
     assertThat(first.stderr()).contains("imported " + image("main") + "@" + d1);
@@ -126,7 +102,7 @@ class RegistryRunIT {
     assertThat(s1.get("durationsSeconds").has("import")).isTrue();
 
     // The CI pushes the branch again: the same tag, new content.
-    String d2 = c().push(repo + ":main", "--add", "/opt/tiny/VERSION=two");
+    String d2 = HEAD.cluster().push(REPO + ":main", "--add", "/opt/tiny/VERSION=two");
     assertThat(d2).isNotEqualTo(d1);
     Result second = ok(run(versionJob(image("main"))));
     assertThat(lines(second)).containsExactly("two", "two", "two");
@@ -149,9 +125,9 @@ class RegistryRunIT {
                 List.of(
                     "plan",
                     "--nodes",
-                    hosts,
+                    HEAD.hosts(),
                     "--workspace",
-                    ws,
+                    HEAD.ws(),
                     "--container-image=" + image("main"),
                     "hostname")));
     assertThat(plan.stdout()).contains("# image " + image("main") + " is " + d2);
@@ -160,13 +136,13 @@ class RegistryRunIT {
   @Test
   @Order(2)
   void aNamedContainerMadeFromATagThatMovedIsMadeAgainAndSaysSo() throws IOException {
-    String d3 = c().push(repo + ":named", "--add", "/opt/tiny/VERSION=three");
+    String d3 = HEAD.cluster().push(REPO + ":named", "--add", "/opt/tiny/VERSION=three");
     String name = "reg-named-" + UUID.randomUUID().toString().substring(0, 6);
     Result made = ok(run(versionJob(image("named"), "--container-name=" + name)));
     assertThat(lines(made)).containsExactly("three", "three", "three");
     Result reused = ok(run(versionJob(image("named"), "--container-name=" + name)));
     assertThat(reused.stderr()).contains("reused container " + name);
-    String d4 = c().push(repo + ":named", "--add", "/opt/tiny/VERSION=four");
+    String d4 = HEAD.cluster().push(REPO + ":named", "--add", "/opt/tiny/VERSION=four");
     Result moved = ok(run(versionJob(image("named"), "--container-name=" + name)));
     assertThat(lines(moved)).containsExactly("four", "four", "four");
     assertThat(moved.stderr())
@@ -177,7 +153,7 @@ class RegistryRunIT {
   @Test
   @Order(3)
   void fourRunsAskingForOneNewDigestAtOnceImportItOnce() throws Exception {
-    String d = c().push(repo + ":together", "--add", "/opt/tiny/VERSION=together");
+    String d = HEAD.cluster().push(REPO + ":together", "--add", "/opt/tiny/VERSION=together");
     List<CompletableFuture<Result>> runs = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       runs.add(CompletableFuture.supplyAsync(() -> run(versionJob(image("together")))));
@@ -199,13 +175,13 @@ class RegistryRunIT {
   @Test
   @Order(4)
   void evictionUnderASmallLimitNeverTakesARunningJobsImage() throws Exception {
-    String dLong = c().push(repo + ":long", "--add", "/opt/tiny/VERSION=long");
-    String dShort = c().push(repo + ":short", "--add", "/opt/tiny/VERSION=short");
+    String dLong = HEAD.cluster().push(REPO + ":long", "--add", "/opt/tiny/VERSION=long");
+    String dShort = HEAD.cluster().push(REPO + ":short", "--add", "/opt/tiny/VERSION=short");
     // A job that runs a while on its image...
     List<String> longJob =
         job(image("long"), List.of(), "sh", "-c", "sleep 8; cat /opt/tiny/VERSION");
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> run(longJob));
-    Path longFile = Paths.get(ws, "images", "sha256-" + dLong.substring(7) + ".sqsh");
+    Path longFile = Paths.get(HEAD.ws(), "images", "sha256-" + dLong.substring(7) + ".sqsh");
     long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (!Files.exists(longFile) && System.nanoTime() < until) {
       Thread.sleep(200);
@@ -222,14 +198,14 @@ class RegistryRunIT {
     Result after = ok(run(versionJob(image("short"), "--image-cache-limit", "1")));
     assertThat(after.stderr()).contains(dLong);
     assertThat(longFile).doesNotExist();
-    assertThat(Paths.get(ws, "images", "sha256-" + dShort.substring(7) + ".sqsh")).exists();
+    assertThat(Paths.get(HEAD.ws(), "images", "sha256-" + dShort.substring(7) + ".sqsh")).exists();
   }
 
   @Test
   @Order(5)
   void anUnreachableRegistryRunsTheCachedImportWithAWarningAndNothingCachedIsExit3()
       throws IOException {
-    String d = c().push(repo + ":offline", "--add", "/opt/tiny/VERSION=offline");
+    String d = HEAD.cluster().push(REPO + ":offline", "--add", "/opt/tiny/VERSION=offline");
     ok(run(versionJob(image("offline"))));
     // The registry out of reach: every request of the head goes to a proxy nobody listens on.
     String[] away = {"http_proxy=http://127.0.0.1:9", "no_proxy="};
@@ -240,7 +216,10 @@ class RegistryRunIT {
         .contains(" ago (" + d + ")");
     Result none = run(versionJob(image("never-pushed")), away);
     assertThat(none.exitCode()).as("%s", none).isEqualTo(3);
-    assertThat(none.stderr()).contains(c().registry()).contains(repo).contains("never-pushed");
+    assertThat(none.stderr())
+        .contains(HEAD.cluster().registry())
+        .contains(REPO)
+        .contains("never-pushed");
     assertThat(none.stdout()).isEmpty();
   }
 
@@ -248,47 +227,39 @@ class RegistryRunIT {
   @Order(6)
   void aPrivateRepositoryWithoutCredentialsFailsInTheChecksNamingTheFileAndWithThemItRuns()
       throws IOException {
-    String priv = "docker://" + c().privateRegistry() + "#clusterrun/tiny";
-    String config = shared + "/reg-config-" + UUID.randomUUID().toString().substring(0, 6);
-    ok(c().exec("node1", "mkdir", "-p", config));
+    String priv = "docker://" + HEAD.cluster().privateRegistry() + "#clusterrun/tiny";
+    String config = HEAD.shared() + "/reg-config-" + UUID.randomUUID().toString().substring(0, 6);
+    ok(HEAD.cluster().exec("node1", "mkdir", "-p", config));
     String[] env = {"ENROOT_CONFIG_PATH=" + config};
-    List<String> job =
-        List.of(
-            "run",
-            "--nodes",
-            hosts,
-            "--workspace",
-            ws,
-            "--np",
-            "3",
-            "--container-image=" + priv,
-            "--",
-            "hostname");
+    List<String> job = job(priv, List.of(), "hostname");
     Result refused = run(job, env);
     assertThat(refused.exitCode()).as("%s", refused).isEqualTo(3);
     assertThat(refused.stderr())
         .contains("401")
         .contains(config + "/.credentials")
-        .contains("machine " + c().privateRegistry().replaceAll(":[0-9]+$", "") + " login")
-        .doesNotContain(c().privateRegistryPassword());
+        .contains(
+            "machine " + HEAD.cluster().privateRegistry().replaceAll(":[0-9]+$", "") + " login")
+        .doesNotContain(HEAD.cluster().privateRegistryPassword());
     // check names the same before any run: the job file gives the image.
     String jobFile = config + "/job.yaml";
-    c().writeAsJobUser(
+    HEAD.cluster()
+        .writeAsJobUser(
             jobFile, "name: private\ncontainer:\n  image: " + priv + "\ncommand: [hostname]\n");
-    Result check = run(List.of("check", "--nodes", hosts, "--only", "image", jobFile), env);
+    Result check = run(List.of("check", "--nodes", HEAD.hosts(), "--only", "image", jobFile), env);
     assertThat(check.exitCode()).as("%s", check).isEqualTo(3);
     assertThat(check.stdout() + check.stderr()).contains("401").contains(config + "/.credentials");
 
     String line =
         "machine "
-            + c().privateRegistry().replaceAll(":[0-9]+$", "")
+            + HEAD.cluster().privateRegistry().replaceAll(":[0-9]+$", "")
             + " login "
-            + c().privateRegistryUser()
+            + HEAD.cluster().privateRegistryUser()
             + " password "
-            + c().privateRegistryPassword()
+            + HEAD.cluster().privateRegistryPassword()
             + "\n";
     ok(
-        c().exec(
+        HEAD.cluster()
+            .exec(
                 "node1",
                 false,
                 line,
@@ -297,17 +268,18 @@ class RegistryRunIT {
                     "sh", "-c", "umask 077; cat > " + ShellQuote.quote(config + "/.credentials"))));
     Result allowed = ok(run(job, env));
     assertThat(lines(allowed)).hasSize(3);
-    assertThat(allowed.stdout() + allowed.stderr()).doesNotContain(c().privateRegistryPassword());
+    assertThat(allowed.stdout() + allowed.stderr())
+        .doesNotContain(HEAD.cluster().privateRegistryPassword());
   }
 
   @Test
   @Order(7)
   void imagesListsTheCacheAndPruneAllEmptiesIt() {
-    Result list = ok(run(List.of("images", "--workspace", ws)));
-    assertThat(list.stdout()).contains(repo);
-    Result pruned = ok(run(List.of("images", "prune", "--all", "--workspace", ws)));
+    Result list = ok(run(List.of("images", "--workspace", HEAD.ws())));
+    assertThat(list.stdout()).contains(REPO);
+    Result pruned = ok(run(List.of("images", "prune", "--all", "--workspace", HEAD.ws())));
     assertThat(pruned.exitCode()).isZero();
-    Result after = ok(run(List.of("images", "--workspace", ws, "--json")));
-    assertThat(after.stdout()).doesNotContain(repo);
+    Result after = ok(run(List.of("images", "--workspace", HEAD.ws(), "--json")));
+    assertThat(after.stdout()).doesNotContain(REPO);
   }
 }

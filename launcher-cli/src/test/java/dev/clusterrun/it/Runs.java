@@ -191,6 +191,13 @@ final class Runs {
     return flags;
   }
 
+  /**
+   * {@code flags}, or when they are empty {@code --container-image} of the cluster's tiny image.
+   */
+  static List<String> orTinyImage(LocalCluster c, List<String> flags) {
+    return flags.isEmpty() ? List.of("--container-image", c.tinyImage()) : flags;
+  }
+
   /** Fails when a real enroot is asked for without {@code CLUSTERRUN_IT_IMAGE}. */
   static void requireGivenImageWithRealEnroot() {
     assertThat(LocalClusterExtension.realEnrootRequested())
@@ -222,6 +229,47 @@ final class Runs {
   }
 
   /**
+   * What clusterrun's setup would write, as the drop-in {@code enroot.conf.d/50-NAME.conf} on every
+   * node: the runtime path per user in /tmp, the data and cache paths per user under {@code data}
+   * and {@code cache} ({@code DIR/user-UID}), and with {@code mountHome} the home mounted.
+   */
+  static void enrootPaths(
+      LocalCluster c, String name, String data, String cache, boolean mountHome) {
+    c.writeEnrootFile(
+        "enroot.conf.d/50-" + name + ".conf",
+        "ENROOT_RUNTIME_PATH /tmp/enroot-runtime-$(id -u)\n"
+            + ("ENROOT_DATA_PATH " + data + "/user-$(id -u)\n")
+            + ("ENROOT_CACHE_PATH " + cache + "/user-$(id -u)\n")
+            + (mountHome ? "ENROOT_MOUNT_HOME yes\n" : ""),
+        "rw-r--r--");
+  }
+
+  /**
+   * The container {@code name} on the head, made by enroot from the job's image at {@code path}
+   * ({@link #imageFileAt}).
+   */
+  static void containerAt(LocalCluster c, String name, String path) {
+    imageFileAt(c, path);
+    ok(c.exec("node1", "enroot", "create", "-n", name, path));
+  }
+
+  /**
+   * examples/local-cluster/mpi/ring.c written to {@code dir} as the job user and compiled there to
+   * {@code dir/ring} by the head's mpicc (the stand-in's containers see the node's /usr: the node's
+   * mpicc is the container's).
+   */
+  static void compileRing(LocalCluster c, String dir) {
+    c.writeAsJobUser(dir + "/ring.c", repoFile("examples/local-cluster/mpi/ring.c"));
+    ok(c.exec("node1", "mpicc", "-O2", "-o", dir + "/ring", dir + "/ring.c"));
+  }
+
+  /** mpirun's flags that keep Open MPI's TCP traffic (btl and oob) on the cluster's network. */
+  static List<String> mcaOnClusterNetwork(LocalCluster c) {
+    return List.of(
+        "--mca", "btl_tcp_if_include", c.subnet(), "--mca", "oob_tcp_if_include", c.subnet());
+  }
+
+  /**
    * Keeps Open MPI on the cluster's network on a multi-homed host: mca-params.conf in the job
    * user's home, read by mpirun and orted (every container mounts the home directory).
    */
@@ -230,19 +278,6 @@ final class Runs {
     c.writeAsJobUser(
         c.jobHome() + "/.openmpi/mca-params.conf",
         "btl_tcp_if_include = " + c.subnet() + "\noob_tcp_if_include = " + c.subnet() + "\n");
-  }
-
-  /**
-   * {@code clusterrun setup --nodes HOSTS --data-path DATA} on the head; fails unless it passes.
-   */
-  static Result setup(LocalCluster c, String launcher, String hosts, String dataPath) {
-    return ok(
-        c.exec(
-            "node1",
-            false,
-            null,
-            Duration.ofSeconds(240),
-            List.of(launcher, "setup", "--nodes", hosts, "--data-path", dataPath)));
   }
 
   /** {@code cd DIR && exec env ENV... ARGV} on the head as the job user. */
@@ -256,6 +291,18 @@ final class Runs {
       LocalCluster c, String dir, Duration timeout, List<String> env, List<String> argv) {
     Result r = inDir(c, dir, timeout, env, argv);
     System.err.println("--- " + String.join(" ", argv) + "\n" + r);
+    return r;
+  }
+
+  /**
+   * {@code cd DIR && exec ARGV} on the head as {@code user}; prints the command and what it gave
+   * back on stderr.
+   */
+  static Result shownAs(
+      LocalCluster c, LocalCluster.JobUser user, String dir, Duration timeout, List<String> argv) {
+    String sh = script(dir, List.of(), argv);
+    Result r = c.execAs(user, "node1", null, timeout, List.of("sh", "-c", sh));
+    System.err.println("--- as " + user.name() + ": " + String.join(" ", argv) + "\n" + r);
     return r;
   }
 

@@ -41,41 +41,24 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SetupRunIT {
-  @RegisterExtension static LocalClusterExtension CLUSTER = new LocalClusterExtension(3);
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts", 1, "ws");
 
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
 
-  static String shared;
-  static String launcher;
-  static String hosts;
-  static String ws;
   static String dataPath;
 
   /** Extra flags pointing the job at CLUSTERRUN_IT_IMAGE when given (else the yaml's image). */
   static List<String> imageFlags = List.of();
 
-  static LocalCluster c() {
-    return CLUSTER.cluster();
-  }
-
   @BeforeAll
-  static void launcherJobAndProgramInTheSharedDir() {
-    LocalCluster c = c();
-    shared = c.sharedDir().toString();
-    launcher = c.installClusterrun(Paths.get("target")).toString();
-    hosts = shared + "/hosts";
-    ws = shared + "/ws";
-    dataPath = shared + "/enroot-data";
-    c.writeAsJobUser(hosts, c.hostfile(1));
-    ok(c.exec("node1", "mkdir", "-p", shared + "/examples", ws));
-    for (String example : List.of("hello-mpi.yaml", "seed.yaml")) {
-      c.writeAsJobUser(shared + "/examples/" + example, Runs.repoFile("examples/" + example));
-    }
-    c.writeAsJobUser(ws + "/ring.c", Runs.repoFile("examples/local-cluster/mpi/ring.c"));
-    // The stand-in's containers see the node's /usr: the node's mpicc is the container's.
-    ok(c.exec("node1", "mpicc", "-O2", "-o", ws + "/ring", ws + "/ring.c"));
+  static void jobAndProgramInTheSharedDir() {
+    LocalCluster c = HEAD.cluster();
+    dataPath = HEAD.shared() + "/enroot-data";
+    HEAD.copyExamples("hello-mpi.yaml", "seed.yaml");
+    Runs.compileRing(c, HEAD.ws());
     Runs.keepMpiOnClusterNetwork(c);
-    imageFlags = Runs.requiredImageFlags(c, shared + "/it-image.sqsh");
+    imageFlags = Runs.requiredImageFlags(c, HEAD.shared() + "/it-image.sqsh");
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -84,32 +67,32 @@ class SetupRunIT {
   @Order(1)
   void setupOnABareClusterThenHelloMpiRunsEveryRankInsideTheContainer() throws IOException {
     // Bare: nothing of clusterrun on the nodes, and enroot cannot even start over SSH.
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       // enroot's own packaged hooks are there, as on a fresh install; clusterrun's are not.
-      assertThat(c().exec(node, "ls", "/etc/enroot/hooks.d").out())
+      assertThat(HEAD.cluster().exec(node, "ls", "/etc/enroot/hooks.d").out())
           .as(node)
           .doesNotContain("clusterrun");
-      assertThat(c().exec(node, "ls", "/etc/enroot/enroot.conf.d").out())
+      assertThat(HEAD.cluster().exec(node, "ls", "/etc/enroot/enroot.conf.d").out())
           .as(node)
           .doesNotContain("clusterrun");
     }
     Result setup = setup();
     ok(setup);
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(setup.stdout()).contains(node + ": changed");
     }
 
-    Map<String, String> nodeNs = Runs.nodeMountNamespaces(c());
+    Map<String, String> nodeNs = Runs.nodeMountNamespaces(HEAD.cluster());
     List<String> args =
-        new ArrayList<>(List.of("run", "examples/hello-mpi.yaml", "--nodes", hosts));
+        new ArrayList<>(List.of("run", "examples/hello-mpi.yaml", "--nodes", HEAD.hosts()));
     args.addAll(imageFlags);
     // The workspace through the environment, as a user would set it once.
-    Result r = inShared(List.of("CLUSTERRUN_WORKSPACE=" + ws), args);
+    Result r = inShared(List.of("CLUSTERRUN_WORKSPACE=" + HEAD.ws()), args);
     ok(r);
 
     // Every rank of every node: its hostname, inside the container, the data went round.
     Map<String, String> rankNs = ringRanks(r.stdout());
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(rankNs.get(node))
           .as("rank on %s ran inside the container", node)
           .isNotEqualTo(nodeNs.get(node));
@@ -147,7 +130,7 @@ class SetupRunIT {
     assertThat(s.path("versions").path("openmpi").asText()).matches("4\\..*");
     assertThat(s.path("leftovers").toString()).doesNotContain("\"pid\"");
     Path runDir = Paths.get(s.path("runDir").asText());
-    assertThat(runDir.getParent()).isEqualTo(Paths.get(ws, "runs"));
+    assertThat(runDir.getParent()).isEqualTo(Paths.get(HEAD.ws(), "runs"));
     assertThat(Files.readString(runDir.resolve("stdout.log"))).contains("host=node3");
     assertThat(runDir.resolve("plan.txt")).exists();
     assertThat(runDir.resolve("job.yaml")).exists();
@@ -155,12 +138,14 @@ class SetupRunIT {
     // (none to remove), and no mount or overlay of it stays on any node.
     assertThat(s.path("container").asText()).endsWith(".sqsh");
     assertThat(s.path("prepare").toString()).doesNotContain("created container");
-    assertThat(ok(c().exec("node1", "enroot", "list")).out()).doesNotContain("clusterrun-");
-    for (String node : c().nodes()) {
+    assertThat(ok(HEAD.cluster().exec("node1", "enroot", "list")).out())
+        .doesNotContain("clusterrun-");
+    for (String node : HEAD.cluster().nodes()) {
       // (the fuse processes end with their container, a moment after it)
-      String u = ShellQuote.quote(c().jobUser());
+      String u = ShellQuote.quote(HEAD.cluster().jobUser());
       assertThat(
-              c().exec(
+              HEAD.cluster()
+                  .exec(
                       node,
                       "sh",
                       "-c",
@@ -174,7 +159,8 @@ class SetupRunIT {
           .as("squashfuse left on %s", node)
           .isBlank();
       assertThat(
-              ok(c().exec(
+              ok(HEAD.cluster()
+                      .exec(
                           node,
                           "sh",
                           "-c",
@@ -193,14 +179,18 @@ class SetupRunIT {
     String files =
         "/etc/enroot/enroot.conf.d/50-clusterrun.conf /etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
     Map<String, String> before = new HashMap<>();
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       before.put(
-          node, ok(c().exec(node, true, "sh", "-c", "stat -c '%n %i %y %a %U' " + files)).out());
+          node,
+          ok(HEAD.cluster().exec(node, true, "sh", "-c", "stat -c '%n %i %y %a %U' " + files))
+              .out());
     }
     Result again = ok(setup());
-    for (String node : c().nodes()) {
+    for (String node : HEAD.cluster().nodes()) {
       assertThat(again.stdout()).contains(node + ": unchanged");
-      assertThat(ok(c().exec(node, true, "sh", "-c", "stat -c '%n %i %y %a %U' " + files)).out())
+      assertThat(
+              ok(HEAD.cluster().exec(node, true, "sh", "-c", "stat -c '%n %i %y %a %U' " + files))
+                  .out())
           .as(node)
           .isEqualTo(before.get(node));
     }
@@ -218,23 +208,14 @@ class SetupRunIT {
   @Test
   @Order(4)
   void sigintInTheMiddleOfALongJobExits130AndLeavesNothingOnAnyNode() throws Exception {
-    Result r = Runs.interruptedOnceRunning(c(), shared, longJob("987"));
+    Result r = Runs.interruptedOnceRunning(HEAD.cluster(), HEAD.shared(), longJob("987"));
     assertThat(summary(r).path("outcome").asText()).isEqualTo("interrupted");
   }
 
   /** `clusterrun run … -- sleep SECONDS` on the three nodes (mpirun launcher), checks skipped. */
   static List<String> longJob(String seconds) {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                launcher,
-                "run",
-                "examples/hello-mpi.yaml",
-                "--nodes",
-                hosts,
-                "--workspace",
-                ws,
-                "--skip-checks"));
+    List<String> cmd = HEAD.command(HEAD.onNodes("run", "examples/hello-mpi.yaml"));
+    cmd.add("--skip-checks");
     cmd.addAll(imageFlags);
     cmd.addAll(List.of("--", "sleep", seconds));
     return cmd;
@@ -244,15 +225,16 @@ class SetupRunIT {
   @Order(4)
   void sigtermAndSighupStopALongJobOnEveryNodeAsCtrlCDoesAndExit143And129() throws Exception {
     for (String[] s : new String[][] {{"TERM", "143"}, {"HUP", "129"}}) {
-      JobSignals.Running j = JobSignals.start(c(), shared, longJob("120"), "sleep 120", 3);
-      JobSignals.send(c(), j, s[0]);
+      JobSignals.Running j =
+          JobSignals.start(HEAD.cluster(), HEAD.shared(), longJob("120"), "sleep 120", 3);
+      JobSignals.send(HEAD.cluster(), j, s[0]);
       Result r = j.result().get(90, TimeUnit.SECONDS);
       System.err.println("--- clusterrun run ... -- sleep 120, SIG" + s[0] + "\n" + r);
       assertThat(r.exitCode()).as("SIG%s: %s", s[0], r).isEqualTo(Integer.parseInt(s[1]));
       assertThat(runLine(r).group(1)).isEqualTo(j.runId());
       assertThat(runLine(r).group(2)).isEqualTo("interrupted");
       assertThat(summary(r).path("exitCode").asInt()).isEqualTo(Integer.parseInt(s[1]));
-      assertThat(JobSignals.leftAfter(c(), j.runId(), Duration.ZERO))
+      assertThat(JobSignals.leftAfter(HEAD.cluster(), j.runId(), Duration.ZERO))
           .as("processes of run %s after SIG%s", j.runId(), s[0])
           .isEmpty();
     }
@@ -261,34 +243,34 @@ class SetupRunIT {
   @Test
   @Order(4)
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
-    Runs.killedLeavesNothingBehind(c(), shared, longJob("120"));
+    Runs.killedLeavesNothingBehind(HEAD.cluster(), HEAD.shared(), longJob("120"));
   }
 
   @Test
   @Order(5)
   void aHookMadeNonExecutableOnOneNodeIsCaughtBeforeRunAndNoHookStillWorks() throws IOException {
     String hook = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
-    Path runs = Paths.get(ws, "runs");
+    Path runs = Paths.get(HEAD.ws(), "runs");
     long before = countEntries(runs);
-    ok(c().exec("node2", true, "chmod", "0644", hook));
+    ok(HEAD.cluster().exec("node2", true, "chmod", "0644", hook));
     try {
       Result r = run(List.of(), List.of());
       assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
       assertThat(r.stderr()).contains("node2").contains("hook").contains("nothing was started");
       assertThat(r.stdout()).doesNotContain("rank=");
       assertThat(countEntries(runs)).as("no run directory").isEqualTo(before);
-      assertThat(Runs.processes(c(), "node2", "", "/workspace/ring")).isEmpty();
+      assertThat(Runs.processes(HEAD.cluster(), "node2", "", "/workspace/ring")).isEmpty();
 
       // Where the hook cannot be fixed, --no-hook hands the agent over with enroot start -e.
-      Map<String, String> nodeNs = Runs.nodeMountNamespaces(c());
+      Map<String, String> nodeNs = Runs.nodeMountNamespaces(HEAD.cluster());
       Result noHook = run(List.of(), List.of("--no-hook"));
       ok(noHook);
       Map<String, String> rankNs = ringRanks(noHook.stdout());
-      for (String node : c().nodes()) {
+      for (String node : HEAD.cluster().nodes()) {
         assertThat(rankNs.get(node)).as(node).isNotEqualTo(nodeNs.get(node));
       }
     } finally {
-      ok(c().exec("node2", true, "chmod", "0755", hook));
+      ok(HEAD.cluster().exec("node2", true, "chmod", "0755", hook));
     }
   }
 
@@ -297,14 +279,15 @@ class SetupRunIT {
   void twoJobsAtOnceWithDifferentMountsAndNodesEachSeeTheirOwn() throws Exception {
     // Job A on all three nodes, job B on node2 and node3 only (the head runs mpirun for both),
     // each with its own directory mounted at /data, in the same workspace.
-    String hosts23 = shared + "/hosts-23";
-    c().writeAsJobUser(hosts23, "node2 slots=1\nnode3 slots=1\n");
-    Map<String, String> hostfiles = Map.of("A", hosts, "B", hosts23);
+    String hosts23 = HEAD.shared() + "/hosts-23";
+    HEAD.cluster().writeAsJobUser(hosts23, "node2 slots=1\nnode3 slots=1\n");
+    Map<String, String> hostfiles = Map.of("A", HEAD.hosts(), "B", hosts23);
     Map<String, List<String>> expected =
         Map.of("A", List.of("node1", "node2", "node3"), "B", List.of("node2", "node3"));
     for (String m : List.of("A", "B")) {
-      ok(c().exec("node1", "mkdir", "-p", shared + "/mount-" + m));
-      c().writeAsJobUser(shared + "/mount-" + m + "/marker", "marker-" + m + "\n");
+      ok(HEAD.cluster().exec("node1", "mkdir", "-p", HEAD.shared() + "/mount-" + m));
+      HEAD.cluster()
+          .writeAsJobUser(HEAD.shared() + "/mount-" + m + "/marker", "marker-" + m + "\n");
     }
     String probe =
         "s=$(date +%s.%N); m=$(cat /data/marker); sleep 3;"
@@ -319,11 +302,16 @@ class SetupRunIT {
                   "--nodes",
                   hostfiles.get(m),
                   "--workspace",
-                  ws));
+                  HEAD.ws()));
       args.addAll(imageFlags);
       args.addAll(
           List.of(
-              "--container-mounts", shared + "/mount-" + m + ":/data:ro", "--", "sh", "-c", probe));
+              "--container-mounts",
+              HEAD.shared() + "/mount-" + m + ":/data:ro",
+              "--",
+              "sh",
+              "-c",
+              probe));
       jobs.put(m, CompletableFuture.supplyAsync(() -> inShared(List.of(), args)));
     }
     Map<String, double[]> spans = new HashMap<>();
@@ -365,13 +353,13 @@ class SetupRunIT {
   @Test
   @Order(7)
   void theSeedsManualRecipeAndClusterrunRunGiveTheSameResult() throws IOException {
-    LocalCluster c = c();
-    String seedWs = shared + "/seed-ws";
+    LocalCluster c = HEAD.cluster();
+    String seedWs = HEAD.shared() + "/seed-ws";
     ok(c.exec("node1", "mkdir", "-p", seedWs));
-    ok(c.exec("node1", "cp", ws + "/ring", seedWs + "/ring"));
-    c().writeAsJobUser(seedWs + "/hosts.txt", c.hostfile(1));
+    ok(c.exec("node1", "cp", HEAD.ws() + "/ring", seedWs + "/ring"));
+    HEAD.cluster().writeAsJobUser(seedWs + "/hosts.txt", c.hostfile(1));
     // The seed: a named container made by hand in the shared data path (setup's drop-in), ...
-    String image = imageFlags.isEmpty() ? importedImage(ws).toString() : imageFlags.get(1);
+    String image = imageFlags.isEmpty() ? importedImage(HEAD.ws()).toString() : imageFlags.get(1);
     assertThat(Paths.get(image)).exists();
     ok(c.exec("node1", "enroot", "create", "-n", "seed", image));
     // ... a hook on every node with the flags typed again by hand, ...
@@ -382,7 +370,7 @@ class SetupRunIT {
             + flags
             + " seed orted\" >> \"$ENROOT_ENVIRON\"\n",
         "rwxr-xr-x");
-    Map<String, String> nodeNs = Runs.nodeMountNamespaces(c());
+    Map<String, String> nodeNs = Runs.nodeMountNamespaces(HEAD.cluster());
     Result manual;
     try {
       manual =
@@ -422,7 +410,7 @@ class SetupRunIT {
                     "run",
                     "examples/seed.yaml",
                     "--nodes",
-                    hosts,
+                    HEAD.hosts(),
                     "--container-name",
                     "seed",
                     "--container-image",
@@ -441,25 +429,14 @@ class SetupRunIT {
   // ----------------------------------------------------------------------------------------------
 
   static Result setup() {
-    return c().exec(
-            "node1",
-            false,
-            null,
-            RUN_TIMEOUT,
-            List.of(launcher, "setup", "--nodes", hosts, "--data-path", dataPath));
+    return HEAD.trySetup(dataPath, RUN_TIMEOUT);
   }
 
   /** {@code clusterrun run examples/hello-mpi.yaml --nodes H --workspace WS [image] EXTRA}. */
   static Result run(List<String> env, List<String> extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of("run", "examples/hello-mpi.yaml", "--nodes", hosts, "--workspace", ws));
+    List<String> args = HEAD.onNodes("run", "examples/hello-mpi.yaml");
     args.addAll(imageFlags);
-    int dd = extra.indexOf("--");
-    args.addAll(dd < 0 ? extra : extra.subList(0, dd));
-    if (dd >= 0) {
-      args.addAll(extra.subList(dd, extra.size()));
-    }
+    args.addAll(extra);
     return inShared(env, args);
   }
 
@@ -469,14 +446,17 @@ class SetupRunIT {
       throws Exception {
     String box = "early-box";
     String hook = "/etc/enroot/hooks.d/50-clusterrun-launch-agent.sh";
-    List<String> base =
-        List.of("run", "--nodes", hosts, "--workspace", ws, "--container-name=" + box, "--np", "3");
+    List<String> base = HEAD.onNodes("run");
+    base.addAll(List.of("--container-name=" + box, "--np", "3"));
     // Made by a first run from the image (which also remembers the container's Open MPI)...
     List<String> first = new ArrayList<>(base);
-    first.addAll(imageFlags.isEmpty() ? List.of("--container-image", c().tinyImage()) : imageFlags);
+    first.addAll(
+        imageFlags.isEmpty()
+            ? List.of("--container-image", HEAD.cluster().tinyImage())
+            : imageFlags);
     first.addAll(List.of("--", "/workspace/ring"));
     ringRanks(ok(inShared(List.of(), first)).stdout());
-    Path marker = Paths.get(ws, "early-marker");
+    Path marker = Paths.get(HEAD.ws(), "early-marker");
     try {
       // ...then used as it is: its start on the head begins while the checks run.
       List<String> again = new ArrayList<>(base);
@@ -487,7 +467,7 @@ class SetupRunIT {
           .anyMatch(a -> a.contains("began during the checks"));
 
       // A check that fails: the held start ends and the job's command never runs anywhere.
-      ok(c().exec("node2", true, "chmod", "0644", hook));
+      ok(HEAD.cluster().exec("node2", true, "chmod", "0644", hook));
       List<String> failing = new ArrayList<>(base);
       failing.addAll(List.of("--", "sh", "-c", "touch /workspace/early-marker"));
       Result f = inShared(List.of(), failing);
@@ -495,11 +475,11 @@ class SetupRunIT {
       assertThat(f.stderr()).contains("node2").contains("hook").contains("nothing was started");
       assertThat(marker).doesNotExist();
       assertThat(headProcesses("[r]ead -r cr_go")).as("a held start left on the head").isEmpty();
-      ok(c().exec("node2", true, "chmod", "0755", hook));
+      ok(HEAD.cluster().exec("node2", true, "chmod", "0755", hook));
 
       // clusterrun killed (SIGKILL) while a silent node holds the checks up and the container
       // waits: the end of its input ends the wait, the job never runs, the container goes down.
-      c().cut("node3");
+      HEAD.cluster().cut("node3");
       CompletableFuture<Result> killed =
           CompletableFuture.supplyAsync(() -> inShared(List.of(), failing));
       List<String> gate = List.of();
@@ -511,7 +491,7 @@ class SetupRunIT {
       assertThat(gate).as("the held start while node3 holds the checks up").isNotEmpty();
       List<String> jvm = headProcesses("[c]lusterrun.jar run");
       assertThat(jvm).hasSize(1);
-      ok(c().exec("node1", true, "kill", "-KILL", jvm.get(0).replace("/proc/", "")));
+      ok(HEAD.cluster().exec("node1", true, "kill", "-KILL", jvm.get(0).replace("/proc/", "")));
       killed.get(60, TimeUnit.SECONDS);
       List<String> left = gate;
       deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -523,11 +503,11 @@ class SetupRunIT {
       assertThat(headProcesses("[s]tart .*" + box)).as("enroot start of " + box).isEmpty();
       assertThat(marker).doesNotExist();
     } finally {
-      c().uncut("node3");
-      JobSignals.endMasters(c());
-      ok(c().exec("node2", true, "chmod", "0755", hook));
+      HEAD.cluster().uncut("node3");
+      JobSignals.endMasters(HEAD.cluster());
+      ok(HEAD.cluster().exec("node2", true, "chmod", "0755", hook));
       Files.deleteIfExists(marker);
-      c().exec("node1", "enroot", "remove", "--force", box);
+      HEAD.cluster().exec("node1", "enroot", "remove", "--force", box);
     }
   }
 
@@ -535,7 +515,8 @@ class SetupRunIT {
   static List<String> headProcesses(String regex) {
     Result r =
         ok(
-            c().exec(
+            HEAD.cluster()
+                .exec(
                     "node1",
                     true,
                     "sh",
@@ -555,9 +536,7 @@ class SetupRunIT {
 
   /** Runs the launcher as the job user on node1 from the shared dir, with {@code env} added. */
   static Result inShared(List<String> env, List<String> args) {
-    List<String> cmd = new ArrayList<>(List.of(launcher));
-    cmd.addAll(args);
-    return Runs.shown(c(), shared, RUN_TIMEOUT, env, cmd);
+    return HEAD.run(RUN_TIMEOUT, env, args);
   }
 
   /** The ring lines, sorted, with the namespace replaced by inside/outside its node's. */
