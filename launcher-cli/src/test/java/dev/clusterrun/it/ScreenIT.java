@@ -250,7 +250,10 @@ class ScreenIT {
         .contains("references: compute 1000 Gflop/s -10.0% (" + where + ")")
         .contains("tolerance 50.0% (latency 90.0%)")
         .contains("flagged: node node1 (compute ")
-        .contains(", reference 1000 Gflop/s (" + where + "), -99.");
+        // how far off its reference, whatever this machine's figure: e.g. -98.7%
+        .containsPattern(
+            java.util.regex.Pattern.quote(", reference 1000 Gflop/s (" + where + "), -")
+                + "\\d+\\.\\d%\\)");
   }
 
   @Test
