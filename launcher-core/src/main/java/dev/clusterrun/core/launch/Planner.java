@@ -108,7 +108,7 @@ public final class Planner {
     Paths paths = Paths.of(job, options.runId());
     ContainerFlags flags = flags(job, paths, new LinkedHashMap<>());
     if (job.launcher().value() != LauncherKind.PER_NODE) {
-      agentFits(
+      AgentLength.check(
           job, LaunchAgent.string(agent(job, options, paths, flags, containerName(job, options))));
     }
   }
@@ -355,7 +355,7 @@ public final class Planner {
           paths.runDir() + "/" + DaemonProof.FILE, DaemonProof.script(options.runId(), targets));
       agent = agent(job, options, paths, flags, name);
       agentString = LaunchAgent.string(agent);
-      agentFits(job, agentString);
+      AgentLength.check(job, agentString);
     }
 
     List<String> forward = new ArrayList<>(job.mpiEnv().value());
@@ -371,7 +371,7 @@ public final class Planner {
         headEnvFlags.add(v + "=" + agentString);
       }
     }
-    MpiTuning.Additions tuning = tuning(job, options);
+    MpiTuning.Additions tuning = PlanTuning.of(job, options);
     Map<String, String> mca = new LinkedHashMap<>(job.mca().value());
     mca.putAll(tuning.mca());
     forward.addAll(tuning.forward());
@@ -435,74 +435,6 @@ public final class Planner {
         options.daemon(),
         options.runId(),
         paths.wsMount() + "/runs/" + options.runId() + "/" + DaemonProof.FILE);
-  }
-
-  /**
-   * Open MPI hands the launch agent to every other node twice within one argument of its shell: the
-   * agent must stay well within Linux's limit for one argument. The setting that makes it longest
-   * is named.
-   */
-  private static void agentFits(ResolvedJob job, String agentString) {
-    int bytes = agentString.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-    if (bytes <= Carry.MAX_AGENT) {
-      return;
-    }
-    long env = 0;
-    for (Map.Entry<String, String> e : job.env().value().entrySet()) {
-      env +=
-          e.getKey().length()
-              + e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-    }
-    long mounts = 0;
-    for (Mount m : job.mounts().value()) {
-      mounts += EnrootArgs.mount(m).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-    }
-    String subject =
-        env >= mounts
-            ? JobResolver.subject(job.env(), "container.env")
-            : JobResolver.subject(job.mounts(), "container.mounts");
-    throw new BadInputException(
-        subject,
-        "makes the launch agent "
-            + bytes
-            + " bytes long; at most "
-            + Carry.MAX_AGENT
-            + " (Open MPI hands it to every node twice within one argument, and Linux passes at"
-            + " most "
-            + Carry.MAX_ARG_STRLEN
-            + " bytes in one)");
-  }
-
-  /**
-   * What clusterrun adds to Open MPI's settings: the network ({@link NetworkPick}) and keepalive
-   * agreeing with {@code mpi.node-timeout}, for whatever the job does not set itself. Before the
-   * run settles the network ({@code plan}: no node asked) only a network given explicitly is added;
-   * the settings table names the rest.
-   */
-  static MpiTuning.Additions tuning(ResolvedJob job, Options options) {
-    NetworkPick pick = network(job, options);
-    java.util.Set<String> names = new java.util.LinkedHashSet<>(job.env().value().keySet());
-    names.addAll(job.envFromHost().value());
-    for (String e : job.mpiEnv().value()) {
-      int eq = e.indexOf('=');
-      names.add(eq < 0 ? e : e.substring(0, eq));
-    }
-    Map<String, String> jobMca = new LinkedHashMap<>(job.mca().value());
-    for (String p : pick.userParams()) {
-      jobMca.putIfAbsent(p, "(~/.openmpi/mca-params.conf)");
-    }
-    return MpiTuning.additions(
-        pick.network(),
-        options.network() == null ? null : job.nodeTimeout().value(),
-        options.sshMasters() == null
-            ? null
-            : dev.clusterrun.core.remote.SshMasters.mpirunSshArgs(options.sshMasters()),
-        options.daemon() == LaunchAgent.Daemon.PRTED,
-        new MpiTuning.JobSets(jobMca, names, job.mpiArgs().value()));
-  }
-
-  static NetworkPick network(ResolvedJob job, Options options) {
-    return options.network() != null ? options.network() : NetworkPick.unsettled(job);
   }
 
   /** The workspace mount, the job's mounts, and the file that skips the entrypoint if asked. */

@@ -60,7 +60,7 @@ final class SettingsTable {
   }
 
   private static Plan.SettingView networkView(ResolvedJob job, Planner.Options options) {
-    NetworkPick p = Planner.network(job, options);
+    NetworkPick p = PlanTuning.network(job, options);
     String origin = p.origin();
     List<String> ifParams = p.userParams().stream().filter(n -> n.contains("_if_")).toList();
     if (p.network() != null && !ifParams.isEmpty()) {

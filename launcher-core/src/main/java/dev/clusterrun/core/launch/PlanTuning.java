@@ -1,0 +1,43 @@
+package dev.clusterrun.core.launch;
+
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.mpi.MpiTuning;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Open MPI's settings a plan adds for the job ({@link Planner}): network, keepalive, ssh. */
+final class PlanTuning {
+  private PlanTuning() {}
+
+  /**
+   * What clusterrun adds to Open MPI's settings: the network ({@link NetworkPick}) and keepalive
+   * agreeing with {@code mpi.node-timeout}, for whatever the job does not set itself. Before the
+   * run settles the network ({@code plan}: no node asked) only a network given explicitly is added;
+   * the settings table names the rest.
+   */
+  static MpiTuning.Additions of(ResolvedJob job, Planner.Options options) {
+    NetworkPick pick = network(job, options);
+    java.util.Set<String> names = new java.util.LinkedHashSet<>(job.env().value().keySet());
+    names.addAll(job.envFromHost().value());
+    for (String e : job.mpiEnv().value()) {
+      int eq = e.indexOf('=');
+      names.add(eq < 0 ? e : e.substring(0, eq));
+    }
+    Map<String, String> jobMca = new LinkedHashMap<>(job.mca().value());
+    for (String p : pick.userParams()) {
+      jobMca.putIfAbsent(p, "(~/.openmpi/mca-params.conf)");
+    }
+    return MpiTuning.additions(
+        pick.network(),
+        options.network() == null ? null : job.nodeTimeout().value(),
+        options.sshMasters() == null
+            ? null
+            : dev.clusterrun.core.remote.SshMasters.mpirunSshArgs(options.sshMasters()),
+        options.daemon() == LaunchAgent.Daemon.PRTED,
+        new MpiTuning.JobSets(jobMca, names, job.mpiArgs().value()));
+  }
+
+  static NetworkPick network(ResolvedJob job, Planner.Options options) {
+    return options.network() != null ? options.network() : NetworkPick.unsettled(job);
+  }
+}
