@@ -190,7 +190,13 @@ class LocalClusterIT {
   @Order(4)
   void sigtermToEnrootStartStopsMpirunAndEveryRemoteDaemon() {
     List<String> cmd = mpirun("sleep", "60");
-    String script = ShellQuote.join(cmd) + " & p=$!; sleep 3; kill -TERM $p; wait $p; echo exit=$?";
+    // The signal comes once the job runs: its 3 ranks started (each node's daemon has wired up
+    // with mpirun by then), not at a fixed moment a slow start may not have reached.
+    String script =
+        ShellQuote.join(cmd)
+            + " & p=$!; for i in $(seq 300); do"
+            + " [ \"$(pgrep -c -u \"$(id -u)\" -x -f 'sleep 60')\" -ge 3 ] && break; sleep 0.1; done;"
+            + " kill -TERM $p; wait $p; echo exit=$?";
     Result r = c.exec("node1", "sh", "-c", script);
     assertThat(r.out()).as("%s", r).startsWith("exit=").isNotEqualTo("exit=0");
     // Nothing of the job is left on any node (zombies waiting for init do not count).
