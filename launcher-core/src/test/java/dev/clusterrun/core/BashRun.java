@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a script clusterrun sends with the real {@code bash} of this machine ({@code bash -c
- * SCRIPT}), and a value hostile to any shell that must reach such a script as it is.
+ * Runs a script clusterrun sends with the real {@code bash} or {@code sh} of this machine ({@code
+ * bash -c SCRIPT}), and a value hostile to any shell that must reach such a script as it is.
  */
 public final class BashRun {
   private BashRun() {}
@@ -36,13 +36,23 @@ public final class BashRun {
       throws IOException, InterruptedException {
     List<String> argv = new ArrayList<>(List.of("bash", "-c", script, "bash"));
     argv.addAll(List.of(args));
+    return exec(argv, env);
+  }
+
+  /** {@code sh -c script} (the node's POSIX shell, dash on Debian), its input empty. */
+  public static ExecResult sh(String script) throws IOException, InterruptedException {
+    return exec(List.of("sh", "-c", script), Map.of());
+  }
+
+  private static ExecResult exec(List<String> argv, Map<String, String> env)
+      throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(argv);
     pb.environment().putAll(env);
     Process p = pb.start();
     p.getOutputStream().close();
     byte[] out = p.getInputStream().readAllBytes();
     byte[] err = p.getErrorStream().readAllBytes();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("bash finished").isTrue();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s finished", argv.get(0)).isTrue();
     return new ExecResult(
         p.exitValue(),
         new String(out, StandardCharsets.UTF_8),

@@ -6,28 +6,16 @@ import dev.clusterrun.core.BashRun;
 import dev.clusterrun.core.GoldenText;
 import dev.clusterrun.core.remote.ExecResult;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The scan script with the real sh and /proc of this machine. */
 class RunScanTest {
   static ExecResult sh(String script) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder("sh", "-c", script).start();
-    byte[] out = p.getInputStream().readAllBytes();
-    byte[] err = p.getErrorStream().readAllBytes();
-    p.waitFor(20, TimeUnit.SECONDS);
-    return new ExecResult(
-        p.exitValue(),
-        new String(out, StandardCharsets.UTF_8),
-        new String(err, StandardCharsets.UTF_8),
-        Duration.ZERO,
-        null);
+    return dev.clusterrun.core.BashRun.sh(script);
   }
 
   @Test

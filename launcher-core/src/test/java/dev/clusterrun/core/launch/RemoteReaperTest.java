@@ -7,7 +7,6 @@ import dev.clusterrun.core.GoldenText;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -27,16 +26,7 @@ class RemoteReaperTest {
     @Override
     public ExecResult run(String script, Duration timeout) {
       try {
-        Process p = new ProcessBuilder("sh", "-c", script).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        byte[] err = p.getErrorStream().readAllBytes();
-        p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        return new ExecResult(
-            p.exitValue(),
-            new String(out, StandardCharsets.UTF_8),
-            new String(err, StandardCharsets.UTF_8),
-            Duration.ZERO,
-            null);
+        return dev.clusterrun.core.BashRun.sh(script);
       } catch (IOException | InterruptedException e) {
         return ExecResult.failed(e.toString(), Duration.ZERO);
       }
