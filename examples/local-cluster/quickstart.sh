@@ -14,7 +14,8 @@
 #
 # Options: --skip-build (use the launcher already in launcher-cli/target), --nodes N (default 3).
 # CLUSTERRUN_QS_IMAGE=/path/image.sqsh uses that image (e.g. from build-image.sh) instead of the
-# stand-in's tiny test image.
+# stand-in's tiny test image. With a real enroot on the machine (cluster.sh picks it, see its
+# CLUSTERRUN_LC_ENROOT) and no CLUSTERRUN_QS_IMAGE, build-image.sh makes the image once.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -113,10 +114,22 @@ if [[ -n ${CLUSTERRUN_QS_IMAGE:-} ]]; then
   install -m 0644 "$CLUSTERRUN_QS_IMAGE" "$S/images/mpi.sqsh"
   image=$S/images/mpi.sqsh
   echo "using $CLUSTERRUN_QS_IMAGE" >&2
-else
+elif [[ $ENROOT_MODE == standin ]]; then
   image=$S/images/tiny.sqsh
   as_job rm -f "$image"
   as_job enroot import -o "$image" docker://clusterrun/tiny
+else
+  # A real enroot: its containers see the image's /usr only, and the tiny image has no Open MPI.
+  # build-image.sh makes a Debian image with the host's Open MPI (once; kept in its build/).
+  built=$HERE/build/clusterrun-mpi.sqsh
+  if [[ ! -s $built ]]; then
+    echo "quickstart: enroot here is a real one ($ENROOT_MODE): building a Debian image with Open MPI (build-image.sh, a few minutes, once)" >&2
+    command -v debootstrap >/dev/null 2>&1 || "$HERE/install-deps.sh" --with-debootstrap
+    "$HERE/build-image.sh" "$built"
+  fi
+  install -m 0644 "$built" "$S/images/mpi.sqsh"
+  image=$S/images/mpi.sqsh
+  echo "using $built" >&2
 fi
 ls -l "$image" >&2
 

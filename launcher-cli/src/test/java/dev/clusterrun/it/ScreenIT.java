@@ -160,6 +160,9 @@ class ScreenIT {
     assertThat(j.get("flaggedNodes").toString()).isEqualTo("[\"node3\"]");
     assertThat(j.get("flaggedLinks").size()).isZero();
     assertThat(j.get("nodes").get(2).get("bandwidth").get("ok").asBoolean()).isFalse();
+    // flagged first, node3's two pairs were measured again, each alone, and were slow again
+    assertThat(subjects(j, "bandwidth")).contains("node2-node3", "node3-node1");
+    assertThat(r.stderr()).contains("a second look before reporting: node2-node3 alone, then");
     assertThat(r.stderr()).contains("wrote " + good + " without node3");
     String written = Files.readString(good);
     assertThat(written).contains("node1").contains("node2").doesNotContain("node3 slots");
@@ -203,6 +206,21 @@ class ScreenIT {
     assertThat(j.get("flaggedNodes").toString()).isEqualTo("[\"node3\"]");
     assertThat(j.get("nodes").get(2).get("compute").get("ok").asBoolean()).isFalse();
     assertThat(j.get("nodes").get(2).get("compute").get("deviation").asDouble()).isLessThan(-0.2);
+    assertThat(subjects(j, "compute")).contains("node3");
+  }
+
+  /** The subjects the second look measured again for {@code metric}. */
+  static List<String> subjects(JsonNode verdict, String metric) {
+    List<String> out = new ArrayList<>();
+    verdict
+        .get("secondLook")
+        .forEach(
+            x -> {
+              if (x.get("metric").asText().equals(metric)) {
+                out.add(x.get("subject").asText());
+              }
+            });
+    return out;
   }
 
   @Test
@@ -226,6 +244,7 @@ class ScreenIT {
     assertThat(pair.get("a").asText() + "-" + pair.get("b").asText()).isEqualTo("node2-node3");
     assertThat(pair.get("blame").asText()).isEqualTo("link");
     assertThat(pair.get("bandwidth").get("ok").asBoolean()).isFalse();
+    assertThat(subjects(j, "bandwidth")).contains("node2-node3");
     assertThat(Files.readString(junit))
         .contains("failures=\"1\"")
         .contains("name=\"link node2-node3\">");

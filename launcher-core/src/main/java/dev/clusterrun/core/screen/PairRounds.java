@@ -36,8 +36,14 @@ public final class PairRounds {
     return List.of(List.copyOf(even), List.copyOf(odd), List.of(closing));
   }
 
-  /** The rounds as the screen program reads them: {@code 0-1,2-3/1-2,3-0}. */
+  /**
+   * The rounds as the screen program reads them: {@code 0-1,2-3/1-2,3-0}; {@code -} for no pair (a
+   * second look at nodes' own figures only).
+   */
   public static String argument(List<List<Pair>> rounds) {
+    if (rounds.isEmpty()) {
+      return "-";
+    }
     List<String> out = new ArrayList<>();
     for (List<Pair> round : rounds) {
       out.add(String.join(",", round.stream().map(p -> p.a() + "-" + p.b()).toList()));

@@ -8,9 +8,11 @@ import dev.clusterrun.core.bench.References;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.launch.JobResolver;
 import dev.clusterrun.core.launch.LaunchFlow;
+import dev.clusterrun.core.launch.LaunchOptions;
 import dev.clusterrun.core.launch.LaunchOutcome;
 import dev.clusterrun.core.launch.ResolvedJob;
 import dev.clusterrun.core.launch.RunSummary;
+import dev.clusterrun.core.launch.Setting;
 import dev.clusterrun.core.launch.Source;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.spec.ContainerSpec;
@@ -88,6 +90,9 @@ public final class ScreenFlow {
   private final Console quiet;
   private Path workspace;
 
+  /** The image the first run pinned; the second look runs in it. */
+  private Setting<ImageRef> pinnedImage;
+
   private ScreenFlow(ScreenRequest rq, String source, Console quiet) {
     this.rq = rq;
     this.source = source;
@@ -134,7 +139,7 @@ public final class ScreenFlow {
                 + "); each measurement "
                 + rq.repeat()
                 + (rq.repeat() == 1 ? " time" : " times, the best kept"));
-    LaunchOutcome out = flow.launch(hf, rounds);
+    LaunchOutcome out = flow.launch(hf, rounds, false);
     RunSummary s = out.summary();
     if (s == null || !s.jobRan()) {
       return new ScreenOutcome(out.exitCode(), null, out, Map.of(), List.of());
@@ -147,7 +152,12 @@ public final class ScreenFlow {
     ScreenJudge.Verdict v =
         ScreenJudge.judge(
             hf.names(), f.nodes(), f.pairs(), rq.judging().tolerances(), expected, f.spreads());
-    List<String> notes = new ArrayList<>(flow.writeJUnit(v, Map.of()));
+    List<String> notes = new ArrayList<>();
+    SecondLook look = SecondLook.of(v);
+    if (look != null) {
+      v = flow.secondLook(hf, look, f, v, console, notes);
+    }
+    notes.addAll(flow.writeJUnit(v, Map.of()));
     if (rq.writeHostfile() != null) {
       ScreenHostfile.write(rq.input().hostfile(), v.flaggedNodes(), rq.writeHostfile());
       notes.add(
@@ -161,6 +171,41 @@ public final class ScreenFlow {
     notes.add(ScreenRecord.append(v, s, cluster, flow.workspace));
     return new ScreenOutcome(
         v.clean() ? ExitCode.OK.value() : ExitCode.RESULT_FAILED.value(), v, null, Map.of(), notes);
+  }
+
+  /**
+   * Measures again what the first measurement flagged ({@link SecondLook}), with the image the
+   * first pinned and no checks (they just passed on these nodes); returns the verdict on the better
+   * of each figure's two measurements, or {@code v} when the second look could not run.
+   */
+  private ScreenJudge.Verdict secondLook(
+      Hostfile hf,
+      SecondLook look,
+      ScreenFigures first,
+      ScreenJudge.Verdict v,
+      Console console,
+      List<String> notes)
+      throws IOException, InterruptedException {
+    Hostfile sub = look.hostfile(hf);
+    List<List<PairRounds.Pair>> rounds = look.rounds(sub);
+    console
+        .progress()
+        .note(
+            "screen: "
+                + ScreenReport.verdictLine(v)
+                + "; a second look before reporting: "
+                + look.describe());
+    LaunchOutcome out = launch(sub, rounds, true);
+    RunSummary s = out.summary();
+    if (s == null || !s.jobRan()) {
+      notes.add(
+          "the second look could not run (exit "
+              + out.exitCode()
+              + "); the first measurement stands");
+      return v;
+    }
+    SecondLook.Merged m = look.merge(hf.names(), first, figures(sub, rounds, s));
+    return ScreenJudge.again(v, m.figures(), rq.judging().tolerances(), m.rechecks());
   }
 
   private static ScreenFigures figures(
@@ -195,9 +240,16 @@ public final class ScreenFlow {
     return String.join(", then ", out);
   }
 
-  private LaunchOutcome launch(Hostfile hf, List<List<PairRounds.Pair>> rounds)
+  /**
+   * One run of the program on {@code hf}'s nodes; {@code again}: the second look, in the image the
+   * first run pinned and without the checks.
+   */
+  private LaunchOutcome launch(Hostfile hf, List<List<PairRounds.Pair>> rounds, boolean again)
       throws IOException, InterruptedException {
     ResolvedJob first = resolve(hf, List.of("true"));
+    if (again && pinnedImage != null) {
+      first = first.withImage(pinnedImage);
+    }
     if (first.image().value() == null && first.containerName().source() == Source.DEFAULT) {
       throw new BadInputException(
           "--container-image",
@@ -217,9 +269,15 @@ public final class ScreenFlow {
             Integer.toString(rq.repeat()),
             Integer.toString(hf.hosts().size()),
             PairRounds.argument(rounds));
+    LaunchOptions o = rq.launch();
+    if (again) {
+      o =
+          new LaunchOptions(
+              true, o.canary(), o.daemon(), o.hook(), o.label(), o.keepGoing(), o.stdin(), false);
+    }
     LaunchFlow.Launch launch =
         new LaunchFlow.Launch(
-            hf, first, LaunchFlow.newRunId("screen"), null, rq.launch(), rq.clusterrunVersion());
+            hf, first, LaunchFlow.newRunId("screen"), null, o, rq.clusterrunVersion());
     return LaunchFlow.launch(
         launch, (session, report, job) -> withProgram(hf, job, srcName, words), quiet);
   }
@@ -227,6 +285,7 @@ public final class ScreenFlow {
   /** The job with its command, once the image is pinned (its identity names the binary). */
   private ResolvedJob withProgram(
       Hostfile hf, ResolvedJob pinned, String srcName, List<String> words) throws IOException {
+    pinnedImage = pinned.image();
     String key = Sha256.hex(source + "\n" + imageIdentity(pinned)).substring(0, 16);
     String m = pinned.workspaceMount().value();
     String inContainer =

@@ -138,6 +138,8 @@ public final class ScreenJudge {
    * @param expected the figures the operator expects, by metric (empty without references)
    * @param spreads per metric, the largest difference seen between two repeats of one figure, as a
    *     fraction of the better (how steady the measurement was)
+   * @param rechecks the figures the first measurement flagged and a second look measured again
+   *     ({@link SecondLook}); empty when nothing was flagged the first time
    */
   public record Verdict(
       double tolerance,
@@ -146,8 +148,10 @@ public final class ScreenJudge {
       List<PairRow> pairs,
       Map<Metric, Double> tolerances,
       Map<Metric, Expected> expected,
-      Map<Metric, Double> spreads) {
+      Map<Metric, Double> spreads,
+      List<Recheck> rechecks) {
     public Verdict {
+      rechecks = rechecks == null ? List.of() : List.copyOf(rechecks);
       references = Map.copyOf(references);
       tolerances = tolerances == null ? Map.of() : Map.copyOf(tolerances);
       expected = expected == null ? Map.of() : Map.copyOf(expected);
@@ -178,6 +182,13 @@ public final class ScreenJudge {
   }
 
   /**
+   * A figure measured twice: first with the whole cluster, then again by the second look.
+   *
+   * @param subject the node ({@code node3}) or the pair ({@code node2-node3})
+   */
+  public record Recheck(String subject, Metric metric, double first, double again) {}
+
+  /**
    * Judges the figures among {@code nodes}: every node in at least one pair, and in {@code own}
    * when it is not empty; {@code expected} holds the figures a references file gives (or none).
    */
@@ -188,6 +199,30 @@ public final class ScreenJudge {
       Tolerances tolerances,
       Map<Metric, Expected> expected,
       Map<Metric, Double> spreads) {
+    return judge(
+        new Figures(nodes, own, pairs),
+        medians(nodes, own, pairs),
+        tolerances,
+        expected,
+        spreads,
+        List.of());
+  }
+
+  /** The figures of one screen: its nodes, their own figures and their pairs'. */
+  record Figures(List<String> nodes, List<NodeFigure> own, List<PairFigure> pairs) {}
+
+  /**
+   * Judges the figures after a second look ({@code rechecks}), against the first verdict's medians
+   * and with its spreads: the reference stays what the whole cluster measured.
+   */
+  static Verdict again(
+      Verdict first, Figures figures, Tolerances tolerances, List<Recheck> rechecks) {
+    return judge(
+        figures, first.references(), tolerances, first.expected(), first.spreads(), rechecks);
+  }
+
+  private static Map<Metric, Double> medians(
+      List<String> nodes, List<NodeFigure> own, List<PairFigure> pairs) {
     Map<Metric, Double> refs = new EnumMap<>(Metric.class);
     for (Metric m : Metric.values()) {
       List<Double> figures = new ArrayList<>();
@@ -200,6 +235,19 @@ public final class ScreenJudge {
         refs.put(m, median(figures));
       }
     }
+    return refs;
+  }
+
+  private static Verdict judge(
+      Figures fig,
+      Map<Metric, Double> refs,
+      Tolerances tolerances,
+      Map<Metric, Expected> expected,
+      Map<Metric, Double> spreads,
+      List<Recheck> rechecks) {
+    List<String> nodes = fig.nodes();
+    List<NodeFigure> own = fig.own();
+    List<PairFigure> pairs = fig.pairs();
     Bars bars = new Bars(refs, tolerances, expected, spreads == null ? Map.of() : spreads);
     List<NodeRow> rows = new ArrayList<>();
     for (String n : nodes) {
@@ -227,7 +275,8 @@ public final class ScreenJudge {
         pairRows(rows, pairs, bars),
         per,
         expected,
-        spreads);
+        spreads,
+        rechecks);
   }
 
   /**

@@ -64,6 +64,26 @@ public final class ScreenReport {
       }
       b.append('\n');
     }
+    if (!v.rechecks().isEmpty()) {
+      b.append("second look (flagged at first, measured again; the better kept): ")
+          .append(
+              String.join(
+                  ", ",
+                  v.rechecks().stream()
+                      .map(
+                          r ->
+                              r.subject()
+                                  + " "
+                                  + r.metric().label()
+                                  + " "
+                                  + num(r.first())
+                                  + " → "
+                                  + num(r.again())
+                                  + " "
+                                  + r.metric().unit())
+                      .toList()))
+          .append('\n');
+    }
     List<String> refs = new ArrayList<>();
     for (Metric m : v.metrics()) {
       refs.add(m.label() + " " + num(v.references().get(m)) + " " + m.unit());
@@ -167,6 +187,16 @@ public final class ScreenReport {
       pairs.add(n);
     }
     root.put("pairs", pairs);
+    List<Object> rechecks = new ArrayList<>();
+    for (ScreenJudge.Recheck r : v.rechecks()) {
+      Map<String, Object> x = new LinkedHashMap<>();
+      x.put("subject", r.subject());
+      x.put("metric", r.metric().label());
+      x.put("first", r.first());
+      x.put("again", r.again());
+      rechecks.add(x);
+    }
+    root.put("secondLook", rechecks);
     root.put("flaggedNodes", v.flaggedNodes());
     root.put(
         "flaggedLinks",

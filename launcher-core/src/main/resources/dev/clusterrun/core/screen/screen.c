@@ -6,7 +6,8 @@
  *   screen REPEAT NODES ROUNDS
  *     REPEAT  how many times each measurement is taken (clusterrun keeps the best)
  *     NODES   how many nodes the hostfile has (the program checks it found as many)
- *     ROUNDS  the pair rounds, node indices in hostfile order: "0-1,2-3/1-2,3-0"
+ *     ROUNDS  the pair rounds, node indices in hostfile order: "0-1,2-3/1-2,3-0"; "-" for none
+ *             (the second look at nodes' own figures)
  *
  * Each node alone, all nodes at once (every rank of every node):
  *   dgemm: C += A * B on 64 x 64 doubles (2 * 64^3 flops each), in Gflop/s;
@@ -211,11 +212,15 @@ static double bandwidth(int peer, int first, char *buf, int bytes, int warm) {
   return best;
 }
 
-/* "0-1,2-3/1-2,3-0" into pair_a/pair_b/pair_round; every index below nodes. */
+/* "0-1,2-3/1-2,3-0" into pair_a/pair_b/pair_round; every index below nodes; "-": no pair. */
 static int parse_rounds(const char *text, int nodes) {
   const char *p = text;
   nrounds = 1;
   npairs = 0;
+  if (strcmp(text, "-") == 0) {
+    nrounds = 0;
+    return 1;
+  }
   while (*p) {
     char *end;
     long a = strtol(p, &end, 10);
@@ -361,7 +366,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (argc != 4 || (repeat = atoi(argv[1])) < 1 || repeat > 100 || (expected = atoi(argv[2])) < 2) {
+  if (argc != 4 || (repeat = atoi(argv[1])) < 1 || repeat > 100 || (expected = atoi(argv[2])) < 1) {
     die("usage: screen REPEAT NODES ROUNDS");
   }
   memset(name, 0, sizeof name);
@@ -392,15 +397,15 @@ int main(int argc, char **argv) {
     MPI_Barrier(MPI_COMM_WORLD);
   }
   if (!parse_rounds(argv[3], nodes)) {
-    die("ROUNDS is not like 0-1,2-3/1-2,3-0 with node indices below NODES");
+    die("ROUNDS is not like 0-1,2-3/1-2,3-0 with node indices below NODES, nor -");
   }
   int *node_of = malloc(sizeof(int) * size);
   int *leader_rank = malloc(sizeof(int) * nodes);
   char *names = malloc((size_t)size * MPI_MAX_PROCESSOR_NAME);
   double *mine = malloc(sizeof(double) * 2 * repeat);
   double *all = malloc(sizeof(double) * 2 * repeat * size);
-  double *res = malloc(sizeof(double) * 2 * repeat * npairs);
-  double *best = malloc(sizeof(double) * 2 * repeat * npairs);
+  double *res = malloc(sizeof(double) * 2 * repeat * (npairs + 1));
+  double *best = malloc(sizeof(double) * 2 * repeat * (npairs + 1));
   if (!node_of || !leader_rank || !names || !mine || !all || !res || !best) {
     die("cannot allocate");
   }

@@ -69,5 +69,8 @@ class PairRoundsTest {
   void theProgramReadsTheRoundsAsOneWord() {
     assertThat(PairRounds.argument(PairRounds.rounds(4))).isEqualTo("0-1,2-3/1-2,3-0");
     assertThat(PairRounds.argument(PairRounds.rounds(3))).isEqualTo("0-1/1-2/2-0");
+    assertThat(PairRounds.argument(List.of()))
+        .as("no pair: a second look at nodes alone")
+        .isEqualTo("-");
   }
 }
