@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -31,7 +33,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * and {@code run --nodes} of that file runs on the other two; with only what node2 sends to node3
  * limited (an htb class filtered by destination), the link node2-node3 is named and no node; with
  * node3's sshd in a cgroup whose CPU quota is 10% of one CPU (every session it starts inherits it),
- * node3's compute is flagged, no other node.
+ * node3's compute is flagged, no other node. Each fault is flagged at first and again by the second
+ * look (the suspects measured again, each slow pair alone); Ctrl-C during that second look ends the
+ * screen as it ends a run (exit 130, no verdict).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ScreenIT {
@@ -273,6 +277,59 @@ class ScreenIT {
         .containsPattern(
             java.util.regex.Pattern.quote(", reference 1000 Gflop/s (" + where + "), -")
                 + "\\d+\\.\\d%\\)");
+  }
+
+  @Test
+  @Order(7)
+  void ctrlCDuringTheSecondLook_endsTheScreenAsARun_exit130NoVerdict() throws Exception {
+    Path err = Paths.get(shared, "screen-int-" + UUID.randomUUID() + ".err");
+    String pidFile = "/tmp/screen-int-it.pid";
+    List<String> argv =
+        List.of(
+            launcher,
+            "screen",
+            "--nodes",
+            hosts,
+            "--container-image",
+            image,
+            "--workspace",
+            workspace,
+            "--repeat",
+            "10");
+    Result tc = c().cluster("limit", "node3", "50mbit");
+    assertThat(tc.exitCode()).as("%s", tc).isZero();
+    Result r;
+    try {
+      String script =
+          "echo $$ > "
+              + pidFile
+              + " && exec "
+              + ShellQuote.join(argv)
+              + " 2> "
+              + ShellQuote.quote(err.toString());
+      CompletableFuture<Result> running =
+          CompletableFuture.supplyAsync(
+              () -> c().exec("node1", false, null, RUN_TIMEOUT, List.of("sh", "-c", script)));
+      long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
+      while (!running.isDone()
+          && System.nanoTime() < deadline
+          && !(Files.exists(err)
+              && Files.readString(err).contains("a second look before reporting"))) {
+        Thread.sleep(100);
+      }
+      assertThat(running.isDone()).as("the screen ended before its second look").isFalse();
+      String pid = c().exec("node1", "cat", pidFile).out().strip();
+      Result k = c().exec("node1", true, "kill", "-INT", pid);
+      assertThat(k.exitCode()).as("%s", k).isZero();
+      r = running.get();
+    } finally {
+      Result del = c().cluster("unlimit", "node3");
+      assertThat(del.exitCode()).as("%s", del).isZero();
+    }
+    String stderr = Files.readString(err);
+    assertThat(r.exitCode()).as("%s%n%s", r, stderr).isEqualTo(130);
+    assertThat(r.stdout()).doesNotContain("flagged").doesNotContain("NODE ");
+    assertThat(stderr).doesNotContain("the first measurement stands");
   }
 
   @Test

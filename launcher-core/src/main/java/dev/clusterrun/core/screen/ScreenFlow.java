@@ -11,6 +11,7 @@ import dev.clusterrun.core.launch.LaunchFlow;
 import dev.clusterrun.core.launch.LaunchOptions;
 import dev.clusterrun.core.launch.LaunchOutcome;
 import dev.clusterrun.core.launch.ResolvedJob;
+import dev.clusterrun.core.launch.RunEnd;
 import dev.clusterrun.core.launch.RunSummary;
 import dev.clusterrun.core.launch.Setting;
 import dev.clusterrun.core.launch.Source;
@@ -155,7 +156,13 @@ public final class ScreenFlow {
     List<String> notes = new ArrayList<>();
     SecondLook look = SecondLook.of(v);
     if (look != null) {
-      v = flow.secondLook(hf, look, f, v, console, notes);
+      LaunchOutcome again = flow.launchSecondLook(hf, look, v, console);
+      RunSummary s2 = again.summary();
+      if (s2 != null && s2.outcome() == RunEnd.INTERRUPTED) {
+        // stopped by a signal (Ctrl-C, a hang-up): the screen ends there, as a run would
+        return new ScreenOutcome(again.exitCode(), null, again, Map.of(), List.of());
+      }
+      v = flow.judgeAgain(hf, look, f, v, again, notes);
     }
     notes.addAll(flow.writeJUnit(v, Map.of()));
     if (rq.writeHostfile() != null) {
@@ -174,20 +181,14 @@ public final class ScreenFlow {
   }
 
   /**
-   * Measures again what the first measurement flagged ({@link SecondLook}), with the image the
-   * first pinned and no checks (they just passed on these nodes); returns the verdict on the better
-   * of each figure's two measurements, or {@code v} when the second look could not run.
+   * Runs the second look ({@link SecondLook}) at what {@code v} flagged on the suspect nodes of
+   * {@code hf}, with the image the first run pinned and no checks (they just passed on these
+   * nodes).
    */
-  private ScreenJudge.Verdict secondLook(
-      Hostfile hf,
-      SecondLook look,
-      ScreenFigures first,
-      ScreenJudge.Verdict v,
-      Console console,
-      List<String> notes)
+  private LaunchOutcome launchSecondLook(
+      Hostfile hf, SecondLook look, ScreenJudge.Verdict v, Console console)
       throws IOException, InterruptedException {
     Hostfile sub = look.hostfile(hf);
-    List<List<PairRounds.Pair>> rounds = look.rounds(sub);
     console
         .progress()
         .note(
@@ -195,16 +196,31 @@ public final class ScreenFlow {
                 + ScreenReport.verdictLine(v)
                 + "; a second look before reporting: "
                 + look.describe());
-    LaunchOutcome out = launch(sub, rounds, true);
-    RunSummary s = out.summary();
+    return launch(sub, look.rounds(sub), true);
+  }
+
+  /**
+   * The verdict on the better of each figure's two measurements, or {@code v} when the second look
+   * could not run.
+   */
+  private ScreenJudge.Verdict judgeAgain(
+      Hostfile hf,
+      SecondLook look,
+      ScreenFigures first,
+      ScreenJudge.Verdict v,
+      LaunchOutcome again,
+      List<String> notes)
+      throws IOException {
+    RunSummary s = again.summary();
     if (s == null || !s.jobRan()) {
       notes.add(
           "the second look could not run (exit "
-              + out.exitCode()
+              + again.exitCode()
               + "); the first measurement stands");
       return v;
     }
-    SecondLook.Merged m = look.merge(hf.names(), first, figures(sub, rounds, s));
+    Hostfile sub = look.hostfile(hf);
+    SecondLook.Merged m = look.merge(hf.names(), first, figures(sub, look.rounds(sub), s));
     return ScreenJudge.again(v, m.figures(), rq.judging().tolerances(), m.rechecks());
   }
 
