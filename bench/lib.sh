@@ -48,10 +48,13 @@ bench_runs() {
   echo "$runs"
 }
 
-# bench_up N: brings N nodes up (quietly), saying so with the load average.
+# bench_up N: brings N nodes up (quietly), saying so with the load average. The nodes use the
+# enroot stand-in unless CLUSTERRUN_LC_ENROOT says otherwise: the benchmarks' images are built on
+# the stand-in's tiny image, which has no shell or Open MPI of its own (a real enroot on the
+# machine would otherwise be picked, and their jobs could not start).
 bench_up() {
   say "bringing up $1 nodes (load $(load))"
-  CLUSTERRUN_LC_QUIET=1 cluster up "$1" >/dev/null
+  CLUSTERRUN_LC_ENROOT=${CLUSTERRUN_LC_ENROOT:-standin} CLUSTERRUN_LC_QUIET=1 cluster up "$1" >/dev/null
 }
 
 # bench_start ARGS...: checks the prerequisites, then runs the whole benchmark again (with ARGS)
