@@ -6,7 +6,6 @@ import static dev.clusterrun.cli.CliTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clusterrun.cli.CliTest.Run;
 import dev.clusterrun.core.bench.BenchResult;
 import dev.clusterrun.core.bench.Metric;
@@ -311,8 +310,7 @@ class BenchCommandsTest {
             "--json",
             "--last",
             "1");
-    assertThat(j.code()).as(j.err()).isZero();
-    JsonNode arr = new ObjectMapper().readTree(j.out());
+    JsonNode arr = j.okJson();
     assertThat(arr.isArray()).isTrue();
     assertThat(arr).hasSize(1);
     assertThat(arr.get(0).path("verdict").asText()).isEqualTo("FAILED");

@@ -105,9 +105,14 @@ class PerNodeLauncherTest {
         "test");
   }
 
+  /** A run id of this test process's own, ending in {@code what}. */
+  private static String runId(String what) {
+    return "pn-test-" + ProcessHandle.current().pid() + "-" + what;
+  }
+
   @Test
   void theFirstFailingNodesCodeIsTheRunsAndTheOtherNodeIsStopped() throws Exception {
-    String runId = "pn-test-" + ProcessHandle.current().pid() + "-fail";
+    String runId = runId("fail");
     Map<String, String> scripts =
         Map.of(
             "gpu01", "echo start; exec sleep 60",
@@ -129,7 +134,7 @@ class PerNodeLauncherTest {
 
   @Test
   void everyNodeGetsThePortPickedOnTheFirstAndKeepGoingLetsTheOthersFinish() throws Exception {
-    String runId = "pn-test-" + ProcessHandle.current().pid() + "-keep";
+    String runId = runId("keep");
     Map<String, String> scripts =
         Map.of(
             "gpu01", "sleep 1; echo rank=$NODE_RANK port=$MASTER_PORT",
@@ -150,7 +155,7 @@ class PerNodeLauncherTest {
 
   @Test
   void interruptStopsEveryNode() throws Exception {
-    String runId = "pn-test-" + ProcessHandle.current().pid() + "-int";
+    String runId = runId("int");
     Map<String, String> scripts = Map.of("gpu01", "exec sleep 60", "gpu02", "exec sleep 61");
     Launcher.Ending end;
     try (Session s = session()) {
