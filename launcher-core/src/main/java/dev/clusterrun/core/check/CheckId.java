@@ -1,33 +1,29 @@
 package dev.clusterrun.core.check;
 
+import dev.clusterrun.core.EnumWords;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The one registry of the checks of {@code clusterrun check}, in report (column) order. Each
- * constant is one {@link Check}: the class that evaluates it, its id for {@code --only}/{@code
- * --skip}, its description for {@code check --help} and the fact keys it reads. A new check is a
- * class and a row here.
+ * constant is one {@link Check}: the class that evaluates it (its id for {@code --only}/{@code
+ * --skip} is the constant's name in lower case), its description for {@code check --help} and the
+ * fact keys it reads. A new check is a class and a row here.
  */
 public enum CheckId {
-  REACHABLE(new ReachableCheck(), "reachable", "the node answers over SSH as the job user", "user"),
+  REACHABLE(new ReachableCheck(), "the node answers over SSH as the job user", "user"),
   ENROOT(
       new EnrootCheck(),
-      "enroot",
       "enroot is installed and runs",
       "enroot.path",
       "enroot.version",
       "enroot.version.error",
       "env.path"),
   ENROOT_VERSION(
-      new EnrootVersionCheck(),
-      "enroot-version",
-      "the same enroot version on every node",
-      "enroot.version"),
+      new EnrootVersionCheck(), "the same enroot version on every node", "enroot.version"),
   RUNTIME_PATH(
       new RuntimePathCheck(),
-      "runtime-path",
       "ENROOT_RUNTIME_PATH is creatable and writable",
       "enroot.ENROOT_RUNTIME_PATH",
       "probe.runtime",
@@ -36,14 +32,12 @@ public enum CheckId {
       "user"),
   CACHE_PATH(
       new CachePathCheck(),
-      "cache-path",
       "ENROOT_CACHE_PATH is creatable and writable",
       "enroot.ENROOT_CACHE_PATH",
       "probe.cache",
       "user"),
   DATA_PATH(
       new DataPathCheck(),
-      "data-path",
       "ENROOT_DATA_PATH is writable, not inside a mounted home",
       "enroot.ENROOT_DATA_PATH",
       "probe.data",
@@ -56,7 +50,6 @@ public enum CheckId {
       "user"),
   DATA_PATH_SHARED(
       new DataPathSharedCheck(),
-      "data-path-shared",
       "ENROOT_DATA_PATH is the same and proven shared",
       "enroot.ENROOT_DATA_PATH",
       "data.fstype",
@@ -64,20 +57,14 @@ public enum CheckId {
       "user"),
   MOUNT_HOME(
       new MountHomeCheck(),
-      "mount-home",
       "~/.ssh is visible inside the container",
       "enroot.ENROOT_MOUNT_HOME",
       "home",
       "home.ssh_dir",
       "user"),
-  HOOK(
-      new HookCheck(),
-      "hook",
-      "clusterrun's hook: present, executable, root-owned, current",
-      "hook."),
+  HOOK(new HookCheck(), "clusterrun's hook: present, executable, root-owned, current", "hook."),
   LAUNCH_AGENT(
       new LaunchAgentCheck(),
-      "launch-agent",
       "nothing else sets Open MPI's launch or rsh/ssh agent",
       "hook.",
       "conf.",
@@ -86,65 +73,43 @@ public enum CheckId {
       "user"),
   DROPIN(
       new DropInCheck(),
-      "dropin",
       "clusterrun's enroot drop-in is installed",
       "conf.",
       "enroot.ENROOT_",
       "user"),
   CONTAINER(
       new ContainerCheck(),
-      "container",
       "the job's named container exists on every node",
       "container.",
       "enroot.ENROOT_DATA_PATH"),
   IMAGE(
       new ImageCheck(),
-      "image",
       "a registry image's tag resolves to a digest from the head",
       "enroot.ENROOT_CONFIG_PATH",
       "enroot.ENROOT_ALLOW_HTTP"),
   SQUASHFUSE(
       new ImageStartCheck(),
-      "squashfuse",
       "squashfuse and /dev/fuse for a job that starts a .sqsh",
       "fuse",
       "squashfuse"),
-  HOSTNAME_UNIQUE(
-      new HostnameUniqueCheck(), "hostname-unique", "every node has its own hostname", "hostname"),
+  HOSTNAME_UNIQUE(new HostnameUniqueCheck(), "every node has its own hostname", "hostname"),
   NETWORK(
       new NetworkCheck(),
-      "network",
       "the nodes share one network and no address is on two nodes",
       NetworkFacts.ADDRS,
       NetworkFacts.SSH,
       NetworkFacts.RDMA),
   UID_GID(
-      new UidGidCheck(),
-      "uid-gid",
-      "the job user has the same uid and gid everywhere",
-      "uid",
-      "gid",
-      "user"),
-  SSH_FROM_HEAD(
-      new SshFromHeadCheck(),
-      "ssh-from-head",
-      "the head reaches the node with passwordless SSH",
-      "user"),
+      new UidGidCheck(), "the job user has the same uid and gid everywhere", "uid", "gid", "user"),
+  SSH_FROM_HEAD(new SshFromHeadCheck(), "the head reaches the node with passwordless SSH", "user"),
   CONFIG_IDENTICAL(
       new ConfigIdenticalCheck(),
-      "config-identical",
       "enroot's configuration files are identical everywhere",
       "conf.",
       "enroot.sysconf"),
-  GPU_SLOTS(
-      new GpuSlotsCheck(),
-      "gpu-slots",
-      "hostfile slots match the node's GPUs",
-      "gpu.list",
-      "gpu.rc");
+  GPU_SLOTS(new GpuSlotsCheck(), "hostfile slots match the node's GPUs", "gpu.list", "gpu.rc");
 
   private final Check check;
-  private final String id;
   private final String description;
   private final List<String> facts;
 
@@ -152,9 +117,8 @@ public enum CheckId {
    * @param facts the keys (or key prefixes, e.g. {@code hook.}) the fact script prints that the
    *     check reads
    */
-  CheckId(Check check, String id, String description, String... facts) {
+  CheckId(Check check, String description, String... facts) {
     this.check = check;
-    this.id = id;
     this.description = description;
     this.facts = List.of(facts);
   }
@@ -163,8 +127,9 @@ public enum CheckId {
     return check;
   }
 
+  /** The word of {@code --only}/{@code --skip}: {@code data-path-shared} for DATA_PATH_SHARED. */
   public String id() {
-    return id;
+    return EnumWords.word(this);
   }
 
   public String description() {
@@ -184,7 +149,7 @@ public enum CheckId {
   }
 
   public static Optional<CheckId> byId(String id) {
-    return Arrays.stream(values()).filter(c -> c.id().equals(id)).findFirst();
+    return EnumWords.byWord(values(), id);
   }
 
   public static List<String> ids() {

@@ -15,10 +15,7 @@ class HpccParserTest {
     assertThat(r.headline().name()).isEqualTo("HPL");
     assertThat(r.headline().unit()).isEqualTo("Gflops");
     assertThat(r.headline().value()).isEqualTo(9.78027); // in decimal, not 9.780270000000001
-    assertThat(r.n()).isEqualTo(2000L);
-    assertThat(r.nb()).isEqualTo(80);
-    assertThat(r.p()).isEqualTo(1);
-    assertThat(r.q()).isEqualTo(2);
+    Fixtures.assertProblem(r, 2000L, 80, 1, 2);
     assertThat(r.timeSeconds()).isEqualTo(0.545929);
     assertThat(r.residual()).isEqualTo(0.0064451);
     assertThat(r.rows()).hasSize(2);

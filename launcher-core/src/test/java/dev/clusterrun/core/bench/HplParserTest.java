@@ -15,10 +15,7 @@ class HplParserTest {
     assertThat(r.rows()).allMatch(x -> x.variant().equals("WC0") && x.residualPassed());
     assertThat(r.headline()).isEqualTo(new Metric("HPL", 5.749e+05, "Gflops"));
     assertThat(r.perGpu()).isEqualTo(3.593e+04);
-    assertThat(r.n()).isEqualTo(376832L);
-    assertThat(r.nb()).isEqualTo(1024);
-    assertThat(r.p()).isEqualTo(4);
-    assertThat(r.q()).isEqualTo(4);
+    Fixtures.assertProblem(r, 376832L, 1024, 4, 4);
     assertThat(r.timeSeconds()).isEqualTo(61.97);
     assertThat(r.residual()).isEqualTo(0.000398164210);
     assertThat(r.testsPassed()).isEqualTo(2);

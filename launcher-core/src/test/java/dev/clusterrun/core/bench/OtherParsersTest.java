@@ -11,10 +11,7 @@ class OtherParsersTest {
     assertThat(r.verdict()).isEqualTo(Verdict.PASSED);
     assertThat(r.headline()).isEqualTo(new Metric("HPL-MxP", 3.3316e+06, "Gflops"));
     assertThat(r.perGpu()).isEqualTo(416450.12);
-    assertThat(r.n()).isEqualTo(380928L);
-    assertThat(r.nb()).isEqualTo(2048);
-    assertThat(r.p()).isEqualTo(2);
-    assertThat(r.q()).isEqualTo(4);
+    Fixtures.assertProblem(r, 380928L, 2048, 2, 4);
     assertThat(r.residual()).isEqualTo(1.260114E-05);
     assertThat(r.metrics())
         .containsEntry("lu_gflops", 3.7414e+06)

@@ -62,11 +62,8 @@ class PerNodeLauncherTest {
 
   ResolvedJob job() {
     JobSpec f =
-        JobSpecBuilder.layer("j.yaml")
-            .name("j")
+        JobSpecBuilder.hostnameJob(dir.toString())
             .image("/i.sqsh")
-            .workspace(dir.toString(), "/app")
-            .command("hostname")
             .launcher(LauncherKind.PER_NODE)
             .build();
     return PlannerTest.resolved(f);

@@ -36,14 +36,7 @@ class PlannerTest {
   }
 
   static Plan planOf(java.nio.file.Path ws, String image, String name) {
-    JobSpec f =
-        JobSpecBuilder.layer("j.yaml")
-            .name("j")
-            .image(image)
-            .containerName(name)
-            .workspace(ws.toString(), "/app")
-            .command("hostname")
-            .build();
+    JobSpec f = JobSpecBuilder.hostnameJob(ws.toString()).image(image).containerName(name).build();
     ResolvedJob job = resolved(f);
     return Planner.plan(
         job, TWO_BY_EIGHT, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
@@ -81,6 +74,11 @@ class PlannerTest {
         .build();
   }
 
+  /** The seed example's launch line, up to its command: the container, then mpirun on 2x8. */
+  static final String SEED_LAUNCH =
+      "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
+          + " hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt ";
+
   static Plan plan(JobResolver r, boolean hook) {
     ResolvedJob job = r.resolve(TWO_BY_EIGHT, "/home/alice");
     return Planner.plan(
@@ -90,11 +88,7 @@ class PlannerTest {
   @Test
   void seedExampleGivesTheSeedCommand() {
     Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "examples/seed.yaml"), true);
-    assertThat(ShellQuote.join(p.launch()))
-        .isEqualTo(
-            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
-                + " hpc-benchmarks"
-                + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname");
+    assertThat(ShellQuote.join(p.launch())).isEqualTo(SEED_LAUNCH + "hostname");
     // The hostfile lives in the run's own directory: two runs at once never share it.
     assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/runs/RUN/hosts.txt");
     assertThat(p.hostfileHostPath()).startsWith(p.runDir() + "/");
@@ -110,10 +104,7 @@ class PlannerTest {
         .endsWith("exec \"$@\"\n");
     assertThat(p.launchEnv()).containsEntry(LaunchAgent.ENV_VAR, p.agentString());
     assertThat(PlanRenderer.text(p))
-        .contains(
-            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
-                + " hpc-benchmarks"
-                + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname\n")
+        .contains(SEED_LAUNCH + "hostname\n")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
         .contains("mpi.np ")
         .contains("hostfile (hostfiles/2x8.txt: total slots)");
@@ -341,10 +332,7 @@ class PlannerTest {
   void theCanaryReadsThisRunsTokenAndKnowsWhereMpirunPlacesRanks() {
     Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml"), true);
     assertThat(ShellQuote.join(p.canaryLaunch()))
-        .startsWith(
-            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
-                + " hpc-benchmarks"
-                + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt sh -c ")
+        .startsWith(SEED_LAUNCH + "sh -c ")
         .contains("/app/runs/RUN/canary.token");
     assertThat(p.placement().placement("gpu01"))
         .containsExactly(java.util.Map.entry("gpu01", 8), java.util.Map.entry("gpu02", 8));
