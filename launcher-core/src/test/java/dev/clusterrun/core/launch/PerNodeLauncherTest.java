@@ -102,6 +102,11 @@ class PerNodeLauncherTest {
         "test");
   }
 
+  /** The script each node runs: {@code gpu01}'s and {@code gpu02}'s. */
+  private static Map<String, String> twoNodes(String gpu01, String gpu02) {
+    return Map.of("gpu01", gpu01, "gpu02", gpu02);
+  }
+
   /** A run id of this test process's own, ending in {@code what}. */
   private static String runId(String what) {
     return "pn-test-" + ProcessHandle.current().pid() + "-" + what;
@@ -111,9 +116,7 @@ class PerNodeLauncherTest {
   void theFirstFailingNodesCodeIsTheRunsAndTheOtherNodeIsStopped() throws Exception {
     String runId = runId("fail");
     Map<String, String> scripts =
-        Map.of(
-            "gpu01", "echo start; exec sleep 60",
-            "gpu02", "sleep 1; echo bad >&2; exit 3");
+        twoNodes("echo start; exec sleep 60", "sleep 1; echo bad >&2; exit 3");
     try (Session s = session()) {
       long t = System.nanoTime();
       Launcher.Ending end = launch(s, runId, scripts, null, false);
@@ -133,9 +136,9 @@ class PerNodeLauncherTest {
   void everyNodeGetsThePortPickedOnTheFirstAndKeepGoingLetsTheOthersFinish() throws Exception {
     String runId = runId("keep");
     Map<String, String> scripts =
-        Map.of(
-            "gpu01", "sleep 1; echo rank=$NODE_RANK port=$MASTER_PORT",
-            "gpu02", "echo rank=$NODE_RANK port=$MASTER_PORT; exit 4");
+        twoNodes(
+            "sleep 1; echo rank=$NODE_RANK port=$MASTER_PORT",
+            "echo rank=$NODE_RANK port=$MASTER_PORT; exit 4");
     Launcher.Ending end;
     try (Session s = session()) {
       end = launch(s, runId, scripts, false, true);
@@ -153,7 +156,7 @@ class PerNodeLauncherTest {
   @Test
   void interruptStopsEveryNode() throws Exception {
     String runId = runId("int");
-    Map<String, String> scripts = Map.of("gpu01", "exec sleep 60", "gpu02", "exec sleep 61");
+    Map<String, String> scripts = twoNodes("exec sleep 60", "exec sleep 61");
     Launcher.Ending end;
     try (Session s = session()) {
       PerNodeLauncher l = new PerNodeLauncher(port -> plan(runId, scripts, port), null, false);
