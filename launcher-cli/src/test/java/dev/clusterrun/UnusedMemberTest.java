@@ -95,7 +95,6 @@ class UnusedMemberTest {
         "core.ExitCode.code",
         "core.check.Check.facts",
         "core.session.FanOut.parallelism",
-        "core.bench.BenchJob.runId",
         "core.bench.BenchPreset.description",
         "core.bench.Gates$Judged.passed",
         "core.bench.References$MetricCheck.holds",
