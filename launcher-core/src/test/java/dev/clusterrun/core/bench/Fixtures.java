@@ -46,4 +46,11 @@ final class Fixtures {
     assertThat(r.p()).isEqualTo(p);
     assertThat(r.q()).isEqualTo(q);
   }
+
+  /** {@code fixture} read by {@code parser}, held to have {@link Verdict#PASSED}. */
+  static BenchResult passed(BenchParser parser, String fixture) {
+    BenchResult r = parser.parse(read(fixture));
+    assertThat(r.verdict()).as("%s", r.reason()).isEqualTo(Verdict.PASSED);
+    return r;
+  }
 }

@@ -9,8 +9,7 @@ class HpccParserTest {
 
   @Test
   void realOutputGivesSummaryFiguresAndTheEmbeddedHplRows() {
-    BenchResult r = parser.parse(Fixtures.read("hpcc-np2-real.hpccoutf.txt"));
-    assertThat(r.verdict()).isEqualTo(Verdict.PASSED);
+    BenchResult r = Fixtures.passed(parser, "hpcc-np2-real.hpccoutf.txt");
     assertThat(r.preset()).isEqualTo("hpcc");
     assertThat(r.headline().name()).isEqualTo("HPL");
     assertThat(r.headline().unit()).isEqualTo("Gflops");
@@ -55,8 +54,7 @@ class HpccParserTest {
   void randomAccessErrorsWithinHpccsOnePercentPass() {
     // Real enroot, 3 nodes: "Found 362 errors in 524288 locations (passed)", Success=1; hpcc
     // allows up to 1 % of the table. The fixture carries the same fraction (edited, see README).
-    BenchResult r = parser.parse(Fixtures.read("hpcc-np2-edited-ra-errors-passed.hpccoutf.txt"));
-    assertThat(r.verdict()).as("%s", r.reason()).isEqualTo(Verdict.PASSED);
+    BenchResult r = Fixtures.passed(parser, "hpcc-np2-edited-ra-errors-passed.hpccoutf.txt");
     assertThat(r.reason()).isNull();
     assertThat(r.metrics())
         .containsEntry("MPIRandomAccess_Errors", 1451.0)

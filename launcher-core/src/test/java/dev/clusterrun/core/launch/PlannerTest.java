@@ -79,6 +79,21 @@ class PlannerTest {
       "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
           + " hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt ";
 
+  /** A layer from {@code source} with the seed example's container and workspace. */
+  static JobSpecBuilder seedLayer(String source) {
+    return JobSpecBuilder.layer(source)
+        .container(seedFile().container())
+        .workspace(seedFile().workspace());
+  }
+
+  /**
+   * The plan of {@code file} (from j.yaml) under the layer {@code flags} of the flag {@code flag}.
+   */
+  static Plan flagsOver(JobSpec flags, String flag, JobSpec file) {
+    return plan(
+        new JobResolver().layer(flags, Source.FLAG, flag).layer(file, Source.FILE, "j.yaml"), true);
+  }
+
   static Plan plan(JobResolver r, boolean hook) {
     ResolvedJob job = r.resolve(TWO_BY_EIGHT, "/home/alice");
     return Planner.plan(
@@ -296,12 +311,7 @@ class PlannerTest {
                   c.remapRoot = true;
                 })
             .build();
-    Plan on =
-        plan(
-            new JobResolver()
-                .layer(flags, Source.FLAG, "--container-writable")
-                .layer(f, Source.FILE, "j.yaml"),
-            true);
+    Plan on = flagsOver(flags, "--container-writable", f);
     assertThat(on.launchEnv())
         .containsEntry("ENROOT_ROOTFS_WRITABLE", "y")
         .containsEntry("ENROOT_REMAP_ROOT", "y")
@@ -318,12 +328,7 @@ class PlannerTest {
             "--rw",
             "--root");
     JobSpec noHome = JobSpecBuilder.layer("flags").parts(c -> c.mountHome = false).build();
-    Plan off =
-        plan(
-            new JobResolver()
-                .layer(noHome, Source.FLAG, "--no-container-mount-home")
-                .layer(f, Source.FILE, "j.yaml"),
-            true);
+    Plan off = flagsOver(noHome, "--no-container-mount-home", f);
     assertThat(off.launchEnv()).containsEntry("ENROOT_MOUNT_HOME", "n");
     assertThat(off.agent()).contains("ENROOT_MOUNT_HOME=n");
   }
@@ -392,9 +397,7 @@ class PlannerTest {
   @Test
   void aHostfileTheJobNamesIsUsedAsGiven() {
     JobSpec named =
-        JobSpecBuilder.layer("h.yaml")
-            .container(seedFile().container())
-            .workspace(seedFile().workspace())
+        seedLayer("h.yaml")
             .mpi(new MpiSpec(null, null, null, null, null, "/app/hosts.txt"))
             .command("hostname")
             .build();
@@ -435,12 +438,7 @@ class PlannerTest {
   @Test
   void badCombinationsAreNamed() {
     JobSpec tooMany =
-        JobSpecBuilder.layer("t.yaml")
-            .container(seedFile().container())
-            .workspace(seedFile().workspace())
-            .mpi(new MpiSpec(17, null, null, null, null, null))
-            .command("x")
-            .build();
+        seedLayer("t.yaml").mpi(new MpiSpec(17, null, null, null, null, null)).command("x").build();
     assertThatThrownBy(() -> plan(new JobResolver().layer(tooMany, Source.FILE, "t.yaml"), true))
         .isInstanceOf(BadInputException.class)
         .hasMessage(
@@ -449,9 +447,7 @@ class PlannerTest {
                 + " mpi.args)");
 
     JobSpec outside =
-        JobSpecBuilder.layer("o.yaml")
-            .container(seedFile().container())
-            .workspace(seedFile().workspace())
+        seedLayer("o.yaml")
             .mpi(new MpiSpec(null, null, null, null, null, "/tmp/h"))
             .command("x")
             .build();
@@ -460,11 +456,7 @@ class PlannerTest {
         .hasMessageContaining(
             "o.yaml: mpi.hostfile: '/tmp/h' must lie inside the workspace mount /app");
 
-    JobSpec noCommand =
-        JobSpecBuilder.layer("n.yaml")
-            .container(seedFile().container())
-            .workspace(seedFile().workspace())
-            .build();
+    JobSpec noCommand = seedLayer("n.yaml").build();
     assertThatThrownBy(() -> plan(new JobResolver().layer(noCommand, Source.FILE, "n.yaml"), true))
         .hasMessageStartingWith("command: no command to run");
 
