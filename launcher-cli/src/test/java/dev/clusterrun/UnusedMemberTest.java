@@ -67,67 +67,69 @@ class UnusedMemberTest {
     Map<String, String> m = new HashMap<>();
     String fixture =
         "the tests build their values with it (the main code builds them from flags, files and ssh -G)";
-    for (String k :
-        List.of(
-            "core.bench.BenchSettings$Hpcc.DEFAULTS",
-            "core.bench.Gates.none",
-            "core.bench.JUnitReport$Case.<init>",
-            "core.check.SharedPathProof$Verdict.assumed",
-            "core.check.SharedPathProof$Verdict.notProven",
-            "core.session.FanOut.<init>",
-            "core.session.Session.over",
-            "core.launch.EnvironmentLayer.read",
-            "core.launch.JobRunner$Request.<init>",
-            "core.remote.SshTarget.of",
-            "core.remote.SshTarget.withConnectTimeout",
-            "core.remote.SshTarget.withIdentityAgent",
-            "core.remote.SshTarget.withIdentityFiles",
-            "core.remote.SshTarget.withKnownHosts",
-            "core.setup.SetupSpec.of",
-            "core.setup.SetupSpec.withForce",
-            "core.setup.SetupSpec.withSysconfDir",
-            "core.spec.JobSpec.empty")) {
-      m.put(k, fixture);
-    }
+    exempt(
+        m,
+        fixture,
+        "core.bench.BenchSettings$Hpcc.DEFAULTS",
+        "core.bench.Gates.none",
+        "core.bench.JUnitReport$Case.<init>",
+        "core.check.SharedPathProof$Verdict.assumed",
+        "core.check.SharedPathProof$Verdict.notProven",
+        "core.session.FanOut.<init>",
+        "core.session.Session.over",
+        "core.launch.EnvironmentLayer.read",
+        "core.launch.JobRunner$Request.<init>",
+        "core.remote.SshTarget.of",
+        "core.remote.SshTarget.withConnectTimeout",
+        "core.remote.SshTarget.withIdentityAgent",
+        "core.remote.SshTarget.withIdentityFiles",
+        "core.remote.SshTarget.withKnownHosts",
+        "core.setup.SetupSpec.of",
+        "core.setup.SetupSpec.withForce",
+        "core.setup.SetupSpec.withSysconfDir",
+        "core.spec.JobSpec.empty");
     String inspect = "the tests inspect results through it";
-    for (String k :
-        List.of(
-            "core.ExitCode.code",
-            "core.check.Check.facts",
-            "core.session.FanOut.parallelism",
-            "core.bench.BenchJob.runId",
-            "core.bench.BenchPreset.description",
-            "core.bench.Gates$Judged.passed",
-            "core.bench.References$MetricCheck.holds",
-            "core.bench.References.entries",
-            "core.bench.Verdict.passed",
-            "core.launch.HeadProcess.pid",
-            "core.launch.LaunchOptions.labels",
-            "core.launch.Setting.isSet",
-            "core.mpi.MpiTuning$Additions.isEmpty",
-            "core.mpi.MpiTuning$Keepalive.total",
-            "core.remote.NodeConnectException.node")) {
-      m.put(k, inspect);
-    }
+    exempt(
+        m,
+        inspect,
+        "core.ExitCode.code",
+        "core.check.Check.facts",
+        "core.session.FanOut.parallelism",
+        "core.bench.BenchPreset.description",
+        "core.bench.Gates$Judged.passed",
+        "core.bench.References$MetricCheck.holds",
+        "core.bench.References.entries",
+        "core.bench.Verdict.passed",
+        "core.launch.HeadProcess.pid",
+        "core.launch.LaunchOptions.labels",
+        "core.launch.Setting.isSet",
+        "core.mpi.MpiTuning$Additions.isEmpty",
+        "core.mpi.MpiTuning$Keepalive.total",
+        "core.remote.NodeConnectException.node");
     String registry =
         "the registry client's API its tests use: the HTTP status, an architecture other than"
             + " the JVM's, a credentials file read without an environment";
-    for (String k :
-        List.of(
-            "core.image.Netrc.read",
-            "core.image.RegistryException.status",
-            "core.image.RegistrySettings.withArch")) {
-      m.put(k, registry);
-    }
+    exempt(
+        m,
+        registry,
+        "core.image.Netrc.read",
+        "core.image.RegistryException.status",
+        "core.image.RegistrySettings.withArch");
     String overload = "a shorter overload the tests call";
-    for (String k :
-        List.of(
-            "core.bench.BenchFlow.verdict",
-            "core.launch.JobResolver.resolve",
-            "core.launch.RunEnd.exitCode")) {
-      m.put(k, overload);
-    }
+    exempt(
+        m,
+        overload,
+        "core.bench.BenchFlow.verdict",
+        "core.launch.JobResolver.resolve",
+        "core.launch.RunEnd.exitCode");
     return m;
+  }
+
+  /** Each of {@code members} into {@code m}, kept for {@code reason}. */
+  private static void exempt(Map<String, String> m, String reason, String... members) {
+    for (String k : members) {
+      m.put(k, reason);
+    }
   }
 
   private static boolean exempt(String key) {
@@ -140,15 +142,26 @@ class UnusedMemberTest {
   /** How often each word occurs in the main sources of both modules, comments left out. */
   static final Map<String, Integer> SOURCE_WORDS = sourceWords();
 
-  @Test
-  void everyMemberIsUsed() {
+  /** The members of the main code that nothing in it uses, in class order. */
+  static List<JavaMember> unusedMembers() {
     Set<JavaClass> reflective = instantiatedByPicocli();
-    Set<String> unused = new TreeSet<>();
+    List<JavaMember> unused = new ArrayList<>();
     for (JavaClass c : ArchitectureTest.CLASSES) {
       for (JavaMember m : members(c)) {
-        if (!used(m, reflective) && !exempt(key(m))) {
-          unused.add(m.getFullName());
+        if (!used(m, reflective)) {
+          unused.add(m);
         }
+      }
+    }
+    return unused;
+  }
+
+  @Test
+  void everyMemberIsUsed() {
+    Set<String> unused = new TreeSet<>();
+    for (JavaMember m : unusedMembers()) {
+      if (!exempt(key(m))) {
+        unused.add(m.getFullName());
       }
     }
     assertThat(unused).as("members nothing in the main code uses; delete them").isEmpty();
@@ -185,18 +198,9 @@ class UnusedMemberTest {
 
   @Test
   void theExemptionsAreStillNeeded() {
-    Set<JavaClass> reflective = instantiatedByPicocli();
-    Set<String> unused = new HashSet<>();
-    for (JavaClass c : ArchitectureTest.CLASSES) {
-      for (JavaMember m : members(c)) {
-        if (!used(m, reflective)) {
-          unused.add(key(m));
-        }
-      }
-    }
     Set<String> stale = new TreeSet<>(EXEMPT.keySet());
     stale.addAll(ONLY_TESTS_USE.keySet());
-    stale.removeAll(unused);
+    unusedMembers().forEach(m -> stale.remove(key(m)));
     assertThat(stale).as("exempt members that are used now, or gone: strike them").isEmpty();
   }
 

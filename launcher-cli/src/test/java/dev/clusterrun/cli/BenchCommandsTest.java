@@ -6,7 +6,6 @@ import static dev.clusterrun.cli.CliTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clusterrun.cli.CliTest.Run;
 import dev.clusterrun.core.bench.BenchResult;
 import dev.clusterrun.core.bench.Metric;
@@ -44,17 +43,24 @@ class BenchCommandsTest {
     return m.group(1);
   }
 
+  /**
+   * The launch line's start for the named hpc-benchmarks container, the workspace {@code workspace}
+   * mounted at /app, in the run {@code r} printed.
+   */
+  static String startLine(String workspace, Run r) {
+    return "\nenroot start --mount "
+        + workspace
+        + ":/app --env CLUSTERRUN_RUN_ID="
+        + runId(r.out())
+        + " --env CLUSTERRUN_HEAD hpc-benchmarks ";
+  }
+
   @Test
   void hplDryRunShowsTheSeedCommandFor2x8H200() {
     Run r = hplDryRun2x8("--gpu-model", "H200", "--dat", "auto");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out())
-        .contains(
-            "\nenroot start --mount /home/tester/clusterrun:/app --env CLUSTERRUN_RUN_ID="
-                + runId(r.out())
-                + " --env CLUSTERRUN_HEAD hpc-benchmarks "
-                + seedHpl(runId(r.out()))
-                + "\n")
+        .contains(startLine("/home/tester/clusterrun", r) + seedHpl(runId(r.out())) + "\n")
         .contains("gpu01 slots=8\ngpu02 slots=8\n")
         .contains("enroot import --output /home/tester/clusterrun/images/")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'");
@@ -83,9 +89,7 @@ class BenchCommandsTest {
     assertThat(p.code()).as(p.err()).isZero();
     assertThat(p.out())
         .contains(
-            "\nenroot start --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID="
-                + runId(p.out())
-                + " --env CLUSTERRUN_HEAD hpc-benchmarks "
+            startLine("/shared/ws", p)
                 + seedHpl("RUN").replace(hostfile("RUN"), "/app/hosts.txt")
                 + "\n");
   }
@@ -311,8 +315,7 @@ class BenchCommandsTest {
             "--json",
             "--last",
             "1");
-    assertThat(j.code()).as(j.err()).isZero();
-    JsonNode arr = new ObjectMapper().readTree(j.out());
+    JsonNode arr = j.okJson();
     assertThat(arr.isArray()).isTrue();
     assertThat(arr).hasSize(1);
     assertThat(arr.get(0).path("verdict").asText()).isEqualTo("FAILED");

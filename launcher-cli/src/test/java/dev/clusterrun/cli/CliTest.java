@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 class CliTest {
   static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
-  record Run(int code, String out, String err) {}
+  record Run(int code, String out, String err) {
+    /** The JSON the run printed, once it is held to have ended with 0 (its stderr shown if not). */
+    JsonNode okJson() throws IOException {
+      assertThat(code).as(err).isZero();
+      return new ObjectMapper().readTree(out);
+    }
+  }
 
   static Run run(Map<String, String> env, String... args) {
     ByteArrayOutputStream o = new ByteArrayOutputStream();
@@ -113,8 +120,7 @@ class CliTest {
             "train.py",
             "--lr",
             "0.1");
-    assertThat(r.code()).as(r.err()).isZero();
-    JsonNode n = new ObjectMapper().readTree(r.out());
+    JsonNode n = r.okJson();
     assertThat(n.path("np").asInt()).isEqualTo(128);
     assertThat(n.path("nodes").size()).isEqualTo(16);
     assertThat(n.path("nodes").get(0).asText()).isEqualTo("gpu01");

@@ -3,7 +3,6 @@ package dev.clusterrun.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clusterrun.cli.CliTest.Run;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,8 +43,7 @@ class OpenMpiAgentIT {
             "--container-mounts=" + src + ":/data'x",
             "--",
             "hostname");
-    assertThat(plan.code()).as(plan.err()).isZero();
-    JsonNode json = new ObjectMapper().readTree(plan.out());
+    JsonNode json = plan.okJson();
     String agent = json.path("launchAgent").path("command").asText();
     List<String> agentWords = new ArrayList<>();
     json.path("launchAgent").path("argv").forEach(w -> agentWords.add(w.asText()));

@@ -143,8 +143,7 @@ class PyxisArgsTest {
   // ------------------------------------------------------------------ the Pyxis command syntax
 
   static String launch(Run r) throws Exception {
-    assertThat(r.code()).as(r.err()).isZero();
-    return new ObjectMapper().readTree(r.out()).path("launch").path("command").asText();
+    return r.okJson().path("launch").path("command").asText();
   }
 
   @Test
@@ -301,8 +300,7 @@ class PyxisArgsTest {
             "--no-canary",
             "--container-image=u:1",
             "true");
-    assertThat(r.code()).as(r.err()).isZero();
-    JsonNode n = new ObjectMapper().readTree(r.out());
+    JsonNode n = r.okJson();
     Map<String, String> settings = new HashMap<>();
     n.path("settings")
         .forEach(s -> settings.put(s.path("key").asText(), s.path("origin").asText()));

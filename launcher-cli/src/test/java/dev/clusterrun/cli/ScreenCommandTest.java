@@ -6,11 +6,16 @@ import org.junit.jupiter.api.Test;
 
 /** {@code clusterrun screen}'s bad input, refused before any node is touched. */
 class ScreenCommandTest {
+  /** {@code screen --nodes hostfiles/2x8.txt FLAGS}, held to have been refused as bad input. */
+  static CliTest.Run refusedOn2x8(String... flags) {
+    CliTest.Run r = CliTest.run(CliTest.on2x8("screen"), flags);
+    assertThat(r.code()).isEqualTo(2);
+    return r;
+  }
+
   @Test
   void aToleranceThatIsNoPercentageIsBadInputNamingTheFlag() {
-    CliTest.Run r =
-        CliTest.run("screen", "--nodes", CliTest.path("hostfiles/2x8.txt"), "--tolerance", "lots");
-    assertThat(r.code()).isEqualTo(2);
+    CliTest.Run r = refusedOn2x8("--tolerance", "lots");
     assertThat(r.err())
         .startsWith("clusterrun: --tolerance: 'lots' is not a percentage above 0 and below 100");
     assertThat(r.out()).isEmpty();
@@ -19,30 +24,14 @@ class ScreenCommandTest {
   @Test
   void aToleranceForAMetricThatDoesNotExist_orAReferencesFileWithout_badInputBeforeAnyNode()
       throws Exception {
-    CliTest.Run r =
-        CliTest.run(
-            "screen",
-            "--nodes",
-            CliTest.path("hostfiles/2x8.txt"),
-            "--tolerance",
-            "10%",
-            "--tolerance",
-            "bandwith=15%");
-    assertThat(r.code()).isEqualTo(2);
+    CliTest.Run r = refusedOn2x8("--tolerance", "10%", "--tolerance", "bandwith=15%");
     assertThat(r.err())
         .startsWith("clusterrun: --tolerance: 'bandwith=15%': 'bandwith' is not a metric")
         .contains("did you mean 'bandwidth'?");
     java.nio.file.Path refs = java.nio.file.Files.createTempFile("refs", ".yaml");
     java.nio.file.Files.writeString(
         refs, "clusters:\n  other:\n    screen:\n      - metrics:\n          memory: {value: 1}\n");
-    CliTest.Run none =
-        CliTest.run(
-            "screen",
-            "--nodes",
-            CliTest.path("hostfiles/2x8.txt"),
-            "--references",
-            refs.toString());
-    assertThat(none.code()).isEqualTo(2);
+    CliTest.Run none = refusedOn2x8("--references", refs.toString());
     assertThat(none.err())
         .startsWith(
             "clusterrun: --references: "
@@ -54,17 +43,13 @@ class ScreenCommandTest {
 
   @Test
   void npIsRefused_theScreenPlacesOneRankOnEachSlot() {
-    CliTest.Run r =
-        CliTest.run("screen", "--nodes", CliTest.path("hostfiles/2x8.txt"), "--np", "4");
-    assertThat(r.code()).isEqualTo(2);
+    CliTest.Run r = refusedOn2x8("--np", "4");
     assertThat(r.err()).startsWith("clusterrun: --np: screen runs one rank on each slot");
   }
 
   @Test
   void aRepeatOutOfRangeIsBadInputNamingTheFlag() {
-    CliTest.Run r =
-        CliTest.run("screen", "--nodes", CliTest.path("hostfiles/2x8.txt"), "--repeat", "0");
-    assertThat(r.code()).isEqualTo(2);
+    CliTest.Run r = refusedOn2x8("--repeat", "0");
     assertThat(r.err()).startsWith("clusterrun: --repeat: must be from 1 to 100, got 0");
     assertThat(r.out()).isEmpty();
   }

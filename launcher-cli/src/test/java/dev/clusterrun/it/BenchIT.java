@@ -117,6 +117,13 @@ class BenchIT {
     log("setup", t0);
   }
 
+  /** {@code clusterrun WORDS MORE}. */
+  static Result clusterrun(List<String> words, String... more) {
+    List<String> args = new ArrayList<>(words);
+    args.addAll(List.of(more));
+    return clusterrun(args.toArray(String[]::new));
+  }
+
   static Result clusterrun(String... args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(launcher);
@@ -126,8 +133,9 @@ class BenchIT {
 
   /** {@code clusterrun bench hpcc} on the 3 nodes, small N, idle ranks yielding their core. */
   static Result benchHpcc(String... more) {
-    List<String> args =
-        new ArrayList<>(
+    long t0 = System.nanoTime();
+    Result r =
+        clusterrun(
             List.of(
                 "bench",
                 "hpcc",
@@ -140,10 +148,8 @@ class BenchIT {
                 // 3 ranks on 2 cores: let idle ranks yield instead of busy-polling.
                 "--mpi-arg=--mca",
                 "--mpi-arg=mpi_yield_when_idle",
-                "--mpi-arg=1"));
-    args.addAll(List.of(more));
-    long t0 = System.nanoTime();
-    Result r = clusterrun(args.toArray(String[]::new));
+                "--mpi-arg=1"),
+            more);
     log("bench hpcc " + String.join(" ", more), t0);
     System.err.println(r.stdout());
     System.err.println(r.stderr());
@@ -347,37 +353,41 @@ class BenchIT {
     assertThat(last.get("headline")).isEqualTo(regressedResult.get("headline"));
   }
 
+  /**
+   * {@code hpl} for an H100 in the container clusterrun-hpcc the first run made, with {@code more}.
+   */
+  private static Result hplInHpccContainer(String... more) {
+    return clusterrun(
+        List.of(
+            "hpl",
+            "--nodes",
+            hosts,
+            "--workspace",
+            workspace,
+            "--container-name=clusterrun-hpcc",
+            "--gpu-model",
+            "H100"),
+        more);
+  }
+
+  /** {@code results compare} of the last week's runs in the workspace, with {@code more}. */
+  private static Result compareLastWeek(String... more) {
+    return clusterrun(
+        List.of("results", "compare", "--workspace", workspace, "--since", "7d"), more);
+  }
+
   @Test
   @Order(4)
   void aNamedContainerThatExistsIsTakenAsGivenWithoutImportingThePresetsImage() throws Exception {
     assertThat(firstResult).as("the first run made clusterrun-hpcc").isNotNull();
     // hpl's default image is on a registry this machine cannot reach: importing it would fail
     // (exit 4). The named container exists, no image is given: it is used as it is, as Pyxis does.
-    Result plan =
-        clusterrun(
-            "hpl",
-            "--nodes",
-            hosts,
-            "--workspace",
-            workspace,
-            "--container-name=clusterrun-hpcc",
-            "--gpu-model",
-            "H100",
-            "--dry-run");
+    Result plan = hplInHpccContainer("--dry-run");
     assertThat(plan.exitCode()).as("%s", plan).isZero();
     assertThat(plan.stdout())
         .contains("# container clusterrun-hpcc holds: " + madeFrom())
         .contains("(clusterrun's record of what made it)");
-    Result r =
-        clusterrun(
-            "hpl",
-            "--nodes",
-            hosts,
-            "--workspace",
-            workspace,
-            "--container-name=clusterrun-hpcc",
-            "--gpu-model",
-            "H100");
+    Result r = hplInHpccContainer();
     System.err.println(r.stderr());
     assertThat(r.stderr())
         .as("%s", r)
@@ -418,24 +428,11 @@ class BenchIT {
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     String refs = exampleReferences();
     // every metric, as the operator sees them
-    Result every =
-        clusterrun(
-            "results", "compare", "--workspace", workspace, "--since", "7d", "--references", refs);
+    Result every = compareLastWeek("--references", refs);
     assertThat(every.stdout()).as("%s", every).contains("  StarFFT_Gflops ", "  PTRANS_GBs ");
     assertThat(every.exitCode()).as("%s", every).isIn(0, 1); // hpcc's other figures are noisy
     // those with a reference
-    Result t =
-        clusterrun(
-            "results",
-            "compare",
-            "--workspace",
-            workspace,
-            "--since",
-            "7d",
-            "--references",
-            refs,
-            "--metric",
-            "HPL,StarSTREAM_Triad");
+    Result t = compareLastWeek("--references", refs, "--metric", "HPL,StarSTREAM_Triad");
     assertThat(t.exitCode()).as("%s", t).isZero();
     assertThat(t.stdout())
         .as("%s", t)
@@ -445,17 +442,7 @@ class BenchIT {
                 + benchRuns
                 + " +0 +\\S+ +\\S+ +\\S+ +\\S+ +\\S+ +within reference")
         .containsPattern("(?m)^  StarSTREAM_Triad +GB/s +" + benchRuns + " .* within reference");
-    Result j =
-        clusterrun(
-            "results",
-            "compare",
-            "--workspace",
-            workspace,
-            "--since",
-            "7d",
-            "--metric",
-            "HPL",
-            "--json");
+    Result j = compareLastWeek("--metric", "HPL", "--json");
     JsonNode rows = JSON.readTree(j.stdout());
     assertThat(rows.size()).as("%s", j).isEqualTo(1);
     assertThat(rows.get(0).get("runs").asInt()).isEqualTo(benchRuns);

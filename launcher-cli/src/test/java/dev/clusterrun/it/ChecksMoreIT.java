@@ -2,6 +2,7 @@ package dev.clusterrun.it;
 
 import static dev.clusterrun.it.CheckReports.dropInLine;
 import static dev.clusterrun.it.CheckReports.result;
+import static dev.clusterrun.it.ClusterrunExtension.RUN_TIMEOUT;
 import static dev.clusterrun.it.LocalCluster.ok;
 import static dev.clusterrun.it.Runs.summary;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,7 +34,6 @@ class ChecksMoreIT {
   @RegisterExtension
   static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts-3x2", 2, "ws");
 
-  static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
   static final ObjectMapper JSON = new ObjectMapper();
 
   static LocalCluster c;

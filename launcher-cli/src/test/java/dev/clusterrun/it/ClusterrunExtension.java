@@ -16,6 +16,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * for what only that class needs (its job files, {@link #setup}).
  */
 final class ClusterrunExtension extends LocalClusterExtension {
+  /** How long a test's clusterrun command may take, where the test needs no more. */
+  static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
+
   private final String hostfileName;
   private final int slots;
   private final String workspaceName;

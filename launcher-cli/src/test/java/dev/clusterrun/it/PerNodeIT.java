@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.ClusterrunExtension.RUN_TIMEOUT;
 import static dev.clusterrun.it.LocalCluster.ok;
 import static dev.clusterrun.it.Runs.runLine;
 import static dev.clusterrun.it.Runs.summary;
@@ -11,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -34,8 +34,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class PerNodeIT {
   @RegisterExtension
   static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts", 2, "ws");
-
-  static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
 
   static String app;
   static String image;

@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.ClusterrunExtension.RUN_TIMEOUT;
 import static dev.clusterrun.it.LocalCluster.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -36,8 +36,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class PyxisCasesIT {
   @RegisterExtension
   static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts", 1, "ws");
-
-  static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
 
   static String hosts1;
   static String pyx;

@@ -1,5 +1,6 @@
 package dev.clusterrun.it;
 
+import static dev.clusterrun.it.ClusterrunExtension.RUN_TIMEOUT;
 import static dev.clusterrun.it.LocalCluster.ok;
 import static dev.clusterrun.it.Runs.RING;
 import static dev.clusterrun.it.Runs.ringRanks;
@@ -43,8 +44,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SetupRunIT {
   @RegisterExtension
   static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "hosts", 1, "ws");
-
-  static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
 
   static String dataPath;
 

@@ -1,6 +1,8 @@
 package dev.clusterrun.core;
 
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The words people read and write for clusterrun's enums: the constant's name in lower case, {@code
@@ -13,13 +15,8 @@ public final class EnumWords {
     return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
-  /** The constant whose word is {@code word}, or null. */
-  public static <E extends Enum<E>> E byWord(E[] values, String word) {
-    for (E e : values) {
-      if (word(e).equals(word)) {
-        return e;
-      }
-    }
-    return null;
+  /** The constant whose word is {@code word}, if one is. */
+  public static <E extends Enum<E>> Optional<E> byWord(E[] values, String word) {
+    return Arrays.stream(values).filter(e -> word(e).equals(word)).findFirst();
   }
 }

@@ -307,12 +307,8 @@ public final class ManPage {
   }
 
   static List<OptionSpec> visibleOptions(CommandSpec spec) {
-    List<OptionSpec> out = new ArrayList<>();
-    for (OptionSpec o : spec.options()) {
-      if (!o.hidden()) {
-        out.add(o);
-      }
-    }
+    List<OptionSpec> out =
+        new ArrayList<>(spec.options().stream().filter(o -> !o.hidden()).toList());
     if (spec.usageMessage().sortOptions()) {
       out.sort(CommandLine.Help.createShortOptionNameComparator());
     }
@@ -320,13 +316,7 @@ public final class ManPage {
   }
 
   static List<PositionalParamSpec> visiblePositionals(CommandSpec spec) {
-    List<PositionalParamSpec> out = new ArrayList<>();
-    for (PositionalParamSpec p : spec.positionalParameters()) {
-      if (!p.hidden()) {
-        out.add(p);
-      }
-    }
-    return out;
+    return spec.positionalParameters().stream().filter(p -> !p.hidden()).toList();
   }
 
   /** picocli's format specifiers in help text: %n is a line break, %% a percent sign. */

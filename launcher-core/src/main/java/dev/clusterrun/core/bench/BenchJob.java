@@ -22,34 +22,20 @@ import java.util.Map;
 /**
  * A preset's job: the user's flags and {@code CLUSTERRUN_*} environment over the preset's defaults
  * (image, named container, workspace mount, NVSHMEM environment, the command).
+ *
+ * @param rq what was asked: the preset, its settings, the user's flags and environment
+ * @param hostfile the nodes the job runs on
+ * @param runId the run's id, for its directory and plan
  */
-final class BenchJob {
+record BenchJob(BenchRequest rq, Hostfile hostfile, String runId) {
   /** Where the workspace appears in the container: not /workspace, where NVIDIA's scripts live. */
   static final String WORKSPACE_MOUNT = "/app";
 
   /** The named container NVIDIA HPC-Benchmarks presets share, reused across runs. */
   static final String HPC_BENCHMARKS_CONTAINER = "hpc-benchmarks";
 
-  private final BenchRequest rq;
-  private final Hostfile hostfile;
-  private final String runId;
-
-  BenchJob(BenchRequest rq, Hostfile hostfile, String runId) {
-    this.rq = rq;
-    this.hostfile = hostfile;
-    this.runId = runId;
-  }
-
   BenchPreset preset() {
     return rq.preset();
-  }
-
-  Hostfile hostfile() {
-    return hostfile;
-  }
-
-  String runId() {
-    return runId;
   }
 
   /**

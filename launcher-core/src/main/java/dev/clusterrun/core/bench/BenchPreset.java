@@ -1,6 +1,7 @@
 package dev.clusterrun.core.bench;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.EnumWords;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -16,23 +17,18 @@ import java.util.stream.Collectors;
  */
 public enum BenchPreset {
   HPL(
-      "hpl",
       "NVIDIA HPL (double precision Linpack) via hpl.sh --dat",
       HpcBenchmarks.IMAGE,
       new HplParser()),
   HPL_MXP(
-      "hpl-mxp",
-      "NVIDIA HPL-MxP (mixed precision) via hpl-mxp.sh",
-      HpcBenchmarks.IMAGE,
-      new HplMxpParser()),
-  HPCG("hpcg", "NVIDIA HPCG via hpcg.sh", HpcBenchmarks.IMAGE, new HpcgParser()),
+      "NVIDIA HPL-MxP (mixed precision) via hpl-mxp.sh", HpcBenchmarks.IMAGE, new HplMxpParser()),
+  HPCG("NVIDIA HPCG via hpcg.sh", HpcBenchmarks.IMAGE, new HpcgParser()),
   STREAM(
-      "stream",
       "NVIDIA STREAM (GPU memory bandwidth) via stream-gpu-test.sh",
       HpcBenchmarks.IMAGE,
       new StreamParser()),
-  NCCL("nccl", "nccl-tests all_reduce_perf bus bandwidth", null, new NcclTestsParser()),
-  HPCC("hpcc", "HPC Challenge (Debian's hpcc, CPU only)", null, new HpccParser());
+  NCCL("nccl-tests all_reduce_perf bus bandwidth", null, new NcclTestsParser()),
+  HPCC("HPC Challenge (Debian's hpcc, CPU only)", null, new HpccParser());
 
   /** NVIDIA's benchmark container, as enroot names it. */
   public static final class HpcBenchmarks {
@@ -45,13 +41,11 @@ public enum BenchPreset {
     public static final String STREAM_SH = "/workspace/stream-gpu-test.sh";
   }
 
-  private final String id;
   private final String description;
   private final String defaultImage;
   private final BenchParser parser;
 
-  BenchPreset(String id, String description, String defaultImage, BenchParser parser) {
-    this.id = id;
+  BenchPreset(String description, String defaultImage, BenchParser parser) {
     this.description = description;
     this.defaultImage = defaultImage;
     this.parser = parser;
@@ -59,7 +53,7 @@ public enum BenchPreset {
 
   /** The name on the command line ({@code hpl}, {@code hpl-mxp}, …). */
   public String id() {
-    return id;
+    return EnumWords.word(this);
   }
 
   public String description() {
@@ -177,13 +171,14 @@ public enum BenchPreset {
 
   /** Looks a preset up by its command-line name. */
   public static BenchPreset byId(String name) {
-    for (BenchPreset p : values()) {
-      if (p.id.equals(name)) {
-        return p;
-      }
-    }
-    String known = Arrays.stream(values()).map(BenchPreset::id).collect(Collectors.joining(", "));
-    throw new BadInputException("PRESET", "unknown preset '" + name + "'; known: " + known);
+    return EnumWords.byWord(values(), name)
+        .orElseThrow(
+            () -> {
+              String known =
+                  Arrays.stream(values()).map(BenchPreset::id).collect(Collectors.joining(", "));
+              return new BadInputException(
+                  "PRESET", "unknown preset '" + name + "'; known: " + known);
+            });
   }
 
   public static List<String> ids() {

@@ -45,20 +45,11 @@ public final class Comparison {
 
     /** {@code hpcc on ci: 3 nodes, 3 ranks, N=960}. */
     public String label() {
-      List<String> size = new ArrayList<>();
-      if (nodes != null) {
-        size.add(nodes + (nodes == 1 ? " node" : " nodes"));
-      }
-      if (ranks != null) {
-        size.add(ranks + (ranks == 1 ? " rank" : " ranks"));
-      }
-      if (n != null) {
-        size.add("N=" + n);
-      }
+      String size = new References.Size(nodes, ranks, null, n).describe();
       return preset
           + " on "
           + (cluster == null ? "an unnamed cluster" : cluster)
-          + (size.isEmpty() ? "" : ": " + String.join(", ", size));
+          + (size.isEmpty() ? "" : ": " + size);
     }
 
     /** A stable identifier for HTML anchors: letters, digits and '-'. */

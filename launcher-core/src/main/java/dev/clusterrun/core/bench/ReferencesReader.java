@@ -129,8 +129,7 @@ final class ReferencesReader {
     Scalar vs = yaml.scalar(v.value(), path + ".value");
     Double value = OutputText.number(vs.text());
     if (value == null || value.isNaN() || value.isInfinite() || value <= 0) {
-      throw yaml.error(
-          vs, path + ".value", "expected a number above 0, found " + YamlWords.describe(vs));
+      throw yaml.expected(vs, path + ".value", "a number above 0");
     }
     BigDecimal lower = percent(m, "lower", path);
     BigDecimal upper = percent(m, "upper", path);
@@ -148,25 +147,18 @@ final class ReferencesReader {
     boolean lower = key.equals("lower");
     Matcher pm = PERCENT.matcher(s.text().strip());
     if (!pm.matches()) {
-      throw yaml.error(
-          s,
-          path + "." + key,
-          "expected a percentage of the value such as "
-              + (lower ? "-5%" : "+10%")
-              + ", found "
-              + YamlWords.describe(s));
+      throw yaml.expected(
+          s, path + "." + key, "a percentage of the value such as " + (lower ? "-5%" : "+10%"));
     }
     BigDecimal p = new BigDecimal(pm.group(1));
     boolean fits =
         lower ? p.signum() <= 0 && p.compareTo(BigDecimal.valueOf(-100)) >= 0 : p.signum() >= 0;
     if (!fits) {
-      throw yaml.error(
+      throw yaml.expected(
           s,
           path + "." + key,
-          "expected a percentage "
-              + (lower ? "from -100% to 0%, such as -5%" : "of 0% or above, such as +10%")
-              + ", found "
-              + YamlWords.describe(s));
+          "a percentage "
+              + (lower ? "from -100% to 0%, such as -5%" : "of 0% or above, such as +10%"));
     }
     return p;
   }
@@ -185,9 +177,6 @@ final class ReferencesReader {
     } catch (NumberFormatException x) {
       // below
     }
-    throw yaml.error(
-        s,
-        path + "." + key,
-        "expected a whole number of at least 1, found " + YamlWords.describe(s));
+    throw yaml.expected(s, path + "." + key, "a whole number of at least 1");
   }
 }

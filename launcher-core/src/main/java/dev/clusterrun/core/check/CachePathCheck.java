@@ -2,22 +2,12 @@ package dev.clusterrun.core.check;
 
 import static dev.clusterrun.core.check.CheckText.from;
 import static dev.clusterrun.core.check.CheckText.oneLine;
-import static dev.clusterrun.core.check.CheckText.unexpanded;
-import static dev.clusterrun.core.check.CheckText.unsetReason;
 
 import dev.clusterrun.core.enroot.EnrootConfigValue;
+import java.util.Optional;
 
 /** The {@code cache-path} check: ENROOT_CACHE_PATH is creatable and writable. */
 final class CachePathCheck extends NodeCheck {
-  CachePathCheck() {
-    super(
-        "cache-path",
-        "ENROOT_CACHE_PATH is creatable and writable",
-        "enroot.ENROOT_CACHE_PATH",
-        "probe.cache",
-        "user");
-  }
-
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     EnrootConfigValue v = f.enroot().settings().cachePath();
@@ -26,11 +16,9 @@ final class CachePathCheck extends NodeCheck {
         "run `clusterrun setup` (sets ENROOT_CACHE_PATH to a per-user path), or make it writable"
             + " for "
             + f.account().user();
-    if (unexpanded(v) != null) {
-      return fail(n, unexpanded(v), "fix that line");
-    }
-    if (!v.isSet()) {
-      return fail(n, unsetReason(v), fix);
+    Optional<CheckResult> unusable = unusablePath(n, v, fix);
+    if (unusable.isPresent()) {
+      return unusable.get();
     }
     if (!f.storage().cache().writable()) {
       return fail(

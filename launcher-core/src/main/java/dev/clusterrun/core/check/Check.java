@@ -4,36 +4,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One check of {@code clusterrun check}, as one unit: its id (for {@code --only}/{@code --skip}),
- * its one-line description (for {@code check --help}), the fact keys it reads (a test holds the
- * fact script to them), its evaluation, and the fix text of every FAIL and WARN it gives. A check
- * is registered once, as a constant of {@link CheckId}; nothing else lists the checks.
+ * One check of {@code clusterrun check}, as one unit: its evaluation, and the fix text of every
+ * FAIL and WARN it gives. Its id (for {@code --only}/{@code --skip}), its one-line description (for
+ * {@code check --help}) and the fact keys it reads (a test holds the fact script to them) stand in
+ * its row of {@link CheckId}, the one table of the checks; nothing else lists them.
  */
 public abstract class Check {
-  private final String id;
-  private final String description;
-  private final List<String> facts;
-
-  /**
-   * @param facts the keys (or key prefixes, e.g. {@code hook.}) the fact script prints that the
-   *     check reads
-   */
-  Check(String id, String description, String... facts) {
-    this.id = id;
-    this.description = description;
-    this.facts = List.of(facts);
-  }
-
-  public final String id() {
-    return id;
-  }
-
-  public final String description() {
-    return description;
-  }
-
+  /** The keys (or key prefixes, e.g. {@code hook.}) the fact script prints that the check reads. */
   public final List<String> facts() {
-    return facts;
+    return self().facts();
   }
 
   /**
@@ -43,7 +22,7 @@ public abstract class Check {
   abstract Map<String, CheckResult> evaluate(CheckInput in);
 
   private CheckId self() {
-    return CheckId.byId(id).orElseThrow();
+    return CheckId.of(this);
   }
 
   final CheckResult pass(String node, String reason) {

@@ -8,10 +8,6 @@ import java.util.function.Function;
 
 /** A check that compares the nodes that answered with each other. */
 abstract class ClusterCheck extends Check {
-  ClusterCheck(String id, String description, String... facts) {
-    super(id, description, facts);
-  }
-
   /**
    * The reference value among nodes: the most common one; on a tie, the head's (if in the tie),
    * else the first node's in order.
@@ -34,16 +30,24 @@ abstract class ClusterCheck extends Check {
     return null;
   }
 
+  /** The nodes that answered, in node order: the ones a cluster check judges. */
+  static List<String> answered(CheckInput in) {
+    return in.nodes().stream()
+        .filter(
+            n -> {
+              Facts f = in.facts().get(n);
+              return f != null && f.answered();
+            })
+        .toList();
+  }
+
   /** {@code get} of every node that answered, where it is not null, in node order. */
   static <T> Map<String, T> answeredValues(CheckInput in, Function<Facts, T> get) {
     Map<String, T> m = new LinkedHashMap<>();
-    for (String n : in.nodes()) {
-      Facts f = in.facts().get(n);
-      if (f != null && f.answered()) {
-        T v = get.apply(f);
-        if (v != null) {
-          m.put(n, v);
-        }
+    for (String n : answered(in)) {
+      T v = get.apply(in.facts().get(n));
+      if (v != null) {
+        m.put(n, v);
       }
     }
     return m;

@@ -10,14 +10,6 @@ import java.util.Map;
 
 /** The {@code config-identical} check: enroot's configuration files are identical everywhere. */
 final class ConfigIdenticalCheck extends ClusterCheck {
-  ConfigIdenticalCheck() {
-    super(
-        "config-identical",
-        "enroot's configuration files are identical everywhere",
-        "conf.",
-        "enroot.sysconf");
-  }
-
   @Override
   public Map<String, CheckResult> evaluate(CheckInput in) {
     Map<String, String> prints = answeredValues(in, f -> f.enroot().configFingerprint());

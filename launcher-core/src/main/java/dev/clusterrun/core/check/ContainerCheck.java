@@ -9,14 +9,6 @@ import java.util.Map;
 
 /** The {@code container} check: the job's named container exists on every node. */
 final class ContainerCheck extends ClusterCheck {
-  ContainerCheck() {
-    super(
-        "container",
-        "the job's named container exists on every node",
-        "container.",
-        "enroot.ENROOT_DATA_PATH");
-  }
-
   @Override
   public Map<String, CheckResult> evaluate(CheckInput in) {
     String name = in.job().containerName();
@@ -24,11 +16,8 @@ final class ContainerCheck extends ClusterCheck {
     Map<String, Boolean> present =
         answeredValues(in, f -> name == null ? null : f.enroot().containers().get(name));
     List<String> have = nodesWith(present, Boolean.TRUE);
-    for (String n : in.nodes()) {
+    for (String n : answered(in)) {
       Facts f = in.facts().get(n);
-      if (f == null || !f.answered()) {
-        continue;
-      }
       if (name == null) {
         out.put(n, skip(n, "the job names no container"));
       } else if (Boolean.TRUE.equals(present.get(n))) {

@@ -4,40 +4,21 @@ import static dev.clusterrun.core.check.CheckText.from;
 import static dev.clusterrun.core.check.CheckText.fsText;
 import static dev.clusterrun.core.check.CheckText.mountHomeEffective;
 import static dev.clusterrun.core.check.CheckText.oneLine;
-import static dev.clusterrun.core.check.CheckText.unexpanded;
-import static dev.clusterrun.core.check.CheckText.unsetReason;
 
 import dev.clusterrun.core.enroot.EnrootConfigValue;
+import java.util.Optional;
 
 /** The {@code data-path} check: ENROOT_DATA_PATH is writable, not inside a mounted home. */
 final class DataPathCheck extends NodeCheck {
-  DataPathCheck() {
-    super(
-        "data-path",
-        "ENROOT_DATA_PATH is writable, not inside a mounted home",
-        "enroot.ENROOT_DATA_PATH",
-        "probe.data",
-        "data.real",
-        "data.fstype",
-        "data.mountpoint",
-        "home",
-        "home.real",
-        "enroot.ENROOT_MOUNT_HOME",
-        "user");
-  }
-
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     EnrootConfigValue v = f.enroot().settings().dataPath();
     String n = f.node();
-    if (unexpanded(v) != null) {
-      return fail(n, unexpanded(v), "fix that line");
-    }
-    if (!v.isSet()) {
-      return fail(
-          n,
-          unsetReason(v),
-          "set ENROOT_DATA_PATH to a directory on shared storage (clusterrun setup)");
+    Optional<CheckResult> unusable =
+        unusablePath(
+            n, v, "set ENROOT_DATA_PATH to a directory on shared storage (clusterrun setup)");
+    if (unusable.isPresent()) {
+      return unusable.get();
     }
     String fs = fsText(f);
     if (!f.storage().data().writable()) {

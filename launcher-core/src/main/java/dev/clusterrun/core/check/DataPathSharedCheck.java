@@ -7,16 +7,6 @@ import java.util.Optional;
 
 /** The {@code data-path-shared} check: ENROOT_DATA_PATH is the same and proven shared. */
 final class DataPathSharedCheck extends NodeCheck {
-  DataPathSharedCheck() {
-    super(
-        "data-path-shared",
-        "ENROOT_DATA_PATH is the same and proven shared",
-        "enroot.ENROOT_DATA_PATH",
-        "data.fstype",
-        "data.mountpoint",
-        "user");
-  }
-
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();

@@ -6,16 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 /** The {@code dropin} check: clusterrun's enroot drop-in is installed. */
-final class DropInCheck extends NodeCheck {
-  DropInCheck() {
-    super("dropin", "clusterrun's enroot drop-in is installed", "conf.", "enroot.ENROOT_", "user");
-  }
-
+final class DropInCheck extends SetupFileCheck {
   @Override
-  CheckResult judge(CheckInput in, Facts f) {
-    return judge(in.expected(), f);
-  }
-
   CheckResult judge(ExpectedSetup exp, Facts f) {
     String n = f.node();
     String path = exp.dropInPath();

@@ -4,16 +4,6 @@ import static dev.clusterrun.core.check.CheckText.oneLine;
 
 /** The {@code enroot} check: enroot is installed and runs. */
 final class EnrootCheck extends NodeCheck {
-  EnrootCheck() {
-    super(
-        "enroot",
-        "enroot is installed and runs",
-        "enroot.path",
-        "enroot.version",
-        "enroot.version.error",
-        "env.path");
-  }
-
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();

@@ -7,20 +7,12 @@ import java.util.Map;
 
 /** The {@code enroot-version} check: the same enroot version on every node. */
 final class EnrootVersionCheck extends ClusterCheck {
-  EnrootVersionCheck() {
-    super("enroot-version", "the same enroot version on every node", "enroot.version");
-  }
-
   @Override
   public Map<String, CheckResult> evaluate(CheckInput in) {
     Map<String, String> versions = answeredValues(in, f -> f.enroot().version());
     Map<String, CheckResult> out = new LinkedHashMap<>();
     String ref = reference(in, versions);
-    for (String n : in.nodes()) {
-      Facts f = in.facts().get(n);
-      if (f == null || !f.answered()) {
-        continue;
-      }
+    for (String n : answered(in)) {
       String v = versions.get(n);
       if (v == null) {
         out.put(n, skip(n, "enroot not installed or not runnable"));

@@ -6,10 +6,6 @@ import dev.clusterrun.core.cluster.Host;
 
 /** The {@code gpu-slots} check: hostfile slots match the node's GPUs. */
 final class GpuSlotsCheck extends NodeCheck {
-  GpuSlotsCheck() {
-    super("gpu-slots", "hostfile slots match the node's GPUs", "gpu.list", "gpu.rc");
-  }
-
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();

@@ -5,16 +5,8 @@ import java.util.List;
 import java.util.Optional;
 
 /** The {@code hook} check: clusterrun's hook: present, executable, root-owned, current. */
-final class HookCheck extends NodeCheck {
-  HookCheck() {
-    super("hook", "clusterrun's hook: present, executable, root-owned, current", "hook.");
-  }
-
+final class HookCheck extends SetupFileCheck {
   @Override
-  CheckResult judge(CheckInput in, Facts f) {
-    return judge(in.expected(), f);
-  }
-
   CheckResult judge(ExpectedSetup exp, Facts f) {
     String n = f.node();
     String path = exp.hookPath();

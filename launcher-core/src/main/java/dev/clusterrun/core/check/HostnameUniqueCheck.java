@@ -9,10 +9,6 @@ import java.util.Map;
 
 /** The {@code hostname-unique} check: every node has its own hostname. */
 final class HostnameUniqueCheck extends ClusterCheck {
-  HostnameUniqueCheck() {
-    super("hostname-unique", "every node has its own hostname", "hostname");
-  }
-
   @Override
   public Map<String, CheckResult> evaluate(CheckInput in) {
     Map<String, String> shortNames =
@@ -23,11 +19,8 @@ final class HostnameUniqueCheck extends ClusterCheck {
                     ? null
                     : shortName(f.host().hostname()));
     Map<String, CheckResult> out = new LinkedHashMap<>();
-    for (String n : in.nodes()) {
+    for (String n : answered(in)) {
       Facts f = in.facts().get(n);
-      if (f == null || !f.answered()) {
-        continue;
-      }
       String s = shortNames.get(n);
       if (s == null) {
         out.put(n, skip(n, "hostname unknown"));

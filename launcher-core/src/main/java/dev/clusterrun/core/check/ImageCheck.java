@@ -11,14 +11,6 @@ import java.util.Map;
  * registry image is not judged.
  */
 final class ImageCheck extends Check {
-  ImageCheck() {
-    super(
-        "image",
-        "a registry image's tag resolves to a digest from the head",
-        "enroot.ENROOT_CONFIG_PATH",
-        "enroot.ENROOT_ALLOW_HTTP");
-  }
-
   @Override
   Map<String, CheckResult> evaluate(CheckInput in) {
     Map<String, CheckResult> out = new LinkedHashMap<>();

@@ -7,14 +7,6 @@ package dev.clusterrun.core.check;
  * runtime path. Other jobs do not need it, so it is skipped for them.
  */
 final class ImageStartCheck extends NodeCheck {
-  ImageStartCheck() {
-    super(
-        "squashfuse",
-        "squashfuse and /dev/fuse for a job that starts a .sqsh",
-        "fuse",
-        "squashfuse");
-  }
-
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();

@@ -7,17 +7,6 @@ import java.util.Map;
 
 /** The {@code launch-agent} check: nothing else sets Open MPI's launch or rsh/ssh agent. */
 final class LaunchAgentCheck extends NodeCheck {
-  LaunchAgentCheck() {
-    super(
-        "launch-agent",
-        "nothing else sets Open MPI's launch or rsh/ssh agent",
-        "hook.",
-        "conf.",
-        "environ.",
-        "env.agent",
-        "user");
-  }
-
   /**
    * Nothing but clusterrun's own hook may set Open MPI's launch agent (or its rsh/ssh agent): hooks
    * run in name order and each appends to {@code $ENROOT_ENVIRON}, so a later one replaces the
@@ -64,15 +53,12 @@ final class LaunchAgentCheck extends NodeCheck {
   /** A hook that sets an agent (or names one in a comment). */
   private static void hook(List<AgentMention> ms, Findings found) {
     AgentMention first = ms.get(0);
-    List<AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
+    List<AgentMention> code = inCode(ms);
     String sudo = "user".equals(first.scope()) ? "" : "sudo ";
-    List<String> failures = found.failures;
-    List<String> warnings = found.warnings;
-    List<String> fixes = found.fixes;
     if (!code.isEmpty() && first.active()) {
-      failures.add(
+      found.failures.add(
           "the hook " + setsText(code) + ": " + consequence(code) + " (hooks run in name order)");
-      fixes.add(
+      found.fixes.add(
           "disable it: "
               + sudo
               + "mv "
@@ -81,14 +67,14 @@ final class LaunchAgentCheck extends NodeCheck {
               + first.path()
               + ".off (enroot runs only *.sh hooks; clusterrun's hook gives each job its agent)");
     } else if (!code.isEmpty()) {
-      warnings.add(
+      found.warnings.add(
           "the hook "
               + setsText(code)
               + " but enroot does not run it now (not an executable *.sh); enabled, it would"
               + " replace the job's launch agent");
-      fixes.add(sudo + "rm " + first.path());
+      found.fixes.add(sudo + "rm " + first.path());
     } else if (first.active()) {
-      warnings.add(
+      found.warnings.add(
           "the hook "
               + first.path()
               + " names "
@@ -97,19 +83,17 @@ final class LaunchAgentCheck extends NodeCheck {
                   .distinct()
                   .collect(java.util.stream.Collectors.joining(", "))
               + " in a comment; a hook that sets it replaces the job's launch agent");
-      fixes.add("read " + first.path() + " and make sure it sets no agent of Open MPI");
+      found.fixes.add("read " + first.path() + " and make sure it sets no agent of Open MPI");
     }
   }
 
   /** An environ.d file that sets an agent in every container. */
   private static void environ(List<AgentMention> ms, Findings found) {
     AgentMention first = ms.get(0);
-    List<AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
-    List<String> failures = found.failures;
-    List<String> fixes = found.fixes;
+    List<AgentMention> code = inCode(ms);
     if (!code.isEmpty()) {
-      failures.add(setsText(code) + " in every container: " + consequence(code));
-      fixes.add(
+      found.failures.add(setsText(code) + " in every container: " + consequence(code));
+      found.fixes.add(
           "remove "
               + code.stream()
                   .map(AgentMention::variable)
@@ -123,30 +107,26 @@ final class LaunchAgentCheck extends NodeCheck {
   /** enroot's configuration names an agent: enroot ignores it. */
   private static void config(List<AgentMention> ms, Findings found) {
     AgentMention first = ms.get(0);
-    List<AgentMention> code = ms.stream().filter(m -> !m.comment()).toList();
-    List<String> warnings = found.warnings;
-    List<String> fixes = found.fixes;
+    List<AgentMention> code = inCode(ms);
     if (!code.isEmpty()) {
-      warnings.add(
+      found.warnings.add(
           setsText(code)
               + ", which enroot ignores (it reads only ENROOT_* and a few other settings"
               + " from its configuration)");
-      fixes.add("remove the line from " + first.path());
+      found.fixes.add("remove the line from " + first.path());
     }
   }
 
   /** The job user's environment sets an agent: hooks see it. */
   private static void environment(List<AgentMention> ms, Facts f, Findings found) {
     String n = f.node();
-    List<String> warnings = found.warnings;
-    List<String> fixes = found.fixes;
     for (AgentMention m : ms) {
-      warnings.add(
+      found.warnings.add(
           m.variable()
               + " is set in the environment of "
               + (f.account().user() != null ? f.account().user() : "the job user")
               + " (non-interactive SSH): enroot clears it in containers, but hooks see it");
-      fixes.add(
+      found.fixes.add(
           "unset "
               + m.variable()
               + " in the shell startup files of "
@@ -154,6 +134,11 @@ final class LaunchAgentCheck extends NodeCheck {
               + " on "
               + n);
     }
+  }
+
+  /** The mentions that are code, not comments: the ones that set an agent. */
+  private static List<AgentMention> inCode(List<AgentMention> ms) {
+    return ms.stream().filter(m -> !m.comment()).toList();
   }
 
   /** {@code /etc/enroot/hooks.d/ompi.sh:2 sets OMPI_MCA_orte_launch_agent} (and more lines). */

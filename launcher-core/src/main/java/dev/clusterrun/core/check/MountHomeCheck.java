@@ -7,16 +7,6 @@ import dev.clusterrun.core.spec.Mount;
 
 /** The {@code mount-home} check: ~/.ssh is visible inside the container. */
 final class MountHomeCheck extends NodeCheck {
-  MountHomeCheck() {
-    super(
-        "mount-home",
-        "~/.ssh is visible inside the container",
-        "enroot.ENROOT_MOUNT_HOME",
-        "home",
-        "home.ssh_dir",
-        "user");
-  }
-
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();

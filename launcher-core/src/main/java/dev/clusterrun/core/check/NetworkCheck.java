@@ -14,24 +14,12 @@ import java.util.Map;
  * would take a node's own interface for a peer's.
  */
 final class NetworkCheck extends ClusterCheck {
-  NetworkCheck() {
-    super(
-        "network",
-        "the nodes share one network and no address is on two nodes",
-        NetworkFacts.ADDRS,
-        NetworkFacts.SSH,
-        NetworkFacts.RDMA);
-  }
-
   @Override
   public Map<String, CheckResult> evaluate(CheckInput in) {
     Map<String, Networks.NodeNet> nets = new LinkedHashMap<>();
     Map<String, CheckResult> out = new LinkedHashMap<>();
-    for (String n : in.nodes()) {
+    for (String n : answered(in)) {
       Facts f = in.facts().get(n);
-      if (f == null || !f.answered()) {
-        continue;
-      }
       Networks.NodeNet net = NetworkFacts.of(f);
       if (net == null) {
         out.put(n, skip(n, "addresses unknown (no `ip` command on the node)"));

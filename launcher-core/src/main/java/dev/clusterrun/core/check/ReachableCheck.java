@@ -6,10 +6,6 @@ import java.util.Locale;
 
 /** The {@code reachable} check: the node answers over SSH as the job user. */
 final class ReachableCheck extends NodeCheck {
-  ReachableCheck() {
-    super("reachable", "the node answers over SSH as the job user", "user");
-  }
-
   @Override
   boolean judgesUnanswered() {
     return true;

@@ -2,34 +2,20 @@ package dev.clusterrun.core.check;
 
 import static dev.clusterrun.core.check.CheckText.from;
 import static dev.clusterrun.core.check.CheckText.oneLine;
-import static dev.clusterrun.core.check.CheckText.unexpanded;
-import static dev.clusterrun.core.check.CheckText.unsetReason;
 
 import dev.clusterrun.core.enroot.EnrootConfigValue;
+import java.util.Optional;
 
 /** The {@code runtime-path} check: ENROOT_RUNTIME_PATH is creatable and writable. */
 final class RuntimePathCheck extends NodeCheck {
-  RuntimePathCheck() {
-    super(
-        "runtime-path",
-        "ENROOT_RUNTIME_PATH is creatable and writable",
-        "enroot.ENROOT_RUNTIME_PATH",
-        "probe.runtime",
-        "env.xdg_runtime_dir",
-        "uid",
-        "user");
-  }
-
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     EnrootConfigValue v = f.enroot().settings().runtimePath();
     String n = f.node();
     String fix = "run `clusterrun setup` (sets ENROOT_RUNTIME_PATH to a per-user path)";
-    if (unexpanded(v) != null) {
-      return fail(n, unexpanded(v), "fix that line");
-    }
-    if (!v.isSet()) {
-      return fail(n, unsetReason(v), fix);
+    Optional<CheckResult> unusable = unusablePath(n, v, fix);
+    if (unusable.isPresent()) {
+      return unusable.get();
     }
     if (EnrootConfigValue.ENVIRONMENT.equals(v.source())) {
       // Setup cannot help: the environment overrides every configuration file.

@@ -4,10 +4,6 @@ import static dev.clusterrun.core.check.CheckText.lastMeaningfulLine;
 
 /** The {@code ssh-from-head} check: the head reaches the node with passwordless SSH. */
 final class SshFromHeadCheck extends NodeCheck {
-  SshFromHeadCheck() {
-    super("ssh-from-head", "the head reaches the node with passwordless SSH", "user");
-  }
-
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();

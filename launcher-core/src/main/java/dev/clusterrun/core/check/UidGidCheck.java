@@ -2,10 +2,6 @@ package dev.clusterrun.core.check;
 
 /** The {@code uid-gid} check: the job user has the same uid and gid everywhere. */
 final class UidGidCheck extends NodeCheck {
-  UidGidCheck() {
-    super("uid-gid", "the job user has the same uid and gid everywhere", "uid", "gid", "user");
-  }
-
   @Override
   CheckResult judge(CheckInput in, Facts f) {
     String n = f.node();

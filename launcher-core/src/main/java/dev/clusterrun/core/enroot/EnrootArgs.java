@@ -1,5 +1,6 @@
 package dev.clusterrun.core.enroot;
 
+import dev.clusterrun.core.Argv;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.Mount;
 import java.util.ArrayList;
@@ -37,15 +38,9 @@ public final class EnrootArgs {
       if (remapRoot) {
         w.add("--root");
       }
-      for (Mount m : mounts) {
-        w.add("--mount");
-        w.add(mount(m));
-      }
-      env.forEach(
-          (k, v) -> {
-            w.add("--env");
-            w.add(k + "=" + v);
-          });
+      Argv.eachWith(w, "--mount", mounts.stream().map(EnrootArgs::mount).toList());
+      Argv.eachWith(
+          w, "--env", env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
       return w;
     }
   }
@@ -72,10 +67,7 @@ public final class EnrootArgs {
       ContainerFlags flags, List<String> extraEnv, String name, List<String> cmd) {
     List<String> w = new ArrayList<>(List.of(ENROOT, "start"));
     w.addAll(flags.words());
-    for (String e : extraEnv) {
-      w.add("--env");
-      w.add(e);
-    }
+    Argv.eachWith(w, "--env", extraEnv);
     w.add(name);
     w.addAll(cmd);
     return w;

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.mpi;
 
+import dev.clusterrun.core.Argv;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,10 +76,7 @@ public record MpirunArgs(
           w.add(k);
           w.add(v);
         });
-    for (String x : forward) {
-      w.add("-x");
-      w.add(x);
-    }
+    Argv.eachWith(w, "-x", forward);
     w.addAll(extra);
     w.addAll(command);
     return w;

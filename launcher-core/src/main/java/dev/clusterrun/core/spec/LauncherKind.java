@@ -21,11 +21,10 @@ public enum LauncherKind {
    * @throws IllegalArgumentException naming the words accepted
    */
   public static LauncherKind parse(String text) {
-    LauncherKind k = EnumWords.byWord(values(), text);
-    if (k != null) {
-      return k;
-    }
-    throw new IllegalArgumentException("expected mpirun or per-node, found '" + text + "'");
+    return EnumWords.byWord(values(), text)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException("expected mpirun or per-node, found '" + text + "'"));
   }
 
   @Override

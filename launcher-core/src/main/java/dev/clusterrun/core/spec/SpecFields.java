@@ -108,10 +108,7 @@ final class SpecFields {
       for (int i = 0; i < seq.items().size(); i++) {
         Node n = seq.items().get(i);
         if (!(n instanceof Scalar s) || s.token() != JsonToken.VALUE_STRING || s.text().isEmpty()) {
-          throw yaml.error(
-              n,
-              flagsPath + "[" + i + "]",
-              "expected a flag such as ro, found " + YamlWords.describe(n));
+          throw yaml.expected(n, flagsPath + "[" + i + "]", "a flag such as ro");
         }
         flags.add(s.text());
         nodes.add(n);

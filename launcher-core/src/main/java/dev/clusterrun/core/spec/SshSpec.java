@@ -35,11 +35,11 @@ public record SshSpec(
     }
 
     public static KnownHostsPolicy fromYaml(String s) {
-      KnownHostsPolicy p = EnumWords.byWord(values(), s);
-      if (p != null) {
-        return p;
-      }
-      throw new IllegalArgumentException("expected 'strict' or 'accept-new', got '" + s + "'");
+      return EnumWords.byWord(values(), s)
+          .orElseThrow(
+              () ->
+                  new IllegalArgumentException(
+                      "expected 'strict' or 'accept-new', got '" + s + "'"));
     }
   }
 }

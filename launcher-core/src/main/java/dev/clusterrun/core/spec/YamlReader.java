@@ -91,7 +91,7 @@ public final class YamlReader {
     if (n instanceof MapNode m) {
       return m;
     }
-    throw error(n, path, "expected " + what + ", found " + YamlWords.describe(n));
+    throw expected(n, path, what);
   }
 
   /** A list, or null when absent or empty. */
@@ -134,7 +134,7 @@ public final class YamlReader {
                 + "' or quote the word");
       }
       if (!(n instanceof Scalar s) || s.isNull()) {
-        throw error(n, p, "expected a word, found " + YamlWords.describe(n));
+        throw expected(n, p, "a word");
       }
       out.add(s.text());
     }
@@ -222,7 +222,7 @@ public final class YamlReader {
     if (n instanceof Scalar s && !s.isNull()) {
       return s;
     }
-    throw error(n, path, "expected a single value, found " + YamlWords.describe(n));
+    throw expected(n, path, "a single value");
   }
 
   /** A text value checked by its one rule ({@link SettingRules}), or null when absent. */
@@ -303,7 +303,7 @@ public final class YamlReader {
         throw error(n, path, "expected true or false, found " + why);
       }
     }
-    throw error(n, path, "expected true or false, found " + YamlWords.describe(n));
+    throw expected(n, path, "true or false");
   }
 
   /** A duration above 0 ({@code 500ms}, {@code 10s}, {@code 2m}, whole seconds), or null. */
@@ -344,6 +344,11 @@ public final class YamlReader {
   /** {@code FILE:LINE:COLUMN} of a key. */
   public String where(Entry e) {
     return source + ":" + e.line() + ":" + e.column();
+  }
+
+  /** The value {@code n} is not {@code what}: "expected WHAT, found" what it is, at the value. */
+  public BadInputException expected(Node n, String path, String what) {
+    return error(n, path, "expected " + what + ", found " + YamlWords.describe(n));
   }
 
   /** A problem with a value, at the value. */

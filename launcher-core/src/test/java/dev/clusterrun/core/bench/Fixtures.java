@@ -1,5 +1,7 @@
 package dev.clusterrun.core.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -35,5 +37,20 @@ final class Fixtures {
             "docker://nvcr.io#nvidia/hpc-benchmarks:25.04",
             start,
             end);
+  }
+
+  /** Holds {@code r} to the problem its best HPL run solved: N, NB and the P x Q process grid. */
+  static void assertProblem(BenchResult r, long n, int nb, int p, int q) {
+    assertThat(r.n()).isEqualTo(n);
+    assertThat(r.nb()).isEqualTo(nb);
+    assertThat(r.p()).isEqualTo(p);
+    assertThat(r.q()).isEqualTo(q);
+  }
+
+  /** {@code fixture} read by {@code parser}, held to have {@link Verdict#PASSED}. */
+  static BenchResult passed(BenchParser parser, String fixture) {
+    BenchResult r = parser.parse(read(fixture));
+    assertThat(r.verdict()).as("%s", r.reason()).isEqualTo(Verdict.PASSED);
+    return r;
   }
 }

@@ -9,16 +9,12 @@ class HpccParserTest {
 
   @Test
   void realOutputGivesSummaryFiguresAndTheEmbeddedHplRows() {
-    BenchResult r = parser.parse(Fixtures.read("hpcc-np2-real.hpccoutf.txt"));
-    assertThat(r.verdict()).isEqualTo(Verdict.PASSED);
+    BenchResult r = Fixtures.passed(parser, "hpcc-np2-real.hpccoutf.txt");
     assertThat(r.preset()).isEqualTo("hpcc");
     assertThat(r.headline().name()).isEqualTo("HPL");
     assertThat(r.headline().unit()).isEqualTo("Gflops");
     assertThat(r.headline().value()).isEqualTo(9.78027); // in decimal, not 9.780270000000001
-    assertThat(r.n()).isEqualTo(2000L);
-    assertThat(r.nb()).isEqualTo(80);
-    assertThat(r.p()).isEqualTo(1);
-    assertThat(r.q()).isEqualTo(2);
+    Fixtures.assertProblem(r, 2000L, 80, 1, 2);
     assertThat(r.timeSeconds()).isEqualTo(0.545929);
     assertThat(r.residual()).isEqualTo(0.0064451);
     assertThat(r.rows()).hasSize(2);
@@ -58,8 +54,7 @@ class HpccParserTest {
   void randomAccessErrorsWithinHpccsOnePercentPass() {
     // Real enroot, 3 nodes: "Found 362 errors in 524288 locations (passed)", Success=1; hpcc
     // allows up to 1 % of the table. The fixture carries the same fraction (edited, see README).
-    BenchResult r = parser.parse(Fixtures.read("hpcc-np2-edited-ra-errors-passed.hpccoutf.txt"));
-    assertThat(r.verdict()).as("%s", r.reason()).isEqualTo(Verdict.PASSED);
+    BenchResult r = Fixtures.passed(parser, "hpcc-np2-edited-ra-errors-passed.hpccoutf.txt");
     assertThat(r.reason()).isNull();
     assertThat(r.metrics())
         .containsEntry("MPIRandomAccess_Errors", 1451.0)

@@ -9,16 +9,12 @@ class HplParserTest {
 
   @Test
   void nvidiaOutputKeepsAllRowsAndSummarisesTheBestWithItsPerGpuValue() {
-    BenchResult r = parser.parse(Fixtures.read("hpl-nvidia-2nodes.txt"));
-    assertThat(r.verdict()).isEqualTo(Verdict.PASSED);
+    BenchResult r = Fixtures.passed(parser, "hpl-nvidia-2nodes.txt");
     assertThat(r.rows()).hasSize(2);
     assertThat(r.rows()).allMatch(x -> x.variant().equals("WC0") && x.residualPassed());
     assertThat(r.headline()).isEqualTo(new Metric("HPL", 5.749e+05, "Gflops"));
     assertThat(r.perGpu()).isEqualTo(3.593e+04);
-    assertThat(r.n()).isEqualTo(376832L);
-    assertThat(r.nb()).isEqualTo(1024);
-    assertThat(r.p()).isEqualTo(4);
-    assertThat(r.q()).isEqualTo(4);
+    Fixtures.assertProblem(r, 376832L, 1024, 4, 4);
     assertThat(r.timeSeconds()).isEqualTo(61.97);
     assertThat(r.residual()).isEqualTo(0.000398164210);
     assertThat(r.testsPassed()).isEqualTo(2);
@@ -28,8 +24,7 @@ class HplParserTest {
 
   @Test
   void realNetlibOutputFromHpccHasNoPerGpuColumn() {
-    BenchResult r = parser.parse(Fixtures.read("hpl-netlib-real-from-hpcc.txt"));
-    assertThat(r.verdict()).isEqualTo(Verdict.PASSED);
+    BenchResult r = Fixtures.passed(parser, "hpl-netlib-real-from-hpcc.txt");
     assertThat(r.rows()).extracting(HplRow::nb).containsExactly(80, 128);
     assertThat(r.rows()).extracting(HplRow::variant).containsOnly("WR11C2R4");
     assertThat(r.headline().value()).isEqualTo(9.780);

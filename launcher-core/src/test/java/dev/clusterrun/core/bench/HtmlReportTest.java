@@ -47,6 +47,13 @@ class HtmlReportTest {
             Instant.parse("2026-11-23T08:00:00Z")));
   }
 
+  /** The charts of {@code page}, one match each: the figure, and its caption as group 1. */
+  private static Matcher charts(String page) {
+    return Pattern.compile(
+            "<figure class=\"chart\">\\n<figcaption>([^ <]+).*?</figure>", Pattern.DOTALL)
+        .matcher(page);
+  }
+
   @Test
   void theExamplePageIsWhatTheRecordedRunsRenderTo() throws Exception {
     String page = render();
@@ -64,10 +71,7 @@ class HtmlReportTest {
     List<BenchResult> runs = recorded();
     long failed = runs.stream().filter(r -> !r.passed()).count();
     assertThat(failed).isOne();
-    Matcher m =
-        Pattern.compile(
-                "<figure class=\"chart\">\\n<figcaption>([^ <]+).*?</figure>", Pattern.DOTALL)
-            .matcher(page);
+    Matcher m = charts(page);
     List<String> charts = new ArrayList<>();
     while (m.find()) {
       String chart = m.group();
@@ -141,10 +145,7 @@ class HtmlReportTest {
                 "log",
                 Path.of("/shared/ws"),
                 Instant.parse("2026-11-23T08:00:00Z")));
-    Matcher m =
-        Pattern.compile(
-                "<figure class=\"chart\">\\n<figcaption>([^ <]+).*?</figure>", Pattern.DOTALL)
-            .matcher(page);
+    Matcher m = charts(page);
     List<String> withMedian = new ArrayList<>();
     while (m.find()) {
       if (m.group().contains("<polyline class=\"median\"")) {

@@ -7,14 +7,10 @@ import org.junit.jupiter.api.Test;
 class OtherParsersTest {
   @Test
   void hplMxpReportsGflopsPerGpuGridAndLuFigures() {
-    BenchResult r = new HplMxpParser().parse(Fixtures.read("hpl-mxp-nvidia.txt"));
-    assertThat(r.verdict()).isEqualTo(Verdict.PASSED);
+    BenchResult r = Fixtures.passed(new HplMxpParser(), "hpl-mxp-nvidia.txt");
     assertThat(r.headline()).isEqualTo(new Metric("HPL-MxP", 3.3316e+06, "Gflops"));
     assertThat(r.perGpu()).isEqualTo(416450.12);
-    assertThat(r.n()).isEqualTo(380928L);
-    assertThat(r.nb()).isEqualTo(2048);
-    assertThat(r.p()).isEqualTo(2);
-    assertThat(r.q()).isEqualTo(4);
+    Fixtures.assertProblem(r, 380928L, 2048, 2, 4);
     assertThat(r.residual()).isEqualTo(1.260114E-05);
     assertThat(r.metrics())
         .containsEntry("lu_gflops", 3.7414e+06)
@@ -44,8 +40,7 @@ class OtherParsersTest {
     BenchResult ref = new StreamParser().parse(Fixtures.read("stream-reference.txt"));
     assertThat(ref.headline()).isEqualTo(new Metric("Triad", 153012.8, "MB/s"));
     assertThat(ref.metrics()).containsEntry("Copy", 141207.3).containsEntry("Add", 152770.4);
-    BenchResult nv = new StreamParser().parse(Fixtures.read("stream-nvidia.txt"));
-    assertThat(nv.verdict()).isEqualTo(Verdict.PASSED);
+    BenchResult nv = Fixtures.passed(new StreamParser(), "stream-nvidia.txt");
     assertThat(nv.headline().unit()).isEqualTo("MB/s");
   }
 
@@ -66,8 +61,7 @@ class OtherParsersTest {
 
   @Test
   void ncclReadsBusBandwidthTableAndDevices() {
-    BenchResult r = new NcclTestsParser().parse(Fixtures.read("nccl-all-reduce.txt"));
-    assertThat(r.verdict()).isEqualTo(Verdict.PASSED);
+    BenchResult r = Fixtures.passed(new NcclTestsParser(), "nccl-all-reduce.txt");
     assertThat(r.headline()).isEqualTo(new Metric("busbw", 55.8624, "GB/s"));
     assertThat(r.metrics())
         .containsEntry("sizes", 7.0)

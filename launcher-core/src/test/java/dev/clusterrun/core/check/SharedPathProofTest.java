@@ -63,6 +63,13 @@ class SharedPathProofTest {
     return ShNodeShell.of(name, tmp.toString());
   }
 
+  /** Every node of {@code r} came to {@code status}. */
+  private static void assertEveryNode(SharedPathProof.Verdict r, SharedPathProof.Status status) {
+    assertThat(r.nodes().values())
+        .extracting(SharedPathProof.NodeProof::status)
+        .containsOnly(status);
+  }
+
   private void assertNoProbeLeft(Path dir) throws IOException, InterruptedException {
     try (Stream<Path> s = Files.list(dir)) {
       assertThat(s.map(p -> p.getFileName().toString()))
@@ -93,9 +100,7 @@ class SharedPathProofTest {
     SharedPathProof.Verdict r = proveTemplate(shared + "/$(id -u)/$USER");
     String expanded = shared + "/" + uid + "/ana";
     assertThat(r.headProblem()).isNull();
-    assertThat(r.nodes().values())
-        .extracting(SharedPathProof.NodeProof::status)
-        .containsOnly(SharedPathProof.Status.SHARED);
+    assertEveryNode(r, SharedPathProof.Status.SHARED);
     assertThat(r.nodes().get("n2").path()).isEqualTo(expanded);
     assertThat(Paths.get(expanded)).isDirectory();
     try (Stream<Path> all = Files.walk(tmp)) {
@@ -117,9 +122,7 @@ class SharedPathProofTest {
     node("n2", sh("n2"), shared);
     node("n3", sh("n3"), shared);
     SharedPathProof.Verdict r = prove();
-    assertThat(r.nodes().values())
-        .extracting(SharedPathProof.NodeProof::status)
-        .containsOnly(SharedPathProof.Status.SHARED);
+    assertEveryNode(r, SharedPathProof.Status.SHARED);
     assertThat(r.nodes().get("n2").detail()).contains("the head read its own");
     assertThat(r.cleanupProblem()).isNull();
     assertNoProbeLeft(shared);
@@ -194,9 +197,7 @@ class SharedPathProofTest {
     node("head", sh("head"), file);
     node("n2", sh("n2"), shared);
     SharedPathProof.Verdict r = prove();
-    assertThat(r.nodes().values())
-        .extracting(SharedPathProof.NodeProof::status)
-        .containsOnly(SharedPathProof.Status.ERROR);
+    assertEveryNode(r, SharedPathProof.Status.ERROR);
     assertThat(r.nodes().get("n2").detail()).startsWith("the head could not write " + file);
   }
 
@@ -249,9 +250,7 @@ class SharedPathProofTest {
                     new SharedPathProof.Subject(wsPaths, true)));
 
     assertThat(v).hasSize(2);
-    assertThat(v.get(0).nodes().values())
-        .extracting(SharedPathProof.NodeProof::status)
-        .containsOnly(SharedPathProof.Status.SHARED);
+    assertEveryNode(v.get(0), SharedPathProof.Status.SHARED);
     assertThat(Files.isDirectory(ws)).as("the head created the workspace").isTrue();
     assertThat(v.get(1).problem("n2")).isEmpty();
     assertThat(v.get(1).problem("n3").orElseThrow())

@@ -63,6 +63,19 @@ class LaunchAgentHookTest {
     return shell.equals("exec") || Files.isExecutable(Path.of("/bin", shell));
   }
 
+  /**
+   * The environ the hook writes when it gives Open MPI and PRRTE the launch agent {@code agent}.
+   */
+  private static String agentEnviron(String agent) {
+    return "PATH=/usr/bin:/bin\n"
+        + "OMPI_MCA_orte_launch_agent="
+        + agent
+        + "\n"
+        + "PRTE_MCA_prte_launch_agent="
+        + agent
+        + "\n";
+  }
+
   @Test
   void headerCarriesTheVersionAndChecksumMatchesSha256sum() throws IOException, Exception {
     String[] lines = LaunchAgentHook.content().split("\n");
@@ -141,15 +154,7 @@ class LaunchAgentHookTest {
     Run r = runHook(shell, Map.of("CLUSTERRUN_LAUNCH_AGENT", agent));
     assertThat(r.exit()).isZero();
     assertThat(r.stderr()).isEmpty();
-    assertThat(r.environ())
-        .isEqualTo(
-            "PATH=/usr/bin:/bin\n"
-                + "OMPI_MCA_orte_launch_agent="
-                + agent
-                + "\n"
-                + "PRTE_MCA_prte_launch_agent="
-                + agent
-                + "\n");
+    assertThat(r.environ()).isEqualTo(agentEnviron(agent));
   }
 
   static Stream<Arguments> hostileAgents() {
@@ -176,15 +181,7 @@ class LaunchAgentHookTest {
     String withMarker = agent.replace("MARKER", tmp.resolve("pwned").toString());
     Run r = runHook(shell, Map.of("CLUSTERRUN_LAUNCH_AGENT", withMarker));
     assertThat(r.exit()).isZero();
-    assertThat(r.environ())
-        .isEqualTo(
-            "PATH=/usr/bin:/bin\n"
-                + "OMPI_MCA_orte_launch_agent="
-                + withMarker
-                + "\n"
-                + "PRTE_MCA_prte_launch_agent="
-                + withMarker
-                + "\n");
+    assertThat(r.environ()).isEqualTo(agentEnviron(withMarker));
     assertThat(tmp.resolve("pwned")).doesNotExist();
   }
 

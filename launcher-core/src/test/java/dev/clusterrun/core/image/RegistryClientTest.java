@@ -97,13 +97,7 @@ class RegistryClientTest {
   @Test
   void aManifestListGivesThePlatformsManifest() throws Exception {
     String list =
-        "{\"schemaVersion\":2,\"mediaType\":\""
-            + LIST
-            + "\",\"manifests\":["
-            + entry(B, V2, "linux", "arm64", "v8")
-            + ","
-            + entry(C, V2, "linux", "amd64", null)
-            + "]}";
+        manifests(LIST, entry(B, V2, "linux", "arm64", "v8"), entry(C, V2, "linux", "amd64", null));
     registry.on("/v2/lab/mpi/manifests/1", r -> Reply.json(list, LIST, A));
     assertThat(resolve(image())).isEqualTo(new Resolved(C, A, V2, false));
     Resolved arm =
@@ -116,13 +110,10 @@ class RegistryClientTest {
   @Test
   void anOciIndexGivesThePlatformsManifestAndSaysWhenItHasNone() throws Exception {
     String index =
-        "{\"schemaVersion\":2,\"mediaType\":\""
-            + INDEX
-            + "\",\"manifests\":["
-            + entry(B, OCI, "unknown", "unknown", null)
-            + ","
-            + entry(C, OCI, "linux", "amd64", null)
-            + "]}";
+        manifests(
+            INDEX,
+            entry(B, OCI, "unknown", "unknown", null),
+            entry(C, OCI, "linux", "amd64", null));
     registry.on("/v2/lab/mpi/manifests/1", r -> Reply.json(index, INDEX, A));
     assertThat(resolve(image())).isEqualTo(new Resolved(C, A, OCI, false));
     RegistryException e =
@@ -138,6 +129,15 @@ class RegistryClientTest {
                 + registry.registry()
                 + ": repository lab/mpi, tag 1: no ppc64le image in its index (it has"
                 + " unknown/unknown, linux/amd64)");
+  }
+
+  /** A manifest list or OCI index of media type {@code type} with the manifests {@code entries}. */
+  static String manifests(String type, String... entries) {
+    return "{\"schemaVersion\":2,\"mediaType\":\""
+        + type
+        + "\",\"manifests\":["
+        + String.join(",", entries)
+        + "]}";
   }
 
   static String entry(String digest, String type, String os, String arch, String variant) {

@@ -31,19 +31,22 @@ class RunLogsTest {
     return out.toString(StandardCharsets.UTF_8);
   }
 
+  /** Logs to {@code out} and {@code err} that fail the test with {@code why} if they pause. */
+  private RunLogs neverPausing(String why) {
+    return new RunLogs(
+        out,
+        err,
+        () -> {
+          throw new AssertionError(why);
+        });
+  }
+
   @Test
   void showsStdoutAndStderrAsTheRunKeptThem() throws Exception {
     Path d = runDir();
     append(d.resolve("stdout.log"), "rank 0 up\nrank 1 up\n");
     append(d.resolve("stderr.log"), "warning: slow\n");
-    Path shown =
-        new RunLogs(
-                out,
-                err,
-                () -> {
-                  throw new AssertionError("no pause without -f");
-                })
-            .show(new RunLogs.Request(ws, ID, false));
+    Path shown = neverPausing("no pause without -f").show(new RunLogs.Request(ws, ID, false));
     assertThat(shown).isEqualTo(d);
     assertThat(out()).isEqualTo("rank 0 up\nrank 1 up\n");
     assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("warning: slow\n");
@@ -83,13 +86,7 @@ class RunLogsTest {
     Path d = runDir();
     append(d.resolve("stdout.log"), "done\n");
     append(d.resolve("summary.json"), "{}\n");
-    new RunLogs(
-            out,
-            err,
-            () -> {
-              throw new AssertionError("an ended run is not followed");
-            })
-        .show(new RunLogs.Request(ws, ID, true));
+    neverPausing("an ended run is not followed").show(new RunLogs.Request(ws, ID, true));
     assertThat(out()).isEqualTo("done\n");
   }
 

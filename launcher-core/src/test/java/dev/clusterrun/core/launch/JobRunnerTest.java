@@ -40,13 +40,7 @@ class JobRunnerTest {
    */
   private void interruptedWhilePreparing(int signal, int exit) throws Exception {
     JobSpec f =
-        JobSpecBuilder.layer("j.yaml")
-            .name("j")
-            .image("/i.sqsh")
-            .containerName("named")
-            .workspace(ws.toString(), "/app")
-            .command("hostname")
-            .build();
+        JobSpecBuilder.hostnameJob(ws.toString()).image("/i.sqsh").containerName("named").build();
     ResolvedJob job = PlannerTest.resolved(f);
     AtomicInteger asked = new AtomicInteger();
     NodeShell counting =
@@ -98,13 +92,7 @@ class JobRunnerTest {
 
   @Test
   void aNamedContainerWithoutAnImageIsSaidToBeUsedAsItIs() throws Exception {
-    JobSpec f =
-        JobSpecBuilder.layer("j.yaml")
-            .name("j")
-            .containerName("mine")
-            .workspace(ws.toString(), "/app")
-            .command("hostname")
-            .build();
+    JobSpec f = JobSpecBuilder.hostnameJob(ws.toString()).containerName("mine").build();
     ResolvedJob job = PlannerTest.resolved(f);
     List<String> said = new java.util.ArrayList<>();
     Progress saying =

@@ -62,11 +62,8 @@ class PerNodeLauncherTest {
 
   ResolvedJob job() {
     JobSpec f =
-        JobSpecBuilder.layer("j.yaml")
-            .name("j")
+        JobSpecBuilder.hostnameJob(dir.toString())
             .image("/i.sqsh")
-            .workspace(dir.toString(), "/app")
-            .command("hostname")
             .launcher(LauncherKind.PER_NODE)
             .build();
     return PlannerTest.resolved(f);
@@ -105,13 +102,21 @@ class PerNodeLauncherTest {
         "test");
   }
 
+  /** The script each node runs: {@code gpu01}'s and {@code gpu02}'s. */
+  private static Map<String, String> twoNodes(String gpu01, String gpu02) {
+    return Map.of("gpu01", gpu01, "gpu02", gpu02);
+  }
+
+  /** A run id of this test process's own, ending in {@code what}. */
+  private static String runId(String what) {
+    return "pn-test-" + ProcessHandle.current().pid() + "-" + what;
+  }
+
   @Test
   void theFirstFailingNodesCodeIsTheRunsAndTheOtherNodeIsStopped() throws Exception {
-    String runId = "pn-test-" + ProcessHandle.current().pid() + "-fail";
+    String runId = runId("fail");
     Map<String, String> scripts =
-        Map.of(
-            "gpu01", "echo start; exec sleep 60",
-            "gpu02", "sleep 1; echo bad >&2; exit 3");
+        twoNodes("echo start; exec sleep 60", "sleep 1; echo bad >&2; exit 3");
     try (Session s = session()) {
       long t = System.nanoTime();
       Launcher.Ending end = launch(s, runId, scripts, null, false);
@@ -129,11 +134,11 @@ class PerNodeLauncherTest {
 
   @Test
   void everyNodeGetsThePortPickedOnTheFirstAndKeepGoingLetsTheOthersFinish() throws Exception {
-    String runId = "pn-test-" + ProcessHandle.current().pid() + "-keep";
+    String runId = runId("keep");
     Map<String, String> scripts =
-        Map.of(
-            "gpu01", "sleep 1; echo rank=$NODE_RANK port=$MASTER_PORT",
-            "gpu02", "echo rank=$NODE_RANK port=$MASTER_PORT; exit 4");
+        twoNodes(
+            "sleep 1; echo rank=$NODE_RANK port=$MASTER_PORT",
+            "echo rank=$NODE_RANK port=$MASTER_PORT; exit 4");
     Launcher.Ending end;
     try (Session s = session()) {
       end = launch(s, runId, scripts, false, true);
@@ -150,8 +155,8 @@ class PerNodeLauncherTest {
 
   @Test
   void interruptStopsEveryNode() throws Exception {
-    String runId = "pn-test-" + ProcessHandle.current().pid() + "-int";
-    Map<String, String> scripts = Map.of("gpu01", "exec sleep 60", "gpu02", "exec sleep 61");
+    String runId = runId("int");
+    Map<String, String> scripts = twoNodes("exec sleep 60", "exec sleep 61");
     Launcher.Ending end;
     try (Session s = session()) {
       PerNodeLauncher l = new PerNodeLauncher(port -> plan(runId, scripts, port), null, false);

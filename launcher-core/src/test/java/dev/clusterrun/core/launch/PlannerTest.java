@@ -36,14 +36,7 @@ class PlannerTest {
   }
 
   static Plan planOf(java.nio.file.Path ws, String image, String name) {
-    JobSpec f =
-        JobSpecBuilder.layer("j.yaml")
-            .name("j")
-            .image(image)
-            .containerName(name)
-            .workspace(ws.toString(), "/app")
-            .command("hostname")
-            .build();
+    JobSpec f = JobSpecBuilder.hostnameJob(ws.toString()).image(image).containerName(name).build();
     ResolvedJob job = resolved(f);
     return Planner.plan(
         job, TWO_BY_EIGHT, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
@@ -81,6 +74,26 @@ class PlannerTest {
         .build();
   }
 
+  /** The seed example's launch line, up to its command: the container, then mpirun on 2x8. */
+  static final String SEED_LAUNCH =
+      "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
+          + " hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt ";
+
+  /** A layer from {@code source} with the seed example's container and workspace. */
+  static JobSpecBuilder seedLayer(String source) {
+    return JobSpecBuilder.layer(source)
+        .container(seedFile().container())
+        .workspace(seedFile().workspace());
+  }
+
+  /**
+   * The plan of {@code file} (from j.yaml) under the layer {@code flags} of the flag {@code flag}.
+   */
+  static Plan flagsOver(JobSpec flags, String flag, JobSpec file) {
+    return plan(
+        new JobResolver().layer(flags, Source.FLAG, flag).layer(file, Source.FILE, "j.yaml"), true);
+  }
+
   static Plan plan(JobResolver r, boolean hook) {
     ResolvedJob job = r.resolve(TWO_BY_EIGHT, "/home/alice");
     return Planner.plan(
@@ -90,11 +103,7 @@ class PlannerTest {
   @Test
   void seedExampleGivesTheSeedCommand() {
     Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "examples/seed.yaml"), true);
-    assertThat(ShellQuote.join(p.launch()))
-        .isEqualTo(
-            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
-                + " hpc-benchmarks"
-                + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname");
+    assertThat(ShellQuote.join(p.launch())).isEqualTo(SEED_LAUNCH + "hostname");
     // The hostfile lives in the run's own directory: two runs at once never share it.
     assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/runs/RUN/hosts.txt");
     assertThat(p.hostfileHostPath()).startsWith(p.runDir() + "/");
@@ -110,10 +119,7 @@ class PlannerTest {
         .endsWith("exec \"$@\"\n");
     assertThat(p.launchEnv()).containsEntry(LaunchAgent.ENV_VAR, p.agentString());
     assertThat(PlanRenderer.text(p))
-        .contains(
-            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
-                + " hpc-benchmarks"
-                + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt hostname\n")
+        .contains(SEED_LAUNCH + "hostname\n")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
         .contains("mpi.np ")
         .contains("hostfile (hostfiles/2x8.txt: total slots)");
@@ -305,12 +311,7 @@ class PlannerTest {
                   c.remapRoot = true;
                 })
             .build();
-    Plan on =
-        plan(
-            new JobResolver()
-                .layer(flags, Source.FLAG, "--container-writable")
-                .layer(f, Source.FILE, "j.yaml"),
-            true);
+    Plan on = flagsOver(flags, "--container-writable", f);
     assertThat(on.launchEnv())
         .containsEntry("ENROOT_ROOTFS_WRITABLE", "y")
         .containsEntry("ENROOT_REMAP_ROOT", "y")
@@ -327,12 +328,7 @@ class PlannerTest {
             "--rw",
             "--root");
     JobSpec noHome = JobSpecBuilder.layer("flags").parts(c -> c.mountHome = false).build();
-    Plan off =
-        plan(
-            new JobResolver()
-                .layer(noHome, Source.FLAG, "--no-container-mount-home")
-                .layer(f, Source.FILE, "j.yaml"),
-            true);
+    Plan off = flagsOver(noHome, "--no-container-mount-home", f);
     assertThat(off.launchEnv()).containsEntry("ENROOT_MOUNT_HOME", "n");
     assertThat(off.agent()).contains("ENROOT_MOUNT_HOME=n");
   }
@@ -341,10 +337,7 @@ class PlannerTest {
   void theCanaryReadsThisRunsTokenAndKnowsWhereMpirunPlacesRanks() {
     Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml"), true);
     assertThat(ShellQuote.join(p.canaryLaunch()))
-        .startsWith(
-            "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
-                + " hpc-benchmarks"
-                + " mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt sh -c ")
+        .startsWith(SEED_LAUNCH + "sh -c ")
         .contains("/app/runs/RUN/canary.token");
     assertThat(p.placement().placement("gpu01"))
         .containsExactly(java.util.Map.entry("gpu01", 8), java.util.Map.entry("gpu02", 8));
@@ -404,9 +397,7 @@ class PlannerTest {
   @Test
   void aHostfileTheJobNamesIsUsedAsGiven() {
     JobSpec named =
-        JobSpecBuilder.layer("h.yaml")
-            .container(seedFile().container())
-            .workspace(seedFile().workspace())
+        seedLayer("h.yaml")
             .mpi(new MpiSpec(null, null, null, null, null, "/app/hosts.txt"))
             .command("hostname")
             .build();
@@ -447,12 +438,7 @@ class PlannerTest {
   @Test
   void badCombinationsAreNamed() {
     JobSpec tooMany =
-        JobSpecBuilder.layer("t.yaml")
-            .container(seedFile().container())
-            .workspace(seedFile().workspace())
-            .mpi(new MpiSpec(17, null, null, null, null, null))
-            .command("x")
-            .build();
+        seedLayer("t.yaml").mpi(new MpiSpec(17, null, null, null, null, null)).command("x").build();
     assertThatThrownBy(() -> plan(new JobResolver().layer(tooMany, Source.FILE, "t.yaml"), true))
         .isInstanceOf(BadInputException.class)
         .hasMessage(
@@ -461,9 +447,7 @@ class PlannerTest {
                 + " mpi.args)");
 
     JobSpec outside =
-        JobSpecBuilder.layer("o.yaml")
-            .container(seedFile().container())
-            .workspace(seedFile().workspace())
+        seedLayer("o.yaml")
             .mpi(new MpiSpec(null, null, null, null, null, "/tmp/h"))
             .command("x")
             .build();
@@ -472,11 +456,7 @@ class PlannerTest {
         .hasMessageContaining(
             "o.yaml: mpi.hostfile: '/tmp/h' must lie inside the workspace mount /app");
 
-    JobSpec noCommand =
-        JobSpecBuilder.layer("n.yaml")
-            .container(seedFile().container())
-            .workspace(seedFile().workspace())
-            .build();
+    JobSpec noCommand = seedLayer("n.yaml").build();
     assertThatThrownBy(() -> plan(new JobResolver().layer(noCommand, Source.FILE, "n.yaml"), true))
         .hasMessageStartingWith("command: no command to run");
 

@@ -35,11 +35,7 @@ class RunPlansTest {
 
   /** The job: its named container {@code mine} in the data path, {@code hostname} its command. */
   private JobSpecBuilder spec() {
-    return JobSpecBuilder.layer("j.yaml")
-        .name("j")
-        .containerName("mine")
-        .workspace(ws.toString(), "/app")
-        .command("hostname");
+    return JobSpecBuilder.hostnameJob(ws.toString()).containerName("mine");
   }
 
   private static ResolvedJob resolve(JobSpec f) {

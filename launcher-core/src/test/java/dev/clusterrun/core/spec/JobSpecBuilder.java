@@ -27,6 +27,14 @@ public final class JobSpecBuilder {
     this.source = source;
   }
 
+  /**
+   * The tests' usual job, the layer of {@code j.yaml}: {@code j}, running {@code hostname}, the
+   * workspace {@code workspace} mounted at {@code /app}; its image, name and the rest unsaid.
+   */
+  public static JobSpecBuilder hostnameJob(String workspace) {
+    return layer("j.yaml").name("j").workspace(workspace, "/app").command("hostname");
+  }
+
   /** A layer from {@code source} (a file name, "flags", "environment") that says nothing yet. */
   public static JobSpecBuilder layer(String source) {
     return new JobSpecBuilder(source);
