@@ -99,6 +99,8 @@ Commands:
   own -- CMD...             run CMD holding the machine-wide owner lock of the local cluster
                             (waiting for another owner first): what benchmarks and scripts use
   owner                     print the PID and command line of the owner lock's holder, if any
+  owner-state               who may change the cluster: free, recorded (a plain up left it up:
+                            up, down and the ITs replace it), or other PID (wait for it)
   check                     say whether this machine can run the cluster (exit 0 when it can)
 
 Environment:
@@ -1471,6 +1473,7 @@ main() {
       p=$(owner_pid)
       if [[ -n $p ]]; then echo "$p $(tr '\0\n' '  ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-300)"; fi
       ;;
+    owner-state) owner_state ;;
     status) do_status ;;
     env) do_env ;;
     hostfile) [[ $# -le 1 ]] || die "usage: cluster.sh hostfile [SLOTS]"; do_hostfile "$@" ;;

@@ -653,6 +653,17 @@ public final class LocalCluster implements AutoCloseable {
                 java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.WRITE);
         lock = channel.tryLock();
+        if (lock == null && "recorded".equals(ownerState())) {
+          // The cluster a plain `cluster.sh up` left up (the quick start's, to play with): the
+          // tests
+          // replace it as `up` does, instead of waiting for a holder that waits for `down`.
+          System.err.println(
+              "local cluster: taking down the cluster a plain `cluster.sh up` left up ("
+                  + owner().orElse("(unknown)")
+                  + "), as `cluster.sh up` does");
+          run(script(), List.of("down"), Map.of(), null, Duration.ofSeconds(180));
+          lock = channel.tryLock();
+        }
         if (lock == null) {
           // Say who we wait for: another build's test JVM, a benchmark, a cluster left up by hand.
           System.err.println(
@@ -663,6 +674,16 @@ public final class LocalCluster implements AutoCloseable {
       } catch (java.io.IOException e) {
         holds--;
         throw new IllegalStateException("cannot lock " + file + ": " + e.getMessage(), e);
+      }
+    }
+
+    /** Who may change the cluster, as {@code cluster.sh owner-state} says; empty when unknown. */
+    private static String ownerState() {
+      try {
+        Result r = run(script(), List.of("owner-state"), Map.of(), null, Duration.ofSeconds(10));
+        return r.ok() ? r.out().strip() : "";
+      } catch (RuntimeException e) {
+        return "";
       }
     }
 
