@@ -91,7 +91,8 @@ class ScreenIT {
     return screenOf(hosts, more);
   }
 
-  static Result screenOf(String hostfile, String... more) {
+  /** clusterrun's words for a screen of {@code hostfile} in the test image and workspace. */
+  static List<String> screenArgs(String hostfile, String... more) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -103,8 +104,12 @@ class ScreenIT {
                 "--workspace",
                 workspace));
     args.addAll(List.of(more));
+    return args;
+  }
+
+  static Result screenOf(String hostfile, String... more) {
     long t0 = System.nanoTime();
-    Result r = clusterrun(args.toArray(String[]::new));
+    Result r = clusterrun(screenArgs(hostfile, more).toArray(String[]::new));
     System.err.printf(
         "ScreenIT: screen of %s %s took %.1f s%n%s%n%s%n",
         hostfile, String.join(" ", more), (System.nanoTime() - t0) / 1e9, r.stdout(), r.stderr());
@@ -288,18 +293,8 @@ class ScreenIT {
   void ctrlCDuringTheSecondLook_endsTheScreenAsARun_exit130NoVerdict() throws Exception {
     Path err = Paths.get(shared, "screen-int-" + UUID.randomUUID() + ".err");
     String pidFile = "/tmp/screen-int-it.pid";
-    List<String> argv =
-        List.of(
-            launcher,
-            "screen",
-            "--nodes",
-            hosts,
-            "--container-image",
-            image,
-            "--workspace",
-            workspace,
-            "--repeat",
-            "10");
+    List<String> argv = new ArrayList<>(List.of(launcher));
+    argv.addAll(screenArgs(hosts, "--repeat", "10"));
     Result tc = c().cluster("limit", "node3", "50mbit");
     assertThat(tc.exitCode()).as("%s", tc).isZero();
     Result r;

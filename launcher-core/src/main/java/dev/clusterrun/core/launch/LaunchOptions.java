@@ -42,6 +42,11 @@ public record LaunchOptions(
     return new LaunchOptions(skipChecks, canary, daemon, hook, label, keepGoing, stdin, perRank);
   }
 
+  /** The same options, with {@code --skip-checks}. */
+  public LaunchOptions withoutChecks() {
+    return new LaunchOptions(true, canary, daemon, hook, label, keepGoing, stdin, perRank);
+  }
+
   /** The same options, with {@code --stdin} and {@code --output-per-rank}. */
   public LaunchOptions withIo(String stdinTarget, boolean outputPerRank) {
     return new LaunchOptions(

@@ -156,13 +156,14 @@ public final class ScreenFlow {
     List<String> notes = new ArrayList<>();
     SecondLook look = SecondLook.of(v);
     if (look != null) {
-      LaunchOutcome again = flow.launchSecondLook(hf, look, v, console);
+      Hostfile sub = look.hostfile(hf);
+      LaunchOutcome again = flow.launchSecondLook(sub, look, v, console);
       RunSummary s2 = again.summary();
       if (s2 != null && s2.outcome() == RunEnd.INTERRUPTED) {
         // stopped by a signal (Ctrl-C, a hang-up): the screen ends there, as a run would
         return new ScreenOutcome(again.exitCode(), null, again, Map.of(), List.of());
       }
-      v = flow.judgeAgain(hf, look, f, v, again, notes);
+      v = flow.judgeAgain(sub, look, f, v, again, notes);
     }
     notes.addAll(flow.writeJUnit(v, Map.of()));
     if (rq.writeHostfile() != null) {
@@ -181,14 +182,12 @@ public final class ScreenFlow {
   }
 
   /**
-   * Runs the second look ({@link SecondLook}) at what {@code v} flagged on the suspect nodes of
-   * {@code hf}, with the image the first run pinned and no checks (they just passed on these
-   * nodes).
+   * Runs the second look ({@link SecondLook}) at what {@code v} flagged on its nodes ({@code sub}),
+   * with the image the first run pinned and no checks (they just passed on these nodes).
    */
   private LaunchOutcome launchSecondLook(
-      Hostfile hf, SecondLook look, ScreenJudge.Verdict v, Console console)
+      Hostfile sub, SecondLook look, ScreenJudge.Verdict v, Console console)
       throws IOException, InterruptedException {
-    Hostfile sub = look.hostfile(hf);
     console
         .progress()
         .note(
@@ -204,7 +203,7 @@ public final class ScreenFlow {
    * could not run.
    */
   private ScreenJudge.Verdict judgeAgain(
-      Hostfile hf,
+      Hostfile sub,
       SecondLook look,
       ScreenFigures first,
       ScreenJudge.Verdict v,
@@ -219,8 +218,8 @@ public final class ScreenFlow {
               + "); the first measurement stands");
       return v;
     }
-    Hostfile sub = look.hostfile(hf);
-    SecondLook.Merged m = look.merge(hf.names(), first, figures(sub, look.rounds(sub), s));
+    List<String> all = v.nodes().stream().map(ScreenJudge.NodeRow::node).toList();
+    SecondLook.Merged m = look.merge(all, first, figures(sub, look.rounds(sub), s));
     return ScreenJudge.again(v, m.figures(), rq.judging().tolerances(), m.rechecks());
   }
 
@@ -285,12 +284,7 @@ public final class ScreenFlow {
             Integer.toString(rq.repeat()),
             Integer.toString(hf.hosts().size()),
             PairRounds.argument(rounds));
-    LaunchOptions o = rq.launch();
-    if (again) {
-      o =
-          new LaunchOptions(
-              true, o.canary(), o.daemon(), o.hook(), o.label(), o.keepGoing(), o.stdin(), false);
-    }
+    LaunchOptions o = again ? rq.launch().withoutChecks() : rq.launch();
     LaunchFlow.Launch launch =
         new LaunchFlow.Launch(
             hf, first, LaunchFlow.newRunId("screen"), null, o, rq.clusterrunVersion());
