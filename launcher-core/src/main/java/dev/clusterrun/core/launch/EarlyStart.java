@@ -3,6 +3,7 @@ package dev.clusterrun.core.launch;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.ShellQuote;
+import dev.clusterrun.core.remote.ShellScript;
 import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.session.InputPump;
 import dev.clusterrun.core.spec.LauncherKind;
@@ -40,15 +41,10 @@ public final class EarlyStart {
   static final String NEWLINE = "cr_nl";
 
   /**
-   * What the held container runs: one line read, run only when it is an {@code exec}; the end of
-   * the input (or anything else) exits 125 without running anything.
+   * What the held container runs ({@code early-gate.sh}): one line read, run only when it is an
+   * {@code exec}; the end of the input (or anything else) exits 125 without running anything.
    */
-  static final String GATE =
-      NEWLINE
-          + "='\n'\n"
-          + "IFS= read -r cr_go || exit 125\n"
-          + "case $cr_go in 'exec '*) eval \"$cr_go\" ;; esac\n"
-          + "exit 125\n";
+  static final String GATE = ShellScript.text(EarlyStart.class, "early-gate.sh");
 
   /** What a held start may print before the go (enroot's warnings), kept to show with the job's. */
   static final int KEPT_BYTES = 64 * 1024;

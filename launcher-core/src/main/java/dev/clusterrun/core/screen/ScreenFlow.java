@@ -15,6 +15,7 @@ import dev.clusterrun.core.launch.RunEnd;
 import dev.clusterrun.core.launch.RunSummary;
 import dev.clusterrun.core.launch.Setting;
 import dev.clusterrun.core.launch.Source;
+import dev.clusterrun.core.remote.ShellScript;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
@@ -46,32 +47,10 @@ public final class ScreenFlow {
   static final String SOURCE_RESOURCE = "screen.c";
 
   /**
-   * Compiles the program once (rank 0; the others wait for it), then runs it with its words as a
-   * child, passing on the signals that stop a job.
+   * What each rank runs ({@code screen-run.sh}): the program compiled once (rank 0; the others wait
+   * for it), then run as a child, the signals that stop a job passed on.
    */
-  static final String SCRIPT =
-      "src=$1 bin=$2\n"
-          + "shift 2\n"
-          + "if [ ! -x \"$bin\" ]; then\n"
-          + "  if [ \"${OMPI_COMM_WORLD_RANK:-0}\" = 0 ]; then\n"
-          + "    mpicc -O3 -o \"$bin.$$\" \"$src\" && mv -f \"$bin.$$\" \"$bin\" ||"
-          + " { echo \"clusterrun-screen: mpicc could not compile $src\" >&2; exit 1; }\n"
-          + "  else\n"
-          + "    i=0\n"
-          + "    while [ ! -x \"$bin\" ]; do\n"
-          + "      i=$((i + 1)); if [ $i -gt 1200 ]; then"
-          + " echo \"clusterrun-screen: $bin did not appear\" >&2; exit 1; fi\n"
-          + "      sleep 0.1\n"
-          + "    done\n"
-          + "  fi\n"
-          + "fi\n"
-          // a child, not exec: the program starts a session of its own (see screen.c)
-          + "\"$bin\" \"$@\" &\n"
-          + "pid=$!\n"
-          + "trap 'kill -TERM $pid 2>/dev/null' TERM INT HUP\n"
-          + "wait $pid; rc=$?\n"
-          + "while kill -0 $pid 2>/dev/null; do wait $pid; rc=$?; done\n"
-          + "exit $rc\n";
+  static final String SCRIPT = ShellScript.text(ScreenFlow.class, "screen-run.sh");
 
   /**
    * mpirun's words: no binding. Open MPI binds a job of one or two ranks to cores, the same core
@@ -300,17 +279,17 @@ public final class ScreenFlow {
     String m = pinned.workspaceMount().value();
     String inContainer =
         (m.endsWith("/") && m.length() > 1 ? m.substring(0, m.length() - 1) : m) + "/screen/";
-    List<String> command = new ArrayList<>();
-    command.addAll(
-        List.of(
-            "sh",
-            "-c",
-            SCRIPT,
-            "clusterrun-screen",
-            inContainer + srcName,
-            inContainer + "bin/screen-" + key));
+    return resolve(hf, command(inContainer + srcName, inContainer + "bin/screen-" + key, words))
+        .withImage(pinned.image());
+  }
+
+  /** What each rank runs: {@link #SCRIPT} with the source, the binary and the program's words. */
+  static List<String> command(String source, String binary, List<String> words) {
+    List<String> command = new ArrayList<>(List.of("sh", "-c", SCRIPT, "clusterrun-screen"));
+    command.add(source);
+    command.add(binary);
     command.addAll(words);
-    return resolve(hf, command).withImage(pinned.image());
+    return command;
   }
 
   /**
