@@ -109,6 +109,9 @@ Environment:
                             the host's enroot (each node starting from enroot's packaged
                             configuration); 'auto' (default) uses the host's when there is one
   CLUSTERRUN_LC_SUDO=1|0    give the job user password-less sudo inside the nodes (default 1)
+  CLUSTERRUN_LC_BASE_IMAGE=FILE.sqsh
+                            build the registries' images on this image's files (with a host
+                            enroot, the tiny tree alone has no shell or Open MPI for a job)
 EOF
 }
 
@@ -828,10 +831,19 @@ start_registries() {
 
 # The OCI layout pushes are built in, and its base image, tag "base": the tiny tree (see
 # make_registry) as one layer, this machine's architecture, CLUSTERRUN_IMAGE=clusterrun/tiny:latest.
+# With CLUSTERRUN_LC_BASE_IMAGE (a .sqsh), that image's files come first, as a layer of their own
+# below the tiny tree: a host's real enroot runs the image as it is, and a job needs a shell and
+# Open MPI in it (the stand-in runs the nodes' own).
 make_base_image() {
-  local layout=$REG_STATE/oci
+  local layout=$REG_STATE/oci rootfs
   umoci init --layout "$layout"
   umoci new --image "$layout:base"
+  if [[ -n ${CLUSTERRUN_LC_BASE_IMAGE:-} ]]; then
+    rootfs=$(mktemp -d "$REG_STATE/rootfs.XXXXXX")
+    unsquashfs -q -n -f -d "$rootfs" "$CLUSTERRUN_LC_BASE_IMAGE" >/dev/null
+    add_layer "$layout:base" "$rootfs"
+    rm -rf "$rootfs"
+  fi
   add_layer "$layout:base" "$REGISTRY_DIR/clusterrun/tiny/latest"
   umoci config --history.created_by "cluster.sh up" --image "$layout:base" --architecture "$(host_arch)" \
     --os linux --config.env CLUSTERRUN_IMAGE=clusterrun/tiny:latest

@@ -160,6 +160,11 @@ public final class LocalCluster implements AutoCloseable {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("CLUSTERRUN_LC_ENROOT", mode.name().toLowerCase(java.util.Locale.ROOT));
     env.put("CLUSTERRUN_LC_QUIET", "1");
+    String image = System.getenv("CLUSTERRUN_IT_IMAGE");
+    if (mode == EnrootMode.HOST && image != null && !image.isEmpty()) {
+      // a real enroot runs the registries' images as they are: they need the image's shell and MPI
+      env.put("CLUSTERRUN_LC_BASE_IMAGE", image);
+    }
     List<String> args = new ArrayList<>(List.of("up", Integer.toString(nodes)));
     args.addAll(options.upArguments());
     Duration timeout = DEFAULT_TIMEOUT.plusSeconds(2L * nodes);

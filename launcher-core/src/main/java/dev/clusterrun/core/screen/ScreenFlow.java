@@ -73,6 +73,9 @@ public final class ScreenFlow {
   /** The image the first run pinned; the second look runs in it. */
   private Setting<ImageRef> pinnedImage;
 
+  /** The GPUs each node's facts counted (nvidia-smi -L) in the first run's checks, node → count. */
+  private final Map<String, Integer> gpus = new java.util.LinkedHashMap<>();
+
   private ScreenFlow(ScreenRequest rq, String source, Console quiet) {
     this.rq = rq;
     this.source = source;
@@ -133,6 +136,10 @@ public final class ScreenFlow {
         ScreenJudge.judge(
             hf.names(), f.nodes(), f.pairs(), rq.judging().tolerances(), expected, f.spreads());
     List<String> notes = new ArrayList<>();
+    String gpuNote = gpuNote(flow.gpus);
+    if (gpuNote != null) {
+      notes.add(gpuNote);
+    }
     SecondLook look = SecondLook.of(v);
     if (look != null) {
       Hostfile sub = look.hostfile(hf);
@@ -268,7 +275,54 @@ public final class ScreenFlow {
         new LaunchFlow.Launch(
             hf, first, LaunchFlow.newRunId("screen"), null, o, rq.clusterrunVersion());
     return LaunchFlow.launch(
-        launch, (session, report, job) -> withProgram(hf, job, srcName, words), quiet);
+        launch,
+        (session, report, job) -> {
+          if (report != null && !again) {
+            report.facts().forEach((node, f) -> gpus.put(node, f.gpus().count()));
+          }
+          return withProgram(hf, job, srcName, words);
+        },
+        quiet);
+  }
+
+  /**
+   * What a verdict does not cover on GPU nodes, or null when no node has a GPU: the program
+   * measures the CPUs, the memory and the host network, not the GPUs. {@code gpus}: node → the GPUs
+   * its facts counted (null: none seen).
+   */
+  static String gpuNote(Map<String, Integer> gpus) {
+    java.util.TreeMap<Integer, List<String>> byCount = new java.util.TreeMap<>();
+    gpus.forEach(
+        (node, n) -> {
+          if (n != null && n > 0) {
+            byCount.computeIfAbsent(n, k -> new ArrayList<>()).add(node);
+          }
+        });
+    if (byCount.isEmpty()) {
+      return null;
+    }
+    int nodes = byCount.values().stream().mapToInt(List::size).sum();
+    List<String> counts = new ArrayList<>();
+    byCount
+        .descendingMap()
+        .forEach(
+            (n, names) ->
+                counts.add(
+                    n
+                        + (n == 1 ? " GPU" : " GPUs")
+                        + (byCount.size() == 1
+                            ? " each"
+                            : " on "
+                                + (names.size() <= 3
+                                    ? String.join(", ", names)
+                                    : names.size() + " nodes"))));
+    return "GPUs not screened: "
+        + nodes
+        + (nodes == 1 ? " node has" : " nodes have")
+        + " NVIDIA GPUs ("
+        + String.join("; ", counts)
+        + "); this screen measured CPUs, memory and the host network, not the GPUs, NVLink or"
+        + " the GPUs' network adapters (docs/screen.md, \"Not built yet\")";
   }
 
   /** The job with its command, once the image is pinned (its identity names the binary). */
