@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds a real enroot container image (squashfs) for running the local-cluster ITs against a
 # REAL enroot instead of the stand-in: a minimal Debian (debootstrap) with openmpi-bin,
-# openssh-client, python3 (per-node's rendezvous) and hpcc (BenchIT), the same Open MPI as the
-# Debian 12 host that compiles the test program.
+# openssh-client, python3 (per-node's rendezvous), hpcc (BenchIT) and libopenmpi-dev (mpicc, which
+# `clusterrun screen` compiles its program with: ScreenIT), the same Open MPI as the Debian 12 host
+# that compiles the test program.
 #
 #   sudo examples/local-cluster/build-image.sh [OUTPUT.sqsh]     (default: build/clusterrun-mpi.sqsh)
 #   CLUSTERRUN_IT_REAL_ENROOT=1 CLUSTERRUN_IT_IMAGE=OUTPUT.sqsh mvn ... verify -DskipITs=false
@@ -33,6 +34,13 @@ trap cleanup EXIT
 echo "build-image.sh: debootstrap $suite into $root (this takes a few minutes)" >&2
 debootstrap --variant=minbase --include=openmpi-bin,openssh-client,procps,python3,hpcc \
   "$suite" "$root" "$mirror" >"$root.log" 2>&1 || { tail -20 "$root.log" >&2; rm -f "$root.log"; exit 1; }
+rm -f "$root.log"
+# mpicc with apt, not debootstrap: debootstrap's --include cannot order the development packages'
+# configuration (libltdl-dev fails there).
+mount -t proc proc "$root/proc"
+chroot "$root" sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libopenmpi-dev' \
+  >"$root.log" 2>&1 || { tail -20 "$root.log" >&2; rm -f "$root.log"; exit 1; }
+umount "$root/proc"
 rm -f "$root.log"
 
 # Keep the image small and unprivileged-friendly: no package caches, no device nodes (enroot
