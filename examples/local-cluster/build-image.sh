@@ -35,10 +35,10 @@ echo "build-image.sh: debootstrap $suite into $root (this takes a few minutes)" 
 debootstrap --variant=minbase --include=openmpi-bin,openssh-client,procps,python3,hpcc \
   "$suite" "$root" "$mirror" >"$root.log" 2>&1 || { tail -20 "$root.log" >&2; rm -f "$root.log"; exit 1; }
 rm -f "$root.log"
-# mpicc with apt, not debootstrap: debootstrap's --include cannot order the development packages'
+# mpicc (and the gcc it calls) with apt, not debootstrap: debootstrap's --include cannot order the development packages'
 # configuration (libltdl-dev fails there).
 mount -t proc proc "$root/proc"
-chroot "$root" sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libopenmpi-dev' \
+chroot "$root" sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libopenmpi-dev gcc libc6-dev' \
   >"$root.log" 2>&1 || { tail -20 "$root.log" >&2; rm -f "$root.log"; exit 1; }
 umount "$root/proc"
 rm -f "$root.log"

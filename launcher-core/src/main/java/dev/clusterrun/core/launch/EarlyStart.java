@@ -44,7 +44,7 @@ public final class EarlyStart {
    * What the held container runs ({@code early-gate.sh}): one line read, run only when it is an
    * {@code exec}; the end of the input (or anything else) exits 125 without running anything.
    */
-  static final String GATE = ShellScript.text(EarlyStart.class, "early-gate.sh");
+  static final String GATE = ShellScript.code(EarlyStart.class, "early-gate.sh");
 
   /** What a held start may print before the go (enroot's warnings), kept to show with the job's. */
   static final int KEPT_BYTES = 64 * 1024;

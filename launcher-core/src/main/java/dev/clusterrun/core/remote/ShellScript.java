@@ -47,6 +47,22 @@ public final class ShellScript {
   }
 
   /**
+   * {@link #text} without the comment lines it opens with: for a script that people see whole as
+   * part of a command ({@code running: …}, {@code ps}), where its header would only be noise.
+   *
+   * @throws IllegalStateException when it is missing from the class path (a broken build)
+   */
+  public static String code(Class<?> anchor, String name) {
+    String t = text(anchor, name);
+    int at = 0;
+    while (t.startsWith("#", at)) {
+      int nl = t.indexOf('\n', at);
+      at = nl < 0 ? t.length() : nl + 1;
+    }
+    return t.substring(at);
+  }
+
+  /**
    * This script followed by {@code next}: a script of shell functions put before the script that
    * calls them (as {@code launch/run-processes.sh} before the scripts that find a run's processes).
    */

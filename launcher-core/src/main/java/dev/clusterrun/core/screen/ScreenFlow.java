@@ -50,7 +50,7 @@ public final class ScreenFlow {
    * What each rank runs ({@code screen-run.sh}): the program compiled once (rank 0; the others wait
    * for it), then run as a child, the signals that stop a job passed on.
    */
-  static final String SCRIPT = ShellScript.text(ScreenFlow.class, "screen-run.sh");
+  static final String SCRIPT = ShellScript.code(ScreenFlow.class, "screen-run.sh");
 
   /**
    * mpirun's words: no binding. Open MPI binds a job of one or two ranks to cores, the same core

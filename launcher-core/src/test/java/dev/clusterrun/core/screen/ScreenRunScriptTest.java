@@ -156,6 +156,8 @@ class ScreenRunScriptTest {
     List<String> cmd =
         ScreenFlow.command("/app/screen/s.c", "/app/screen/bin/screen-k", List.of("2", "-"));
     assertThat(cmd.subList(0, 2)).containsExactly("sh", "-c");
+    // shown whole in `running:` and ps: the code only, not the resource's header comment
+    assertThat(cmd.get(2)).startsWith("src=$1 bin=$2\n").contains("mpicc -O3");
     assertThat(cmd.subList(3, cmd.size()))
         .containsExactly(
             "clusterrun-screen", "/app/screen/s.c", "/app/screen/bin/screen-k", "2", "-");
