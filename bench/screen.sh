@@ -39,7 +39,12 @@ for n in $sizes; do
     secs=$(awk -v d=$((e - s)) 'BEGIN {printf "%.1f", d / 1e9}')
     verdict=$(grep -E '^(nothing flagged|flagged:)' <<<"$out" || echo "no verdict (exit $rc)")
     echo "== $n nodes, screen $label: $secs s, exit $rc"
-    grep -E '^(medians|repeats|nothing flagged|flagged:)|^clusterrun: .*(could not|gave no|failed)' <<<"$out" || echo "$out" | tail -20
+    if grep -qE '^(nothing flagged|flagged:)' <<<"$out"; then
+      grep -E '^(medians|repeats|nothing flagged|flagged:)|^clusterrun: .*(could not|gave no|failed)' <<<"$out"
+    else
+      # no verdict: what stopped it (a check's table and reasons, a launch's error)
+      tail -n 25 <<<"$out"
+    fi
     summary+=("$n $label $secs $rc $verdict")
   done
   echo "load average while measuring $n nodes: $load0 -> $(load) ($(nproc) CPUs)"
