@@ -24,7 +24,6 @@ import dev.clusterrun.core.spec.MpiSpec;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.WorkspaceSpec;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -107,7 +106,8 @@ public final class ScreenFlow {
             console.err(),
             console.interrupts(),
             null);
-    ScreenFlow flow = new ScreenFlow(rq, source(), quiet);
+    ScreenFlow flow =
+        new ScreenFlow(rq, ShellScript.text(ScreenFlow.class, SOURCE_RESOURCE), quiet);
     List<List<PairRounds.Pair>> rounds = PairRounds.rounds(hf.hosts().size());
     console
         .progress()
@@ -384,14 +384,5 @@ public final class ScreenFlow {
         "screen: one rank on each slot, no binding");
     r.environment(rq.input().env());
     return r.resolve(hf, rq.input().home(), rq.input().cwd());
-  }
-
-  static String source() throws IOException {
-    try (InputStream in = ScreenFlow.class.getResourceAsStream(SOURCE_RESOURCE)) {
-      if (in == null) {
-        throw new IOException("missing resource " + SOURCE_RESOURCE);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 }
