@@ -278,7 +278,13 @@ public final class ScreenFlow {
         launch,
         (session, report, job) -> {
           if (report != null && !again) {
-            report.facts().forEach((node, f) -> gpus.put(node, f.gpus().count()));
+            // in hostfile order: the note names nodes as the hostfile does (the facts are
+            // unordered)
+            for (String node : hf.names()) {
+              if (report.facts().get(node) != null) {
+                gpus.put(node, report.facts().get(node).gpus().count());
+              }
+            }
           }
           return withProgram(hf, job, srcName, words);
         },
