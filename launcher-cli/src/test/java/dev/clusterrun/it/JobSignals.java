@@ -28,20 +28,36 @@ final class JobSignals {
   record Running(CompletableFuture<Result> result, String pid, String runId) {}
 
   /**
+   * What a terminal's shell gives a command it starts: SIGHUP, SIGINT and SIGTERM at their default
+   * disposition, whatever the test runner inherited (a build started under {@code nohup} ignores
+   * SIGHUP, and an ignored signal stays ignored across exec, which {@code sh} cannot undo). Perl
+   * (Debian's essential perl-base) resets them and execs the command in the same process.
+   */
+  private static final List<String> AS_FROM_A_TERMINAL =
+      List.of(
+          "perl",
+          "-e",
+          "$SIG{$_} = 'DEFAULT' for qw(HUP INT TERM); exec {$ARGV[0]} @ARGV or die \"$ARGV[0]: $!\\n\"",
+          "--");
+
+  /**
    * Starts {@code argv} (clusterrun and its arguments) as the job user on node1 from {@code dir},
-   * and waits until {@code count} processes run exactly {@code job} (e.g. {@code sleep 987}), each
-   * carrying one and the same {@code CLUSTERRUN_RUN_ID} in its environment.
+   * as a shell at a terminal starts it (SIGHUP, SIGINT and SIGTERM not ignored), and waits until
+   * {@code count} processes run exactly {@code job} (e.g. {@code sleep 987}), each carrying one and
+   * the same {@code CLUSTERRUN_RUN_ID} in its environment.
    */
   static Running start(LocalCluster c, String dir, List<String> argv, String job, int count)
       throws Exception {
     String pidFile = "/tmp/job-signals-it.pid";
+    List<String> command = new ArrayList<>(AS_FROM_A_TERMINAL);
+    command.addAll(argv);
     String script =
         "cd "
             + ShellQuote.quote(dir)
             + " && echo $$ > "
             + pidFile
             + " && exec "
-            + ShellQuote.join(argv);
+            + ShellQuote.join(command);
     CompletableFuture<Result> running =
         CompletableFuture.supplyAsync(
             () ->
@@ -67,6 +83,14 @@ final class JobSignals {
     assertThat(runId).as("CLUSTERRUN_RUN_ID of `%s`", job).isNotEmpty();
     String pid = c.exec("node1", "cat", pidFile).out();
     return new Running(running, pid, runId);
+  }
+
+  /**
+   * Whether the run's clusterrun still runs and the {@code count} processes of its job are still
+   * there (each exactly {@code job}).
+   */
+  static boolean stillRunning(LocalCluster c, Running r, String job, int count) {
+    return !r.result().isDone() && jobProcesses(c, job).size() == count;
   }
 
   /** Sends {@code signal} (a name: INT, TERM, HUP, KILL) to clusterrun's own process. */

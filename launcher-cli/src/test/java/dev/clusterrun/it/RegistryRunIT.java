@@ -177,22 +177,36 @@ class RegistryRunIT {
   void evictionUnderASmallLimitNeverTakesARunningJobsImage() throws Exception {
     String dLong = HEAD.cluster().push(REPO + ":long", "--add", "/opt/tiny/VERSION=long");
     String dShort = HEAD.cluster().push(REPO + ":short", "--add", "/opt/tiny/VERSION=short");
-    // A job that runs a while on its image...
-    List<String> longJob =
-        job(image("long"), List.of(), "sh", "-c", "sleep 8; cat /opt/tiny/VERSION");
-    CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> run(longJob));
+    // A job that runs on its image until the test opens its gate (at most 120 s): however long
+    // the next import takes, it is still running then...
+    Path gate =
+        Paths.get(HEAD.ws(), "eviction-gate-" + UUID.randomUUID().toString().substring(0, 6));
+    String wait =
+        "i=0; while [ ! -e /workspace/"
+            + gate.getFileName()
+            + " ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done; cat /opt/tiny/VERSION";
+    List<String> longJob = job(image("long"), List.of(), "sh", "-c", wait);
     Path longFile = Paths.get(HEAD.ws(), "images", "sha256-" + dLong.substring(7) + ".sqsh");
-    long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!Files.exists(longFile) && System.nanoTime() < until) {
-      Thread.sleep(200);
+    CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> run(longJob));
+    try {
+      long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (!Files.exists(longFile) && System.nanoTime() < until) {
+        Thread.sleep(200);
+      }
+      assertThat(longFile).exists();
+      // ... while another run brings the cache down to nothing: only images not in use may go.
+      Result small = ok(run(versionJob(image("short"), "--image-cache-limit", "1")));
+      assertThat(lines(small)).containsExactly("short", "short", "short");
+      assertThat(small.stderr()).contains("removed from the image cache (least recently used)");
+      assertThat(longFile).exists();
+      assertThat(running.isDone())
+          .as("the long job, still waiting for its gate: %s", running.isDone() ? running.get() : "")
+          .isFalse();
+    } finally {
+      Files.writeString(gate, "open\n");
     }
-    assertThat(longFile).exists();
-    // ... while another run brings the cache down to nothing: only images not in use may go.
-    Result small = ok(run(versionJob(image("short"), "--image-cache-limit", "1")));
-    assertThat(lines(small)).containsExactly("short", "short", "short");
-    assertThat(small.stderr()).contains("removed from the image cache (least recently used)");
-    assertThat(longFile).exists();
     Result done = ok(running.get());
+    Files.delete(gate);
     assertThat(lines(done)).containsExactly("long", "long", "long");
     // Once it ended, the next run under the limit may take it.
     Result after = ok(run(versionJob(image("short"), "--image-cache-limit", "1")));

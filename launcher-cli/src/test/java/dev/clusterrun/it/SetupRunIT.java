@@ -241,8 +241,25 @@ class SetupRunIT {
 
   @Test
   @Order(4)
+  void underNohupSighupLeavesTheRunGoingAndSigtermStillStopsIt() throws Exception {
+    List<String> argv = new ArrayList<>(List.of("nohup"));
+    argv.addAll(longJob("120"));
+    JobSignals.Running j = JobSignals.start(HEAD.cluster(), HEAD.shared(), argv, "sleep 120", 3);
+    JobSignals.send(HEAD.cluster(), j, "HUP");
+    Thread.sleep(3000);
+    assertThat(JobSignals.stillRunning(HEAD.cluster(), j, "sleep 120", 3))
+        .as("clusterrun under nohup and its job on 3 nodes, 3 s after SIGHUP")
+        .isTrue();
+    JobSignals.send(HEAD.cluster(), j, "TERM");
+    Result r = j.result().get(90, TimeUnit.SECONDS);
+    assertThat(r.exitCode()).as("SIGTERM after the ignored SIGHUP: %s", r).isEqualTo(143);
+    assertThat(JobSignals.leftAfter(HEAD.cluster(), j.runId(), Duration.ZERO)).isEmpty();
+  }
+
+  @Test
+  @Order(4)
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
-    Runs.killedLeavesNothingBehind(HEAD.cluster(), HEAD.shared(), longJob("120"));
+    Runs.killedLeavesNothingBehind(HEAD, longJob("120"));
   }
 
   @Test
