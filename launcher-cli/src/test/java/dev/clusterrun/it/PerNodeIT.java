@@ -150,8 +150,7 @@ class PerNodeIT {
   @Test
   @Order(4)
   void clusterrunKilledBySigkillLeavesNoProcessOfItsRunOnAnyNode10sLater() throws Exception {
-    Runs.killedLeavesNothingBehind(
-        HEAD.cluster(), HEAD.shared(), HEAD.command(args(List.of("--", "sleep", "120"))));
+    Runs.killedLeavesNothingBehind(HEAD, HEAD.command(args(List.of("--", "sleep", "120"))));
   }
 
   @Test

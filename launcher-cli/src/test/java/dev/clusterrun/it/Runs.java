@@ -342,20 +342,43 @@ final class Runs {
   }
 
   /**
-   * Runs {@code argv} (clusterrun and its arguments, a job of {@code sleep 120}) from {@code dir}
-   * on the head, kills clusterrun with SIGKILL once the job runs on every node, and asserts that it
-   * exits 137 and no process of its run is left on any node 10 s later.
+   * Runs {@code argv} (clusterrun and its arguments, a job of {@code sleep 120}) from the shared
+   * directory on the head, kills clusterrun with SIGKILL once the job runs on every node, and
+   * asserts that it exits 137, no process of its run is left on any node 10 s later, and the head's
+   * watcher wrote what it stopped (the head's {@code sleep 120} among them) in the run directory.
    */
-  static void killedLeavesNothingBehind(LocalCluster c, String dir, List<String> argv)
+  static void killedLeavesNothingBehind(ClusterrunExtension head, List<String> argv)
       throws Exception {
+    LocalCluster c = head.cluster();
     try {
-      JobSignals.Running j = JobSignals.start(c, dir, argv, "sleep 120", c.nodes().size());
+      JobSignals.Running j =
+          JobSignals.start(c, head.shared(), argv, "sleep 120", c.nodes().size());
       JobSignals.send(c, j, "KILL");
       Result r = j.result().get(60, TimeUnit.SECONDS);
       assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
-      assertThat(JobSignals.leftAfter(c, j.runId(), Duration.ofSeconds(10)))
-          .as("processes of run %s 10 s after clusterrun was killed", j.runId())
+      List<String> left = JobSignals.leftAfter(c, j.runId(), Duration.ofSeconds(10));
+      Path record =
+          Paths.get(head.ws(), "runs", j.runId(), "lifeline-" + c.nodes().get(0) + ".log");
+      assertThat(left)
+          .as(
+              "processes of run %s 10 s after clusterrun was killed (the head's watcher wrote: %s)",
+              j.runId(), Files.exists(record) ? Files.readString(record) : "nothing")
           .isEmpty();
+      assertThat(record).as("the head's watcher's record").exists();
+      assertThat(Files.readString(record))
+          .contains("clusterrun ended without ending the run; stopping its processes")
+          .containsPattern("(?m)^leftover [0-9]+ sleep 120 $")
+          .contains(": done");
+      // logs -f of a killed run ends (it has no summary) and says what became of the job.
+      Result logs =
+          head.run(
+              Duration.ofSeconds(30),
+              List.of(),
+              List.of("logs", "-f", j.runId(), "--workspace", head.ws()));
+      assertThat(logs.exitCode()).as("%s", logs).isZero();
+      assertThat(logs.stderr())
+          .contains(j.runId() + ": the clusterrun that ran it ended without ending it")
+          .contains("lifeline-" + c.nodes().get(0) + ".log");
     } finally {
       JobSignals.endMasters(c);
     }

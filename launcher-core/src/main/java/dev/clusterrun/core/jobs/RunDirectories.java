@@ -2,6 +2,7 @@ package dev.clusterrun.core.jobs;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.launch.EnvironmentLayer;
+import dev.clusterrun.core.launch.Lifeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,8 +69,13 @@ public final class RunDirectories {
     return fits.isEmpty() ? null : runs.resolve(fits.get(0));
   }
 
-  /** Whether the run has ended: its {@code summary.json} is written last, whatever happened. */
+  /**
+   * Whether the run has ended: its {@code summary.json} is written last, whatever happened; when
+   * clusterrun was killed instead, a watcher's record says it stopped the run ({@link
+   * Lifeline#recordsOfAStoppedRun}).
+   */
   public static boolean ended(Path runDir) {
-    return Files.exists(runDir.resolve("summary.json"));
+    return Files.exists(runDir.resolve("summary.json"))
+        || !Lifeline.recordsOfAStoppedRun(runDir).isEmpty();
   }
 }

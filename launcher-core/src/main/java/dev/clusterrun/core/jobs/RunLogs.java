@@ -1,6 +1,7 @@
 package dev.clusterrun.core.jobs;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.launch.Lifeline;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -77,10 +78,37 @@ public final class RunLogs {
       boolean ended = RunDirectories.ended(dir);
       copyNew(dir, ended || !rq.follow());
       if (ended || !rq.follow()) {
+        stoppedByItsWatchers(dir, rq.runId());
         return dir;
       }
       pause.pause();
     }
+  }
+
+  /**
+   * After the output of a run whose clusterrun was killed (no {@code summary.json}, a watcher's
+   * record): a line on standard error saying so and where the records are.
+   */
+  private void stoppedByItsWatchers(Path dir, String runId) throws IOException {
+    List<Path> records = Lifeline.recordsOfAStoppedRun(dir);
+    if (Files.exists(dir.resolve("summary.json")) || records.isEmpty()) {
+      return;
+    }
+    List<String> names = records.stream().map(p -> p.getFileName().toString()).toList();
+    err.write(
+        ("clusterrun: "
+                + runId
+                + ": the clusterrun that ran it ended without ending it (SIGKILL, the OOM killer,"
+                + " a lost session); "
+                + (names.size() == 1
+                    ? "its watcher stopped the job and wrote what it stopped in "
+                    : "its watchers stopped the job and wrote what they stopped in ")
+                + String.join(", ", names)
+                + " ("
+                + dir
+                + ")\n")
+            .getBytes(StandardCharsets.UTF_8));
+    err.flush();
   }
 
   /** Copies what every log file of the run gained; {@code last}: lines left unended go too. */

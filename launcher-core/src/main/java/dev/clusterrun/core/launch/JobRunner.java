@@ -118,9 +118,12 @@ public final class JobRunner {
     Lifeline lifeline =
         Lifeline.tie(
             launcher.tiesEveryNode()
-                ? session.shells().values()
-                : java.util.stream.Stream.ofNullable(session.headShell()).toList(),
-            rq.plan().runId());
+                ? session.shells()
+                : session.headShell() == null
+                    ? java.util.Map.of()
+                    : java.util.Map.of(session.head(), session.headShell()),
+            rq.plan().runId(),
+            run.runDir());
     console.progress().runStarted(rq.plan().runId(), run.runDir());
     Launcher.Ending end;
     boolean threadInterrupted = false;

@@ -5,9 +5,12 @@ import dev.clusterrun.core.remote.ShellScript;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * No job without its launcher: a run's processes on a node are tied to clusterrun's life by a pipe,
@@ -17,8 +20,9 @@ import java.util.List;
  * and, on another node, sshd closes the watcher's input with the connection: its read returns the
  * end of input, and it stops every process of the user that carries the run's id, by PID ({@link
  * RemoteReaper}: SIGTERM, SIGKILL 2 s later), then once more a second later for what started
- * meanwhile. A run that ends in order says {@value #DONE} first: the watcher exits and stops
- * nothing (clusterrun's own search for leftovers did that already).
+ * meanwhile, and appends what it stopped to the run directory ({@link #record}). A run that ends in
+ * order says {@value #DONE} first: the watcher exits and stops nothing (clusterrun's own search for
+ * leftovers did that already).
  *
  * <p>On the head the watcher runs in a session of its own ({@code setsid}): a hang-up or Ctrl-C
  * meant for clusterrun's process group does not end it before it acts, and it ignores SIGHUP,
@@ -46,21 +50,57 @@ public final class Lifeline implements AutoCloseable {
 
   /**
    * What each watcher runs ({@code lifeline.sh} with the reaper before it): waits for its input to
-   * end, then stops the run's processes.
+   * end, then stops the run's processes, appending what it stopped to {@code record}.
    */
-  static String script(String runId) {
-    return SCRIPT.with(List.of(runId, DONE));
+  static String script(String runId, String record) {
+    return SCRIPT.with(List.of(runId, DONE, record));
   }
 
   /**
-   * Starts a watcher for run {@code runId} on each shell (a shell that cannot hold a command is
-   * left out); never waits for a node to answer.
+   * Where the watcher on {@code node} writes what it stopped: {@code lifeline-NODE.log} in the run
+   * directory.
    */
-  public static Lifeline tie(Collection<NodeShell> shells, String runId) {
-    String script = script(runId);
+  public static Path record(Path runDir, String node) {
+    return runDir.resolve("lifeline-" + node + ".log");
+  }
+
+  /**
+   * The records in {@code runDir} of watchers that stopped the run because clusterrun ended without
+   * ending it (SIGKILL, the OOM killer, a lost session), each finished (its last line {@code
+   * done}), by name; empty when none.
+   */
+  public static List<Path> recordsOfAStoppedRun(Path runDir) {
+    List<Path> done = new ArrayList<>();
+    try (Stream<Path> s = Files.list(runDir)) {
+      for (Path p : s.sorted().toList()) {
+        String n = p.getFileName().toString();
+        if (n.startsWith("lifeline-") && n.endsWith(".log") && finished(p)) {
+          done.add(p);
+        }
+      }
+    } catch (IOException e) {
+      // no run directory to read: no record
+    }
+    return done;
+  }
+
+  private static boolean finished(Path record) {
+    try {
+      return Files.readString(record).endsWith(": done\n");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Starts a watcher for run {@code runId} on each node's shell (a shell that cannot hold a command
+   * is left out), each recording in {@code runDir} ({@link #record}); never waits for a node to
+   * answer.
+   */
+  public static Lifeline tie(Map<String, NodeShell> shells, String runId, Path runDir) {
     List<OutputStream> in = new ArrayList<>();
-    for (NodeShell s : shells) {
-      OutputStream o = s.hold(script);
+    for (Map.Entry<String, NodeShell> s : shells.entrySet()) {
+      OutputStream o = s.getValue().hold(script(runId, record(runDir, s.getKey()).toString()));
       if (o != null) {
         in.add(o);
       }

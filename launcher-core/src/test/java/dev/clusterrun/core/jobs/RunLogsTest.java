@@ -88,6 +88,7 @@ class RunLogsTest {
     append(d.resolve("summary.json"), "{}\n");
     neverPausing("an ended run is not followed").show(new RunLogs.Request(ws, ID, true));
     assertThat(out()).isEqualTo("done\n");
+    assertThat(err.toString(StandardCharsets.UTF_8)).as("nothing said of watchers").isEmpty();
   }
 
   @Test
@@ -123,5 +124,43 @@ class RunLogsTest {
         .isInstanceOf(BadInputException.class)
         .hasMessageContaining("20200101-000000-nope-beef")
         .hasMessageContaining("no run of that id");
+  }
+
+  /**
+   * A killed clusterrun writes no summary: following ends when its watcher's record is finished,
+   * and says so; an unfinished record (the watcher still at work) is followed on.
+   */
+  @Test
+  void followingAKilledRunEndsWhenItsWatcherRecordedThatItStoppedTheJob() throws Exception {
+    Path d = runDir();
+    append(d.resolve("stdout.log"), "tick 0\n");
+    Path record = d.resolve("lifeline-node1.log");
+    AtomicInteger pauses = new AtomicInteger();
+    RunLogs.Pause watcher =
+        () -> {
+          try {
+            if (pauses.incrementAndGet() == 1) {
+              append(record, "2026-11-27T20:00:00Z watcher on node1: clusterrun ended ...\n");
+              append(record, "leftover 4242 sleep 120 \n");
+            } else {
+              append(record, "2026-11-27T20:00:04Z watcher on node1: done\n");
+            }
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    new RunLogs(out, err, watcher).show(new RunLogs.Request(ws, ID, true));
+    assertThat(pauses.get()).as("followed on while the record was unfinished").isEqualTo(2);
+    assertThat(out()).isEqualTo("tick 0\n");
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "clusterrun: "
+                + ID
+                + ": the clusterrun that ran it ended without ending it (SIGKILL, the OOM killer, a"
+                + " lost session); its watcher stopped the job and wrote what it stopped in"
+                + " lifeline-node1.log ("
+                + d
+                + ")\n");
+    assertThat(RunDirectories.ended(d)).isTrue();
   }
 }

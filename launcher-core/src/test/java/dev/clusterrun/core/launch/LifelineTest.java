@@ -10,6 +10,7 @@ import dev.clusterrun.core.remote.LocalNodeShell;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,15 +43,20 @@ class LifelineTest {
     return p;
   }
 
-  /** clusterrun's end closes the pipe: what the watcher sees is the end of its input. */
+  /**
+   * clusterrun's end closes the pipe: what the watcher sees is the end of its input. It stops the
+   * run's processes and appends to the run directory what it stopped.
+   */
   @Test
-  void theEndOfItsInputStopsEveryProcessOfTheRunAndNothingElse() throws Exception {
+  void theEndOfItsInputStopsEveryProcessOfTheRunAndNothingElse(@TempDir Path runDir)
+      throws Exception {
     Process marked = sleeper(runId);
     // In a session and process group of its own, as mpirun puts its ranks and its ssh.
     Process ownGroup = sleeper(runId, "setsid");
     Process otherRun = sleeper(runId + "x");
     Process plain = sleeper(null);
-    OutputStream in = new LocalNodeShell("head").hold(Lifeline.script(runId));
+    Path record = Lifeline.record(runDir, "head");
+    OutputStream in = new LocalNodeShell("head").hold(Lifeline.script(runId, record.toString()));
     assertThat(in).as("the head's shell holds a command").isNotNull();
     Thread.sleep(500);
     assertThat(marked.isAlive()).as("nothing stopped while the input is open").isTrue();
@@ -62,28 +68,68 @@ class LifelineTest {
     assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)).isLessThan(10);
     assertThat(otherRun.isAlive()).as("another run's process").isTrue();
     assertThat(plain.isAlive()).as("a process of no run").isTrue();
+
+    String says = waitForLine(record, "watcher on " + hostname() + ": done");
+    assertThat(says)
+        .contains("watcher on " + hostname() + ": clusterrun ended without ending the run")
+        .contains("leftover " + marked.pid() + " sleep 300")
+        .contains("leftover " + ownGroup.pid() + " sleep 300")
+        .doesNotContain("leftover " + otherRun.pid())
+        .doesNotContain("leftover " + plain.pid());
+  }
+
+  /** Where the record cannot be written, the watcher still stops the run's processes. */
+  @Test
+  void aRecordThatCannotBeWrittenStopsNothingLess(@TempDir Path tmp) throws Exception {
+    Process marked = sleeper(runId);
+    Path nowhere = tmp.resolve("no-such-run-dir").resolve("lifeline-head.log");
+    OutputStream in = new LocalNodeShell("head").hold(Lifeline.script(runId, nowhere.toString()));
+    in.close();
+    assertThat(marked.waitFor(10, TimeUnit.SECONDS)).as("the run's process").isTrue();
+    assertThat(nowhere.getParent()).doesNotExist();
+  }
+
+  private static String waitForLine(Path file, String line) throws Exception {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (System.nanoTime() < until) {
+      if (Files.exists(file) && Files.readString(file).contains(line)) {
+        return Files.readString(file);
+      }
+      Thread.sleep(100);
+    }
+    return Files.exists(file) ? Files.readString(file) : "(no " + file + ")";
+  }
+
+  private static String hostname() throws Exception {
+    Process p = new ProcessBuilder("uname", "-n").start();
+    return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
   }
 
   /** A run that ended in order says so: the watcher exits and stops nothing. */
   @Test
-  void aRunThatEndsInOrderStopsNothing() throws Exception {
+  void aRunThatEndsInOrderStopsNothing(@TempDir Path runDir) throws Exception {
     Process marked = sleeper(runId);
-    Lifeline l = Lifeline.tie(List.of(new LocalNodeShell("head")), runId);
+    Lifeline l = Lifeline.tie(Map.of("head", new LocalNodeShell("head")), runId, runDir);
     Thread.sleep(300);
     l.close();
     assertThat(marked.waitFor(4, TimeUnit.SECONDS)).as("stopped after `done`").isFalse();
+    assertThat(Lifeline.record(runDir, "head")).as("nothing recorded").doesNotExist();
   }
 
   /** The script itself carries no marker a search by run id could match. */
   @Test
   void theWatcherIsNoProcessOfTheRun() {
-    assertThat(Lifeline.script(runId)).doesNotContain(LaunchAgent.RUN_ID_VAR + "=" + runId);
+    assertThat(Lifeline.script(runId, "/runs/x/lifeline-head.log"))
+        .doesNotContain(LaunchAgent.RUN_ID_VAR + "=" + runId);
   }
 
   @Test
   void theScriptAndTheWordsSentWithItAreTheGoldenOnes() {
     GoldenText.assertMatches(
-        Lifeline.script("20260102-030405-job-ab12"), getClass(), "golden/lifeline.expected.txt");
+        Lifeline.script(
+            "20260102-030405-job-ab12", "/ws/runs/20260102-030405-job-ab12/lifeline-node1.log"),
+        getClass(),
+        "golden/lifeline.expected.txt");
   }
 
   /**
@@ -94,13 +140,17 @@ class LifelineTest {
   void withBashAHostileRunIdRunsNothingAndStopsNothing(@TempDir Path tmp) throws Exception {
     Path mark = tmp.resolve("pwned");
     Process marked = sleeper(runId);
-    ExecResult r = BashRun.run(Lifeline.script(BashRun.hostile(mark)), Map.of());
+    ExecResult r =
+        BashRun.run(
+            Lifeline.script(BashRun.hostile(mark), tmp.resolve("lifeline.log").toString()),
+            Map.of());
     assertThat(r.exitCode()).isZero();
     assertThat(mark).doesNotExist();
     assertThat(marked.isAlive()).isTrue();
 
     Process p =
-        new ProcessBuilder("bash", "-c", Lifeline.script(runId))
+        new ProcessBuilder(
+                "bash", "-c", Lifeline.script(runId, tmp.resolve("lifeline.log").toString()))
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
