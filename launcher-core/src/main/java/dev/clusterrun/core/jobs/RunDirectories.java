@@ -71,7 +71,7 @@ public final class RunDirectories {
 
   /**
    * Whether the run has ended: its {@code summary.json} is written last, whatever happened; when
-   * clusterrun was killed instead, a watcher's record says it stopped the run ({@link
+   * clusterrun was killed instead, the head's watcher's record says it stopped the run ({@link
    * Lifeline#recordsOfAStoppedRun}).
    */
   public static boolean ended(Path runDir) {

@@ -122,6 +122,7 @@ public final class JobRunner {
                 : session.headShell() == null
                     ? java.util.Map.of()
                     : java.util.Map.of(session.head(), session.headShell()),
+            session.head(),
             rq.plan().runId(),
             run.runDir());
     console.progress().runStarted(rq.plan().runId(), run.runDir());

@@ -52,9 +52,15 @@ public final class Lifeline implements AutoCloseable {
    * What each watcher runs ({@code lifeline.sh} with the reaper before it): waits for its input to
    * end, then stops the run's processes, appending what it stopped to {@code record}.
    */
-  static String script(String runId, String record) {
-    return SCRIPT.with(List.of(runId, DONE, record));
+  static String script(String runId, String record, boolean head) {
+    return SCRIPT.with(List.of(runId, DONE, record, head ? "head" : "node"));
   }
+
+  /**
+   * What the head's watcher's record says first when it acted: on the head the end of its input
+   * means clusterrun itself ended (elsewhere it may also mean a lost connection).
+   */
+  static final String HEAD_ACTED = "the head: clusterrun ended without ending the run";
 
   /**
    * Where the watcher on {@code node} writes what it stopped: {@code lifeline-NODE.log} in the run
@@ -65,42 +71,48 @@ public final class Lifeline implements AutoCloseable {
   }
 
   /**
-   * The records in {@code runDir} of watchers that stopped the run because clusterrun ended without
-   * ending it (SIGKILL, the OOM killer, a lost session), each finished (its last line {@code
-   * done}), by name; empty when none.
+   * The watchers' records in {@code runDir} of a run whose clusterrun ended without ending it
+   * (SIGKILL, the OOM killer, a lost session): every finished record (its last line {@code done})
+   * by name, when the head's is among them; else (the run ended in order, or is still going, or a
+   * node only lost its connection) none.
    */
   public static List<Path> recordsOfAStoppedRun(Path runDir) {
     List<Path> done = new ArrayList<>();
+    boolean head = false;
     try (Stream<Path> s = Files.list(runDir)) {
       for (Path p : s.sorted().toList()) {
         String n = p.getFileName().toString();
-        if (n.startsWith("lifeline-") && n.endsWith(".log") && finished(p)) {
+        String text = n.startsWith("lifeline-") && n.endsWith(".log") ? read(p) : "";
+        if (text.endsWith(": done\n")) {
           done.add(p);
+          head |= text.contains(HEAD_ACTED);
         }
       }
     } catch (IOException e) {
       // no run directory to read: no record
     }
-    return done;
+    return head ? done : List.of();
   }
 
-  private static boolean finished(Path record) {
+  private static String read(Path record) {
     try {
-      return Files.readString(record).endsWith(": done\n");
+      return Files.readString(record);
     } catch (IOException e) {
-      return false;
+      return "";
     }
   }
 
   /**
    * Starts a watcher for run {@code runId} on each node's shell (a shell that cannot hold a command
-   * is left out), each recording in {@code runDir} ({@link #record}); never waits for a node to
-   * answer.
+   * is left out), each recording in {@code runDir} ({@link #record}); {@code head} names
+   * clusterrun's own node. Never waits for a node to answer.
    */
-  public static Lifeline tie(Map<String, NodeShell> shells, String runId, Path runDir) {
+  public static Lifeline tie(
+      Map<String, NodeShell> shells, String head, String runId, Path runDir) {
     List<OutputStream> in = new ArrayList<>();
     for (Map.Entry<String, NodeShell> s : shells.entrySet()) {
-      OutputStream o = s.getValue().hold(script(runId, record(runDir, s.getKey()).toString()));
+      String record = record(runDir, s.getKey()).toString();
+      OutputStream o = s.getValue().hold(script(runId, record, s.getKey().equals(head)));
       if (o != null) {
         in.add(o);
       }

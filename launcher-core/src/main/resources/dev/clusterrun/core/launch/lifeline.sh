@@ -2,8 +2,9 @@
 # end, then stops the run's processes twice, a second apart (reap_run comes before, reap.sh), and
 # appends what it stopped to RECORD when it can write there (the run directory, which the nodes
 # share; else nowhere); a first line DONE instead means the run ended in order: it exits, stops
-# nothing and writes nothing.
-# Parameters (set by the first line): RUN_ID DONE RECORD. POSIX sh.
+# nothing and writes nothing. ROLE `head`: on clusterrun's own node, where the end of input means
+# clusterrun ended; `node`: on another node, where it may also mean the connection was lost.
+# Parameters (set by the first line): RUN_ID DONE RECORD ROLE. POSIX sh.
 trap '' HUP INT TERM PIPE
 IFS= read -r cr_line
 [ "$cr_line" = "$2" ] && exit 0
@@ -12,8 +13,12 @@ if ( : >>"$3" ) 2>/dev/null; then
 else
   exec >/dev/null 2>&1 </dev/null
 fi
-printf '%s watcher on %s: clusterrun ended without ending the run; stopping its processes\n' \
-  "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -n)"
+if [ "$4" = head ]; then
+  cr_why='the head: clusterrun ended without ending the run; stopping its processes'
+else
+  cr_why='its connection from clusterrun ended (clusterrun ended, or the connection was lost); stopping the run'"'"'s processes here'
+fi
+printf '%s watcher on %s, %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -n)" "$cr_why"
 ( reap_run "$1" )
 sleep 1
 ( reap_run "$1" )

@@ -135,12 +135,19 @@ class RunLogsTest {
     Path d = runDir();
     append(d.resolve("stdout.log"), "tick 0\n");
     Path record = d.resolve("lifeline-node1.log");
+    Path node2 = d.resolve("lifeline-node2.log");
     AtomicInteger pauses = new AtomicInteger();
     RunLogs.Pause watcher =
         () -> {
           try {
             if (pauses.incrementAndGet() == 1) {
-              append(record, "2026-11-27T20:00:00Z watcher on node1: clusterrun ended ...\n");
+              // Another node's finished record alone ends nothing: it may be a lost connection.
+              append(node2, "T watcher on node2, its connection from clusterrun ended (...)\n");
+              append(node2, "T watcher on node2: done\n");
+              append(
+                  record,
+                  "2026-11-27T20:00:00Z watcher on node1, the head: clusterrun ended without"
+                      + " ending the run; stopping its processes\n");
               append(record, "leftover 4242 sleep 120 \n");
             } else {
               append(record, "2026-11-27T20:00:04Z watcher on node1: done\n");
@@ -157,8 +164,8 @@ class RunLogsTest {
             "clusterrun: "
                 + ID
                 + ": the clusterrun that ran it ended without ending it (SIGKILL, the OOM killer, a"
-                + " lost session); its watcher stopped the job and wrote what it stopped in"
-                + " lifeline-node1.log ("
+                + " lost session); its watchers stopped the job and wrote what they stopped in"
+                + " lifeline-node1.log, lifeline-node2.log ("
                 + d
                 + ")\n");
     assertThat(RunDirectories.ended(d)).isTrue();

@@ -56,7 +56,8 @@ class LifelineTest {
     Process otherRun = sleeper(runId + "x");
     Process plain = sleeper(null);
     Path record = Lifeline.record(runDir, "head");
-    OutputStream in = new LocalNodeShell("head").hold(Lifeline.script(runId, record.toString()));
+    OutputStream in =
+        new LocalNodeShell("head").hold(Lifeline.script(runId, record.toString(), true));
     assertThat(in).as("the head's shell holds a command").isNotNull();
     Thread.sleep(500);
     assertThat(marked.isAlive()).as("nothing stopped while the input is open").isTrue();
@@ -71,11 +72,31 @@ class LifelineTest {
 
     String says = waitForLine(record, "watcher on " + hostname() + ": done");
     assertThat(says)
-        .contains("watcher on " + hostname() + ": clusterrun ended without ending the run")
+        .contains("watcher on " + hostname() + ", " + Lifeline.HEAD_ACTED)
         .contains("leftover " + marked.pid() + " sleep 300")
         .contains("leftover " + ownGroup.pid() + " sleep 300")
         .doesNotContain("leftover " + otherRun.pid())
         .doesNotContain("leftover " + plain.pid());
+    assertThat(Lifeline.recordsOfAStoppedRun(runDir)).containsExactly(record);
+  }
+
+  /**
+   * Another node's watcher cannot tell clusterrun's end from a lost connection: it stops the run's
+   * processes there and says so, and its record alone does not end the run.
+   */
+  @Test
+  void aNodesRecordAloneDoesNotSayClusterrunEnded(@TempDir Path runDir) throws Exception {
+    Process marked = sleeper(runId);
+    Path record = Lifeline.record(runDir, "node2");
+    OutputStream in =
+        new LocalNodeShell("head").hold(Lifeline.script(runId, record.toString(), false));
+    in.close();
+    assertThat(marked.waitFor(10, TimeUnit.SECONDS)).as("the run's process").isTrue();
+    assertThat(waitForLine(record, "watcher on " + hostname() + ": done"))
+        .contains(
+            "its connection from clusterrun ended (clusterrun ended, or the connection was lost)")
+        .contains("leftover " + marked.pid() + " sleep 300");
+    assertThat(Lifeline.recordsOfAStoppedRun(runDir)).isEmpty();
   }
 
   /** Where the record cannot be written, the watcher still stops the run's processes. */
@@ -83,7 +104,8 @@ class LifelineTest {
   void aRecordThatCannotBeWrittenStopsNothingLess(@TempDir Path tmp) throws Exception {
     Process marked = sleeper(runId);
     Path nowhere = tmp.resolve("no-such-run-dir").resolve("lifeline-head.log");
-    OutputStream in = new LocalNodeShell("head").hold(Lifeline.script(runId, nowhere.toString()));
+    OutputStream in =
+        new LocalNodeShell("head").hold(Lifeline.script(runId, nowhere.toString(), true));
     in.close();
     assertThat(marked.waitFor(10, TimeUnit.SECONDS)).as("the run's process").isTrue();
     assertThat(nowhere.getParent()).doesNotExist();
@@ -109,7 +131,7 @@ class LifelineTest {
   @Test
   void aRunThatEndsInOrderStopsNothing(@TempDir Path runDir) throws Exception {
     Process marked = sleeper(runId);
-    Lifeline l = Lifeline.tie(Map.of("head", new LocalNodeShell("head")), runId, runDir);
+    Lifeline l = Lifeline.tie(Map.of("head", new LocalNodeShell("head")), "head", runId, runDir);
     Thread.sleep(300);
     l.close();
     assertThat(marked.waitFor(4, TimeUnit.SECONDS)).as("stopped after `done`").isFalse();
@@ -119,7 +141,7 @@ class LifelineTest {
   /** The script itself carries no marker a search by run id could match. */
   @Test
   void theWatcherIsNoProcessOfTheRun() {
-    assertThat(Lifeline.script(runId, "/runs/x/lifeline-head.log"))
+    assertThat(Lifeline.script(runId, "/runs/x/lifeline-head.log", true))
         .doesNotContain(LaunchAgent.RUN_ID_VAR + "=" + runId);
   }
 
@@ -127,7 +149,9 @@ class LifelineTest {
   void theScriptAndTheWordsSentWithItAreTheGoldenOnes() {
     GoldenText.assertMatches(
         Lifeline.script(
-            "20260102-030405-job-ab12", "/ws/runs/20260102-030405-job-ab12/lifeline-node1.log"),
+            "20260102-030405-job-ab12",
+            "/ws/runs/20260102-030405-job-ab12/lifeline-node1.log",
+            true),
         getClass(),
         "golden/lifeline.expected.txt");
   }
@@ -142,7 +166,7 @@ class LifelineTest {
     Process marked = sleeper(runId);
     ExecResult r =
         BashRun.run(
-            Lifeline.script(BashRun.hostile(mark), tmp.resolve("lifeline.log").toString()),
+            Lifeline.script(BashRun.hostile(mark), tmp.resolve("lifeline.log").toString(), true),
             Map.of());
     assertThat(r.exitCode()).isZero();
     assertThat(mark).doesNotExist();
@@ -150,7 +174,7 @@ class LifelineTest {
 
     Process p =
         new ProcessBuilder(
-                "bash", "-c", Lifeline.script(runId, tmp.resolve("lifeline.log").toString()))
+                "bash", "-c", Lifeline.script(runId, tmp.resolve("lifeline.log").toString(), true))
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
