@@ -281,8 +281,9 @@ public final class ScreenFlow {
             // in hostfile order: the note names nodes as the hostfile does (the facts are
             // unordered)
             for (String node : hf.names()) {
-              if (report.facts().get(node) != null) {
-                gpus.put(node, report.facts().get(node).gpus().count());
+              var facts = report.facts().get(node);
+              if (facts != null) {
+                gpus.put(node, facts.gpus().count());
               }
             }
           }
