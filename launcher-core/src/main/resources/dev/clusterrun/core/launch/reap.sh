@@ -2,7 +2,7 @@
 # this one calls it; run_processes comes before (run-processes.sh). POSIX sh.
 #
 # reap_run RUN_ID: prints "leftover PID COMMAND" for each process of the run, sends them SIGTERM,
-# and after 2 s prints "survivor PID" for each still there and sends it SIGKILL; then exits 0.
+# and after 2 s prints "survivor PID" for each still running and sends it SIGKILL; then exits 0.
 # Processes are found and killed by PID, never by pattern.
 reap_run() {
   found=$(pids_of "$(run_processes "$1" any)")
@@ -16,7 +16,7 @@ reap_run() {
   i=0
   while [ "$i" -lt 20 ]; do
     alive=''
-    for p in $found; do [ -d "/proc/$p" ] && alive="$alive $p"; done
+    for p in $found; do running "$p" && alive="$alive $p"; done
     [ -z "$alive" ] && exit 0
     sleep 0.1; i=$((i+1))
   done
@@ -24,4 +24,13 @@ reap_run() {
   # shellcheck disable=SC2086 # one PID a word
   kill -KILL $alive 2>/dev/null
   exit 0
+}
+
+# running PID: whether PID still runs. A process that has ended but that its parent has not reaped
+# yet (a zombie: its parent busy or stopped, or init slow to reap) is still in /proc, and would
+# otherwise be waited for and named a survivor.
+running() {
+  { IFS= read -r cr_stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+  cr_stat=${cr_stat##*) }
+  [ "${cr_stat%% *}" != Z ]
 }

@@ -99,6 +99,40 @@ class LifelineTest {
     assertThat(Lifeline.recordsOfAStoppedRun(runDir)).isEmpty();
   }
 
+  /**
+   * A process of the run that SIGTERM ended but that its parent has not reaped (a zombie: here its
+   * parent is a {@code sleep}, which reaps nothing; on a node, a busy or stopped parent, or a slow
+   * init) has ended: the watcher does not wait for it and names it no survivor.
+   */
+  @Test
+  void aProcessEndedButNotYetReapedIsNoSurvivor(@TempDir Path runDir) throws Exception {
+    Process parent =
+        new ProcessBuilder(
+                "sh",
+                "-c",
+                "env " + LaunchAgent.RUN_ID_VAR + "=\"$1\" sleep 300 & echo $!; exec sleep 301",
+                "sh",
+                runId)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    started.add(parent);
+    String child =
+        new java.io.BufferedReader(
+                new java.io.InputStreamReader(parent.getInputStream(), StandardCharsets.US_ASCII))
+            .readLine();
+    Path record = Lifeline.record(runDir, "head");
+    OutputStream in =
+        new LocalNodeShell("head").hold(Lifeline.script(runId, record.toString(), true));
+    Thread.sleep(300);
+    in.close();
+    String says = waitForLine(record, "watcher on " + hostname() + ": done");
+    assertThat(says).contains("leftover " + child + " sleep 300").doesNotContain("survivor");
+    assertThat(Files.readString(Path.of("/proc", child, "stat")))
+        .as("the child ended and is not reaped")
+        .containsPattern("\\) Z ");
+    assertThat(parent.isAlive()).as("its parent, of no run").isTrue();
+  }
+
   /** Where the record cannot be written, the watcher still stops the run's processes. */
   @Test
   void aRecordThatCannotBeWrittenStopsNothingLess(@TempDir Path tmp) throws Exception {
