@@ -75,6 +75,11 @@ final class JobOptions {
   @Option(names = "--node-timeout", paramLabel = "DURATION")
   String nodeTimeout;
 
+  @Option(
+      names = {"-t", "--time"},
+      paramLabel = "DURATION")
+  String time;
+
   @Option(names = "--no-hook")
   boolean noHook;
 
@@ -112,6 +117,7 @@ final class JobOptions {
         network,
         nodeTimeout,
         launcher,
-        imageCacheLimit);
+        imageCacheLimit,
+        time);
   }
 }

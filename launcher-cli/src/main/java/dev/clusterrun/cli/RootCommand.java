@@ -1,6 +1,7 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.output.ClosedReader;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Progress;
 import dev.clusterrun.core.terminal.ForegroundInput;
@@ -63,20 +64,28 @@ final class RootCommand implements Callable<Integer> {
       scope = ScopeType.INHERIT)
   boolean verbose;
 
+  /** Whether the reader of clusterrun's output has gone ({@code | head -1} ended). */
+  final ClosedReader closedReader = new ClosedReader();
+
   RootCommand(java.io.PrintStream rawOut, java.io.PrintStream rawErr, Map<String, String> env) {
-    this.rawOut = rawOut;
-    this.rawErr = rawErr;
+    // A reader gone (EPIPE) stops a running job as SIGPIPE would stop mpirun: exit 141.
+    this.rawOut = closedReader.guard(rawOut);
+    this.rawErr = closedReader.guard(rawErr);
     // UTF-8 whatever the locale: under LANG=C (cron, containers, ssh without locale forwarding)
     // the platform charset would print the table's marks as '?'.
-    this.out = new PrintWriter(new OutputStreamWriter(rawOut, StandardCharsets.UTF_8), true);
-    this.err = new PrintWriter(new OutputStreamWriter(rawErr, StandardCharsets.UTF_8), true);
+    this.out = new PrintWriter(new OutputStreamWriter(this.rawOut, StandardCharsets.UTF_8), true);
+    this.err = new PrintWriter(new OutputStreamWriter(this.rawErr, StandardCharsets.UTF_8), true);
     this.env = env;
   }
 
   /** Where a command speaks: progress and notes on stderr, the job's output passed through. */
   Console console() {
     return new Console(
-        progress(err), rawOut, rawErr, new InterruptSignals(), new ForegroundInput(System.in));
+        progress(err),
+        rawOut,
+        rawErr,
+        closedReader.alongside(new InterruptSignals()),
+        new ForegroundInput(System.in));
   }
 
   /** Progress for people on {@code err}, kept up to date in place on a terminal. */

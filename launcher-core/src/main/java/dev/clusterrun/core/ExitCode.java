@@ -34,10 +34,15 @@ public enum ExitCode {
       "a node stopped answering while the job ran (--node-timeout): the job was stopped on the"
           + " other nodes; summary.json names the node"),
   INTERNAL(70, "internal error in clusterrun (--verbose prints its stack trace)"),
+  TIME_LIMIT(
+      124,
+      "the time limit passed (--time, as timeout(1) exits): the job was stopped on every node as"
+          + " Ctrl-C stops it; summary.json says \"ended\": \"time-limit\""),
   INTERRUPTED(
       -2,
       "ended by signal N: 129 SIGHUP (the terminal or SSH session hung up), 130 SIGINT (Ctrl-C),"
-          + " 143 SIGTERM; a running job was stopped and cleaned up on every node");
+          + " 141 SIGPIPE (the reader of clusterrun's output went away, as when head -1 ends), 143"
+          + " SIGTERM; a running job was stopped and cleaned up on every node");
 
   /** The exit code of a process that ends on signal {@code signal}, as shells give it: 128+N. */
   public static int bySignal(int signal) {
@@ -89,12 +94,12 @@ public enum ExitCode {
       Map.of(
           "check", EnumSet.of(CHECK_FAILED),
           "setup", EnumSet.of(SETUP_FAILED),
-          "run", EnumSet.of(JOB, CHECK_FAILED, SETUP_FAILED, NODE_LOST),
+          "run", EnumSet.of(JOB, CHECK_FAILED, SETUP_FAILED, NODE_LOST, TIME_LIMIT),
           "ps", EnumSet.of(CHECK_FAILED),
           "stop", EnumSet.of(CHECK_FAILED),
           "hpl", EnumSet.allOf(ExitCode.class),
           "bench", EnumSet.allOf(ExitCode.class),
-          "screen", EnumSet.of(RESULT_FAILED, CHECK_FAILED, SETUP_FAILED, NODE_LOST));
+          "screen", EnumSet.of(RESULT_FAILED, CHECK_FAILED, SETUP_FAILED, NODE_LOST, TIME_LIMIT));
 
   /** Every row, for the root {@code --help}: label → meaning, as README.md shows them. */
   public static Map<String, String> table() {

@@ -1,13 +1,13 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.output.Spool;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.core.remote.ShellScript;
 import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.session.InputPump;
 import dev.clusterrun.core.spec.LauncherKind;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -46,8 +46,11 @@ public final class EarlyStart {
    */
   static final String GATE = ShellScript.code(EarlyStart.class, "early-gate.sh");
 
-  /** What a held start may print before the go (enroot's warnings), kept to show with the job's. */
-  static final int KEPT_BYTES = 64 * 1024;
+  /**
+   * Where the head's processes of a run write their output ({@link Spool}), in the run directory:
+   * what a held start prints before the go (enroot's warnings) is shown with the job's.
+   */
+  static final String SPOOL_DIR = ".spool";
 
   /** How long a stopped start may take to take its container down before it is killed. */
   static final Duration STOP_WAIT = Duration.ofSeconds(10);
@@ -55,17 +58,12 @@ public final class EarlyStart {
   private final List<String> prefix;
   private final Map<String, String> env;
   private final HeadProcess process;
-  private final Relay out;
-  private final Relay err;
   private boolean settled;
 
-  private EarlyStart(
-      List<String> prefix, Map<String, String> env, HeadProcess process, Relay out, Relay err) {
+  private EarlyStart(List<String> prefix, Map<String, String> env, HeadProcess process) {
     this.prefix = prefix;
     this.env = env;
     this.process = process;
-    this.out = out;
-    this.err = err;
   }
 
   /**
@@ -177,10 +175,16 @@ public final class EarlyStart {
     List<String> words = containerWords(plan);
     List<String> argv = new java.util.ArrayList<>(words);
     argv.addAll(List.of("sh", "-c", GATE, "sh"));
-    Relay out = new Relay();
-    Relay err = new Relay();
-    HeadProcess p = HeadProcess.startWithInput(argv, plan.launchEnv(), out, err);
-    return new EarlyStart(words, Map.copyOf(plan.launchEnv()), p, out, err);
+    Spool spool = Spool.create(Path.of(plan.runDir()).resolve(SPOOL_DIR).resolve("early"));
+    try {
+      HeadProcess p =
+          HeadProcess.startSpooled(
+              argv, plan.launchEnv(), spool, OutputStream.nullOutputStream(), true);
+      return new EarlyStart(words, Map.copyOf(plan.launchEnv()), p);
+    } catch (IOException | RuntimeException e) {
+      spool.close();
+      throw e;
+    }
   }
 
   /** Whether {@code plan} starts the same container the same way (its command aside). */
@@ -192,13 +196,12 @@ public final class EarlyStart {
 
   /**
    * Runs {@code plan}'s command in the held container, its output (and what the start printed
-   * before) to {@code out} and {@code err}; null, with the start stopped, when it does not fit or
-   * has ended already. After the line, {@code input} (the job's standard input, null for none) is
-   * copied into the same standard input: the held shell reads its line byte by byte (as {@code
-   * read} does on a pipe), so none of the input is taken before mpirun runs.
+   * before) in the start's {@link HeadProcess#spool}; null, with the start stopped, when it does
+   * not fit or has ended already. After the line, {@code input} (the job's standard input, null for
+   * none) is copied into the same standard input: the held shell reads its line byte by byte (as
+   * {@code read} does on a pipe), so none of the input is taken before mpirun runs.
    */
-  synchronized HeadProcess go(Plan plan, OutputStream out, OutputStream err, InputStream input)
-      throws InterruptedException {
+  synchronized HeadProcess go(Plan plan, InputStream input) throws InterruptedException {
     if (settled) {
       return null;
     }
@@ -222,8 +225,6 @@ public final class EarlyStart {
       return null;
     }
     settled = true;
-    this.out.attach(out);
-    this.err.attach(err);
     return process;
   }
 
@@ -236,8 +237,6 @@ public final class EarlyStart {
       return;
     }
     settled = true;
-    out.discard();
-    err.discard();
     try {
       process.stdin().close();
     } catch (IOException e) {
@@ -245,7 +244,9 @@ public final class EarlyStart {
     }
     if (!process.waitFor(STOP_WAIT)) {
       process.killTree();
+      process.waitFor(STOP_WAIT);
     }
+    process.spool().close();
   }
 
   /** The charset the JVM gives process arguments in: the line must reach the shell the same way. */
@@ -281,10 +282,9 @@ public final class EarlyStart {
      * The held start running {@code plan}'s command ({@link EarlyStart#go}) with {@code input}, or
      * null: none held, or it did not fit (stopped then).
      */
-    HeadProcess go(Plan plan, OutputStream out, OutputStream err, InputStream input)
-        throws InterruptedException {
+    HeadProcess go(Plan plan, InputStream input) throws InterruptedException {
       EarlyStart e = held.getAndSet(null);
-      return e == null ? null : e.go(plan, out, err, input);
+      return e == null ? null : e.go(plan, input);
     }
 
     /** Stops a start still held; no start begins afterwards. */
@@ -294,49 +294,6 @@ public final class EarlyStart {
       if (e != null) {
         e.stop();
       }
-    }
-  }
-
-  /**
-   * Output kept (up to {@link #KEPT_BYTES}) until it has a place to go, then passed on as it comes.
-   */
-  private static final class Relay extends OutputStream {
-    private ByteArrayOutputStream kept = new ByteArrayOutputStream();
-    private OutputStream target;
-    private boolean dropped;
-
-    @Override
-    public synchronized void write(int b) throws IOException {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public synchronized void write(byte[] b, int off, int len) throws IOException {
-      if (dropped) {
-        return;
-      }
-      if (target != null) {
-        target.write(b, off, len);
-        target.flush();
-      } else if (kept.size() + len <= KEPT_BYTES) {
-        kept.write(b, off, len);
-      }
-    }
-
-    synchronized void attach(OutputStream to) {
-      target = to;
-      try {
-        kept.writeTo(to);
-        to.flush();
-      } catch (IOException e) {
-        // the job's streams report their own failures
-      }
-      kept = new ByteArrayOutputStream();
-    }
-
-    synchronized void discard() {
-      dropped = true;
-      kept = new ByteArrayOutputStream();
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.MpiSpec;
 import dev.clusterrun.core.spec.SettingRules;
 import dev.clusterrun.core.spec.SshSpec;
+import dev.clusterrun.core.spec.TimeLimit;
 import dev.clusterrun.core.spec.WorkspaceSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +58,7 @@ public final class EnvironmentLayer {
   public static final String ENTRYPOINT = "CLUSTERRUN_CONTAINER_ENTRYPOINT";
   public static final String WORKSPACE = "CLUSTERRUN_WORKSPACE";
   public static final String IMAGE_CACHE_LIMIT = "CLUSTERRUN_IMAGE_CACHE_LIMIT";
+  public static final String TIME = "CLUSTERRUN_TIME";
 
   /** Every {@code CLUSTERRUN_*} variable this layer reads, for documentation and tests. */
   public static final List<String> ALL =
@@ -73,7 +75,8 @@ public final class EnvironmentLayer {
           ENV,
           ENTRYPOINT,
           WORKSPACE,
-          IMAGE_CACHE_LIMIT);
+          IMAGE_CACHE_LIMIT,
+          TIME);
 
   /** Pyxis variables without a meaning here: refused rather than silently ignored. */
   public static final String PYXIS_UNSHARE = "PYXIS_CONTAINER_UNSHARE";
@@ -97,6 +100,7 @@ public final class EnvironmentLayer {
     for (String v : ALL) {
       if (v.equals(WORKSPACE)
           || v.equals(IMAGE_CACHE_LIMIT)
+          || v.equals(TIME)
           || v.equals(WRITABLE)
           || v.equals(READONLY)) {
         continue;
@@ -162,6 +166,12 @@ public final class EnvironmentLayer {
           BadInputException.about(IMAGE_CACHE_LIMIT, () -> SettingRules.imageCacheLimit(limitText));
       vars.put("workspace.image-cache-limit", IMAGE_CACHE_LIMIT);
     }
+    String timeText = prefix == Prefix.CLUSTERRUN ? env.get(TIME) : null;
+    java.time.Duration time = null;
+    if (timeText != null) {
+      time = BadInputException.about(TIME, () -> TimeLimit.parse(timeText));
+      vars.put("time", TIME);
+    }
     ContainerSpec c =
         new ContainerSpec(
             image,
@@ -183,7 +193,9 @@ public final class EnvironmentLayer {
             MpiSpec.EMPTY,
             null,
             SshSpec.EMPTY,
-            prefix.origin()),
+            prefix.origin(),
+            null,
+            time),
         Map.copyOf(vars));
   }
 

@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.ExitException;
+import dev.clusterrun.core.output.Spool;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,11 +25,14 @@ public final class HeadProcess {
   private final Process process;
   private final DefaultExecuteResultHandler handler;
   private final OutputStream stdin;
+  private final Spool spool;
 
-  private HeadProcess(Process process, DefaultExecuteResultHandler handler, OutputStream stdin) {
+  private HeadProcess(
+      Process process, DefaultExecuteResultHandler handler, OutputStream stdin, Spool spool) {
     this.process = process;
     this.handler = handler;
     this.stdin = stdin;
+    this.spool = spool;
   }
 
   /**
@@ -38,27 +42,63 @@ public final class HeadProcess {
   public static HeadProcess start(
       List<String> argv, Map<String, String> env, File dir, OutputStream out, OutputStream err)
       throws IOException {
-    return start(argv, env, dir, out, err, false);
+    return start(argv, env, dir, new Pipes(out, err, false), null);
   }
 
   /**
-   * {@link #start}, its standard input kept open for the caller ({@link #stdin}) instead of closed
-   * at once.
+   * Starts {@code argv} with its standard output and error in {@code spool}'s files ({@link Spool}:
+   * nothing it writes is lost, however slow the reader), its standard input kept open for the
+   * caller ({@link #stdin}) when {@code keepInput}, else closed. What the wrapper itself says (a
+   * spool file it cannot open) goes to {@code err}.
    */
-  public static HeadProcess startWithInput(
-      List<String> argv, Map<String, String> env, OutputStream out, OutputStream err)
+  public static HeadProcess startSpooled(
+      List<String> argv, Map<String, String> env, Spool spool, OutputStream err, boolean keepInput)
       throws IOException {
-    return start(argv, env, null, out, err, true);
+    String program = argv.get(0);
+    String path = fullEnv(env).getOrDefault("PATH", "");
+    if (!program.contains("/") && !onPath(program, path)) {
+      throw notInstalled(program, path);
+    }
+    return start(spool.wrap(argv), env, null, new Pipes(err, err, keepInput), spool);
   }
 
+  /** The spool its output goes to ({@link #startSpooled}), or null. */
+  public Spool spool() {
+    return spool;
+  }
+
+  /** The current environment plus {@code env}, and which clusterrun started the process. */
+  private static Map<String, String> fullEnv(Map<String, String> env) {
+    Map<String, String> full = new HashMap<>(System.getenv());
+    // Which clusterrun started it (HeadMark), for the head's enroot start to pass into the job.
+    full.put(HeadMark.VAR, HeadMark.current());
+    full.putAll(env);
+    return full;
+  }
+
+  /** What the `enroot` check would have said (with --skip-checks nothing said so before). */
+  private static ExitException notInstalled(String program, String path) {
+    return new ExitException(
+        ExitCode.CHECK_FAILED,
+        program
+            + " is not installed on the head (not in PATH="
+            + path
+            + "): nothing was started; `clusterrun check` shows what each node lacks");
+  }
+
+  /**
+   * Where the process's own pipes go.
+   *
+   * @param keepInput its standard input kept open for the caller ({@link #stdin}), else closed
+   */
+  private record Pipes(OutputStream out, OutputStream err, boolean keepInput) {}
+
   private static HeadProcess start(
-      List<String> argv,
-      Map<String, String> env,
-      File dir,
-      OutputStream out,
-      OutputStream err,
-      boolean keepInput)
+      List<String> argv, Map<String, String> env, File dir, Pipes pipes, Spool spool)
       throws IOException {
+    OutputStream out = pipes.out();
+    OutputStream err = pipes.err();
+    boolean keepInput = pipes.keepInput();
     CommandLine cl = new CommandLine(argv.get(0));
     for (String a : argv.subList(1, argv.size())) {
       cl.addArgument(a, false);
@@ -100,10 +140,7 @@ public final class HeadProcess {
           }
         };
     ex.setStreamHandler(pump);
-    Map<String, String> full = new HashMap<>(System.getenv());
-    // Which clusterrun started it (HeadMark), for the head's enroot start to pass into the job.
-    full.put(HeadMark.VAR, HeadMark.current());
-    full.putAll(env);
+    Map<String, String> full = fullEnv(env);
     DefaultExecuteResultHandler handler = new DefaultExecuteResultHandler();
     try {
       ex.execute(cl, full, handler);
@@ -124,23 +161,17 @@ public final class HeadProcess {
       String program = argv.get(0);
       String path = full.getOrDefault("PATH", "");
       if (!program.contains("/") && !onPath(program, path)) {
-        // With --skip-checks nothing said so before: what the `enroot` check would have said.
-        throw new ExitException(
-            ExitCode.CHECK_FAILED,
-            program
-                + " is not installed on the head (not in PATH="
-                + path
-                + "): nothing was started; `clusterrun check` shows what each node lacks");
+        throw notInstalled(program, path);
       }
       Exception e = handler.getException();
       throw new IOException(
           "cannot start " + program + (e == null ? "" : ": " + e.getMessage()), e);
     }
     Process p = started.get();
-    return new HeadProcess(p, handler, keepInput ? p.getOutputStream() : null);
+    return new HeadProcess(p, handler, keepInput ? p.getOutputStream() : null, spool);
   }
 
-  /** The process's standard input, when started {@link #startWithInput}; else null. */
+  /** The process's standard input, when started with it kept ({@link #startSpooled}); else null. */
   public OutputStream stdin() {
     return stdin;
   }

@@ -146,7 +146,8 @@ public final class JobResolver {
         pick(
             s -> s.workspace().imageCacheLimit(),
             "workspace.image-cache-limit",
-            DEFAULT_IMAGE_CACHE_LIMIT));
+            DEFAULT_IMAGE_CACHE_LIMIT),
+        pick(JobSpec::time, "time", java.time.Duration.ZERO));
   }
 
   /**
@@ -294,7 +295,8 @@ public final class JobResolver {
         s.command(),
         s.ssh() == null ? SshSpec.EMPTY : s.ssh(),
         s.source(),
-        s.launcher());
+        s.launcher(),
+        s.time());
   }
 
   /** How to name a setting in a message: the flag/variable/file it came from, and its key. */

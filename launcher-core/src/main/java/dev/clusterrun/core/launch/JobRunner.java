@@ -1,9 +1,12 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.output.ClosedReader;
 import dev.clusterrun.core.session.Console;
+import dev.clusterrun.core.session.Deadline;
 import dev.clusterrun.core.session.NodeWatch;
 import dev.clusterrun.core.session.Session;
+import dev.clusterrun.core.spec.TimeLimit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -49,6 +52,9 @@ public final class JobRunner {
   private volatile NodeWatch watch;
   private long imageCacheLimit = -1;
   private ContainerPreparer preparer;
+  private Duration timeLimit = Duration.ZERO;
+  private long timeStart;
+  private volatile boolean timedOut;
 
   public JobRunner(HeadCommands head, Session session, Console console) {
     this.head = head;
@@ -63,6 +69,30 @@ public final class JobRunner {
   public JobRunner watchNodes(Duration timeout) {
     nodeTimeout = timeout;
     return this;
+  }
+
+  /**
+   * Stops the job as Ctrl-C stops it once {@code limit} has passed since {@code startNanos} ({@link
+   * System#nanoTime}, clusterrun's start): the run ends {@link RunEnd#TIME_LIMIT}, exit 124, the
+   * stop said on standard error. Zero: no limit.
+   */
+  public JobRunner timeLimit(Duration limit, long startNanos) {
+    timeLimit = limit == null ? Duration.ZERO : limit;
+    timeStart = startNanos;
+    return this;
+  }
+
+  /** Says the limit passed and stops the run, unless it is stopping already. */
+  private void timeUp(RunContext run) {
+    if (interrupted) {
+      return;
+    }
+    timedOut = true;
+    run.say(
+        "time limit "
+            + TimeLimit.display(timeLimit)
+            + " (--time) reached: stopping the job on every node");
+    interrupt();
   }
 
   /**
@@ -89,6 +119,13 @@ public final class JobRunner {
   public void interrupt(int signal) {
     if (!interrupted) {
       this.signal = signal;
+      if (signal == ClosedReader.SIGPIPE) {
+        console
+            .progress()
+            .note(
+                "the reader of clusterrun's output went away (EPIPE): stopping the job on every"
+                    + " node, as SIGPIPE would stop mpirun");
+      }
     }
     interrupt();
   }
@@ -128,6 +165,7 @@ public final class JobRunner {
     console.progress().runStarted(rq.plan().runId(), run.runDir());
     Launcher.Ending end;
     boolean threadInterrupted = false;
+    Deadline time = Deadline.after(timeLimit, timeStart, () -> timeUp(run));
     try {
       end = execute(run, rq);
     } catch (InterruptedException e) {
@@ -135,9 +173,19 @@ public final class JobRunner {
       threadInterrupted = true;
       interrupt();
       end = Launcher.Ending.of(RunEnd.INTERRUPTED);
+    } finally {
+      time.close();
+    }
+    if (timedOut && end.end() != RunEnd.SUCCEEDED && end.end() != RunEnd.FAILED) {
+      end = Launcher.Ending.of(RunEnd.TIME_LIMIT);
+      run.endedBy(RunEnd.TIME_LIMIT.label());
+    } else if (timedOut) {
+      // The job ended by itself as the limit passed: its own end stands.
+      timedOut = false;
     }
     if (end.end() == RunEnd.INTERRUPTED) {
       end = new Launcher.Ending(RunEnd.INTERRUPTED, ExitCode.bySignal(signal));
+      run.endedBy(Signals.name(signal));
     }
     if (end.end() != RunEnd.PREPARE_FAILED) {
       cleanUp(run);

@@ -1,6 +1,10 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.output.Counted;
+import dev.clusterrun.core.output.Spool;
+import dev.clusterrun.core.session.Follower;
+import dev.clusterrun.core.session.InputPump;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -124,6 +128,15 @@ public final class MpirunLauncher implements Launcher {
   /** How long the daemons may take to prove themselves at all. */
   static final Duration PROOF_DEADLINE = Duration.ofSeconds(120);
 
+  /** How long a stopped run's output may take to reach its reader before clusterrun goes on. */
+  static final Duration STOPPED_OUTPUT_WAIT = Duration.ofSeconds(30);
+
+  /** Where the spools of the run's head processes go: {@code RUN_DIR/.spool/N}. */
+  private Path spoolDir;
+
+  private final java.util.concurrent.atomic.AtomicInteger spools =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   public MpirunLauncher(Config config) {
     this.config = config;
   }
@@ -176,8 +189,12 @@ public final class MpirunLauncher implements Launcher {
   private Started runJob(RunContext run, Plan plan, ProofGate gate)
       throws IOException, InterruptedException {
     Started job;
-    try (OutputStream so = Files.newOutputStream(run.runDir().resolve("stdout.log"));
-        OutputStream se = Files.newOutputStream(run.runDir().resolve("stderr.log"))) {
+    try (OutputStream so =
+            new Counted(
+                Files.newOutputStream(run.runDir().resolve("stdout.log")), run.outputBytes(false));
+        OutputStream se =
+            new Counted(
+                Files.newOutputStream(run.runDir().resolve("stderr.log")), run.outputBytes(true))) {
       OutputStream out = gate.out(run.console().out(), so);
       OutputStream err = gate.err(run.console().err(), se);
       // With --label, the ranks' lines come from their own files, labelled, through the same gate.
@@ -245,6 +262,7 @@ public final class MpirunLauncher implements Launcher {
 
   private Ending launchJob(RunContext run) throws IOException, InterruptedException {
     consoleIn = run.console().in();
+    spoolDir = run.runDir().resolve(EarlyStart.SPOOL_DIR);
     // The daemon matching the container's Open MPI.
     LaunchAgent.Daemon d = config.daemon();
     if (d == null) {
@@ -366,14 +384,22 @@ public final class MpirunLauncher implements Launcher {
     RankOutput ranks = watch.ranks();
     EarlyStart.Slot early = config.early();
     long t0 = System.nanoTime();
-    HeadProcess p = held == null || early == null ? null : early.go(held, out, err, input);
+    HeadProcess p = held == null || early == null ? null : early.go(held, input);
     boolean begunEarly = p != null;
-    if (p == null && input != null) {
-      p = HeadProcess.startWithInput(argv, env, out, err);
-      dev.clusterrun.core.session.InputPump.start(input, p.stdin());
-    } else if (p == null) {
-      p = HeadProcess.start(argv, env, null, out, err);
+    if (p == null) {
+      // The output in files of the run directory, never a pipe: see Spool.
+      Spool spool = Spool.create(spoolDir.resolve(Integer.toString(spools.incrementAndGet())));
+      try {
+        p = HeadProcess.startSpooled(argv, env, spool, err, input != null);
+      } catch (IOException | RuntimeException e) {
+        spool.close();
+        throw e;
+      }
+      if (input != null) {
+        InputPump.start(input, p.stdin());
+      }
     }
+    Follower.Pair followers = p.spool().follow(out, err);
     current = p;
     if (interrupted) {
       p.interrupt();
@@ -414,6 +440,13 @@ public final class MpirunLauncher implements Launcher {
       return new Started(rc, proofStopped, begunEarly);
     } finally {
       current = null;
+      // Every byte the job wrote is in the spool: passed on before the run goes on. A reader that
+      // takes nothing (a stopped pager) does not hold a stopped run for ever.
+      try {
+        followers.finish(interrupted ? STOPPED_OUTPUT_WAIT : null);
+      } finally {
+        p.spool().close();
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.output.Counted;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.remote.ShellQuote;
@@ -156,8 +157,10 @@ public final class PerNodeLauncher implements Launcher {
     }
     NodeShell shell = run.session().shells().get(node);
     ExecResult r;
-    try (OutputStream so = Files.newOutputStream(Path.of(start.stdoutLog()));
-        OutputStream se = Files.newOutputStream(Path.of(start.stderrLog()));
+    try (OutputStream so =
+            new Counted(Files.newOutputStream(Path.of(start.stdoutLog())), run.outputBytes(false));
+        OutputStream se =
+            new Counted(Files.newOutputStream(Path.of(start.stderrLog())), run.outputBytes(true));
         OutputStream out = new LineLabels(run.console().out(), labelled ? node : null);
         OutputStream err = new LineLabels(run.console().err(), labelled ? node : null)) {
       r =

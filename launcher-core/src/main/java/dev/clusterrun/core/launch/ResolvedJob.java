@@ -13,6 +13,7 @@ import java.util.Map;
  *
  * @param imageCacheLimit how much the workspace's image cache ({@code <workspace>/images}) may
  *     hold: least recently used images not in use are removed past it
+ * @param time the wall-clock limit of the run ({@code --time}; zero: none)
  */
 public record ResolvedJob(
     Setting<String> name,
@@ -40,7 +41,8 @@ public record ResolvedJob(
     ResolvedSsh ssh,
     Setting<String> network,
     Setting<java.time.Duration> nodeTimeout,
-    Setting<ByteSize> imageCacheLimit) {
+    Setting<ByteSize> imageCacheLimit,
+    Setting<java.time.Duration> time) {
 
   /** This job with another image (e.g. its registry image pinned to the digest the run uses). */
   public ResolvedJob withImage(Setting<ImageRef> other) {
@@ -70,7 +72,8 @@ public record ResolvedJob(
         ssh,
         network,
         nodeTimeout,
-        imageCacheLimit);
+        imageCacheLimit,
+        time);
   }
 
   /** Every setting by its job-file key, in documentation order. */
@@ -78,6 +81,10 @@ public record ResolvedJob(
     var m = new java.util.LinkedHashMap<String, Setting<?>>();
     m.put("name", name);
     m.put("launcher", launcher);
+    if (time != null && !time.value().isZero()) {
+      // Shown only when set: a run without a limit plans as it always did.
+      m.put("time", time);
+    }
     m.put("container.image", image);
     m.put("container.name", containerName);
     m.put("container.mounts", mounts);

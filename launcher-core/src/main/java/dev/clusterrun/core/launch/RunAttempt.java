@@ -197,6 +197,7 @@ final class RunAttempt implements AutoCloseable {
     JobRunner runner =
         new JobRunner(HeadCommands.LOCAL, session, console)
             .watchNodes(job.nodeTimeout().value())
+            .timeLimit(job.time() == null ? null : job.time().value(), t0)
             .headDataPath(RunFacts.dataPath(RunFacts.head(report(), session.head())))
             .imageCacheLimit(
                 job.imageCacheLimit().value() == null ? -1 : job.imageCacheLimit().value().bytes());

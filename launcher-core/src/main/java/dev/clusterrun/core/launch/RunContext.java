@@ -35,6 +35,11 @@ public final class RunContext {
   private List<RemoteReaper.Reaped> leftovers = List.of();
   private List<String> lostNodes = List.of();
   private String message;
+  private volatile String endedBy;
+  private final java.util.concurrent.atomic.AtomicLong stdoutBytes =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong stderrBytes =
+      new java.util.concurrent.atomic.AtomicLong();
   private dev.clusterrun.core.session.FanOut.Task<Boolean> records;
   private volatile String recordsFailed;
 
@@ -83,6 +88,23 @@ public final class RunContext {
   /** Says what is going on, for people. */
   public void say(String line) {
     console.progress().note(line);
+  }
+
+  /** The counter of the job's output bytes passed on to {@code stdout} (or {@code stderr}). */
+  public java.util.concurrent.atomic.AtomicLong outputBytes(boolean stderr) {
+    return stderr ? stderrBytes : stdoutBytes;
+  }
+
+  private Map<String, Long> outputBytes() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("stdout", stdoutBytes.get());
+    m.put("stderr", stderrBytes.get());
+    return m;
+  }
+
+  /** Why the run ended, when not by itself or by its outcome ({@link RunSummary#ended}). */
+  void endedBy(String why) {
+    endedBy = why;
   }
 
   /** Adds to the summary's message (why the run ended as it did). */
@@ -222,6 +244,13 @@ public final class RunContext {
             .leftovers(leftovers)
             .message(message)
             .lostNodes(lostNodes)
+            .endedBy(
+                endedBy != null
+                    ? endedBy
+                    : end.end() == RunEnd.SUCCEEDED || end.end() == RunEnd.FAILED
+                        ? "job"
+                        : end.end().label())
+            .outputBytes(outputBytes())
             .build();
     AtomicFiles.write(
         runDir.resolve("summary.json"),

@@ -23,7 +23,11 @@ public enum RunEnd {
   /** The container (or the daemon inside it) could not be made ready. */
   PREPARE_FAILED("prepare-failed", ExitCode.SETUP_FAILED),
   /** A node stopped answering while the job ran; the job was stopped on the others. */
-  NODE_LOST("node-lost", ExitCode.NODE_LOST);
+  NODE_LOST("node-lost", ExitCode.NODE_LOST),
+  /**
+   * The time limit ({@code --time}) passed: the job was stopped on every node as Ctrl-C stops it.
+   */
+  TIME_LIMIT("time-limit", ExitCode.TIME_LIMIT);
 
   private final String label;
   private final ExitCode exitCode;

@@ -19,6 +19,11 @@ import java.util.Map;
  * @param proof what each remote daemon proved as it started (node, hostname, mount namespace)
  * @param imageDigest the manifest digest of the registry image the run used, or null
  * @param lostNodes nodes that stopped answering while the job ran ({@code node-lost})
+ * @param ended why the run ended: {@code job} (by itself, whatever its exit code), {@code
+ *     time-limit} ({@code --time}), {@code SIGINT}, {@code SIGTERM}, {@code SIGHUP}, {@code
+ *     SIGPIPE} (the reader of clusterrun's output went away), else the outcome's word
+ * @param outputBytes the bytes of the job's output passed on, {@code stdout} and {@code stderr}:
+ *     what the run directory's logs hold (per node: the nodes' logs together)
  */
 public record RunSummary(
     int schema,
@@ -42,7 +47,9 @@ public record RunSummary(
     List<DaemonProof.NodeProof> proof,
     List<RemoteReaper.Reaped> leftovers,
     String message,
-    List<String> lostNodes) {
+    List<String> lostNodes,
+    String ended,
+    Map<String, Long> outputBytes) {
 
   public static final int SCHEMA = 1;
 
@@ -61,6 +68,8 @@ public record RunSummary(
     private String runId;
     private String runDir;
     private RunEnd outcome;
+    private String ended;
+    private Map<String, Long> outputBytes = new LinkedHashMap<>();
     private int exitCode;
     private List<String> nodes = List.of();
     private int ranks;
@@ -195,6 +204,24 @@ public record RunSummary(
       return this;
     }
 
+    /**
+     * Why the run ended ({@code job}: by itself, whatever its code; {@code time-limit}; {@code
+     * SIGINT}, {@code SIGTERM}, {@code SIGHUP}, {@code SIGPIPE}; else the outcome's word).
+     */
+    public Builder endedBy(String v) {
+      ended = v;
+      return this;
+    }
+
+    /**
+     * The bytes of the job's output passed on, by stream ({@code stdout}, {@code stderr}): what the
+     * run directory's logs hold ({@code stdout.log}; per node: the nodes' logs together).
+     */
+    public Builder outputBytes(Map<String, Long> v) {
+      outputBytes = new LinkedHashMap<>(v);
+      return this;
+    }
+
     public RunSummary build() {
       return new RunSummary(
           SCHEMA,
@@ -218,7 +245,9 @@ public record RunSummary(
           proof,
           leftovers,
           message,
-          lostNodes);
+          lostNodes,
+          ended,
+          outputBytes);
     }
   }
 }

@@ -9,6 +9,7 @@ public final class SettingNames {
   public static final Map<String, Names> BY_KEY =
       Map.ofEntries(
           Map.entry("launcher", new Names("--launcher", null)),
+          Map.entry("time", new Names("--time", EnvironmentLayer.TIME)),
           Map.entry("container.image", new Names("--container-image", EnvironmentLayer.IMAGE)),
           Map.entry("container.name", new Names("--container-name", EnvironmentLayer.NAME)),
           Map.entry("container.mounts", new Names("--container-mounts", EnvironmentLayer.MOUNTS)),

@@ -14,6 +14,18 @@ public final class Signals {
 
   private Signals() {}
 
+  /** The signal's name ({@code SIGINT}), for people and for summary.json; else {@code signal N}. */
+  public static String name(int signal) {
+    return switch (signal) {
+      case 1 -> "SIGHUP";
+      case 2 -> "SIGINT";
+      case 9 -> "SIGKILL";
+      case 13 -> "SIGPIPE";
+      case 15 -> "SIGTERM";
+      default -> "signal " + signal;
+    };
+  }
+
   private static final class Holder {
     static final POSIX POSIX = POSIXFactory.getNativePOSIX();
   }

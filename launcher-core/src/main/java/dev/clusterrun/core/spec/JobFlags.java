@@ -27,7 +27,8 @@ public record JobFlags(
     String network,
     String nodeTimeout,
     String launcher,
-    String imageCacheLimit) {
+    String imageCacheLimit,
+    String time) {
 
   /**
    * A pair of flags that say yes and no ({@code --container-writable}/{@code
@@ -115,6 +116,9 @@ public record JobFlags(
             command == null || command.isEmpty() ? null : List.copyOf(command),
             ssh,
             "flags");
+    if (time != null) {
+      layer = layer.withTime(BadInputException.about("--time", () -> TimeLimit.parse(time)));
+    }
     return launcher == null
         ? layer
         : layer.withLauncher(

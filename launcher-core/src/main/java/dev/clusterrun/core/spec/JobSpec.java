@@ -20,7 +20,8 @@ public record JobSpec(
     List<String> command,
     SshSpec ssh,
     String source,
-    LauncherKind launcher) {
+    LauncherKind launcher,
+    java.time.Duration time) {
 
   /** A layer that does not say which launcher. */
   public JobSpec(
@@ -31,12 +32,20 @@ public record JobSpec(
       List<String> command,
       SshSpec ssh,
       String source) {
-    this(name, container, workspace, mpi, command, ssh, source, null);
+    this(name, container, workspace, mpi, command, ssh, source, null, null);
   }
 
   /** The same layer, saying which launcher (null: it does not say). */
   public JobSpec withLauncher(LauncherKind k) {
-    return new JobSpec(name, container, workspace, mpi, command, ssh, source, k);
+    return new JobSpec(name, container, workspace, mpi, command, ssh, source, k, time);
+  }
+
+  /**
+   * The same layer, saying the wall-clock limit ({@code time:}, {@link TimeLimit}; zero: none;
+   * null: it does not say).
+   */
+  public JobSpec withTime(java.time.Duration t) {
+    return new JobSpec(name, container, workspace, mpi, command, ssh, source, launcher, t);
   }
 
   public static JobSpec empty(String source) {

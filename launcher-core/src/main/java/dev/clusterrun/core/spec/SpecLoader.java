@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  */
 public final class SpecLoader {
   static final List<String> TOP_KEYS =
-      List.of("name", "launcher", "container", "workspace", "mpi", "command", "ssh");
+      List.of("name", "launcher", "time", "container", "workspace", "mpi", "command", "ssh");
   static final List<String> CONTAINER_KEYS =
       List.of(
           "image",
@@ -155,7 +155,8 @@ public final class SpecLoader {
         command(m.entries().get("command")),
         ssh(m.entries().get("ssh")),
         source,
-        yaml.checked(m.entries().get("launcher"), "launcher", SettingRules::launcher));
+        yaml.checked(m.entries().get("launcher"), "launcher", SettingRules::launcher),
+        yaml.checked(m.entries().get("time"), "time", TimeLimit::parse));
   }
 
   private String jobName(Entry e) {

@@ -22,7 +22,7 @@ class ImageCacheLimitSettingTest {
   static JobFlags flag(String limit) {
     return new JobFlags(
         null, null, null, null, NONE, NONE, NONE, NONE, null, null, null, null, null, null, null,
-        null, limit);
+        null, limit, null);
   }
 
   static ResolvedJob resolve(String flag, Map<String, String> env, String yaml) {

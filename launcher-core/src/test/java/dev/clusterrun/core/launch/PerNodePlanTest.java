@@ -215,7 +215,8 @@ class PerNodePlanTest {
                     file.command(),
                     SshSpec.EMPTY,
                     "j.yaml",
-                    LauncherKind.PER_NODE),
+                    LauncherKind.PER_NODE,
+                    null),
                 Source.FILE,
                 "j.yaml")
             .resolve(THREE, "/h");

@@ -42,7 +42,8 @@ class JobFlagsTest {
         null,
         nodeTimeout,
         launcher,
-        imageCacheLimit);
+        imageCacheLimit,
+        null);
   }
 
   @Test

@@ -130,6 +130,6 @@ public final class JobSpecBuilder {
               p.save,
               null);
     }
-    return new JobSpec(name, c, workspace, mpi, command, ssh, source, launcher);
+    return new JobSpec(name, c, workspace, mpi, command, ssh, source, launcher, null);
   }
 }
