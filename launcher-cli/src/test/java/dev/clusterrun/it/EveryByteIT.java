@@ -102,8 +102,9 @@ class EveryByteIT {
                   + " 2>&1 1>&3 3>&- | { sleep 2; cat > \"$d/err\"; }; } 3>&1 |"
                   + " { sleep 2; cat > \"$d/out\"; }",
               "r=$(ls -td " + ShellQuote.quote(HEAD.ws()) + "/runs/*/ | head -1)",
-              // clusterrun's own lines (running: … tr '\\0' Q …) are not the job's.
-              "count() { cat \"$@\" 2>/dev/null | grep -av '^clusterrun: ' | tr -cd \"$C\" | wc -c; }",
+              // clusterrun's own lines (running: … tr '\\0' Q …) are not the job's; one may
+              // follow the job's last bytes on their line.
+              "count() { cat \"$@\" 2>/dev/null | sed 's/clusterrun: .*//' | tr -cd \"$C\" | wc -c; }",
               "C=x; t1=$(count \"$d/out\"); l1=$(count \"$r\"stdout.log \"$r\"*.stdout.log)",
               "C=Q; t2=$(count \"$d/err\"); l2=$(count \"$r\"stderr.log \"$r\"*.stderr.log)",
               "echo \"counts $t1 $l1 $t2 $l2 $r\"",

@@ -36,7 +36,13 @@ public final class JobsFlow {
   private JobsFlow() {}
 
   /** {@code clusterrun ps}. */
-  public record PsRequest(Hostfile hostfile, SshSpec ssh) {}
+  /**
+   * {@code clusterrun ps}.
+   *
+   * @param workspace where the runs' directories are (each run's time limit, {@link
+   *     RunDirectories#TIME_LIMIT})
+   */
+  public record PsRequest(Hostfile hostfile, SshSpec ssh, Path workspace) {}
 
   /** {@code clusterrun stop}. */
   public record StopRequest(
@@ -45,7 +51,8 @@ public final class JobsFlow {
   /** Every run alive on the nodes: one round per node. */
   public static RunList ps(PsRequest rq, Progress progress) throws InterruptedException {
     try (Session s = Session.open(rq.hostfile(), rq.ssh(), progress)) {
-      return RunList.of(scan(s, null), s.unreachable());
+      return RunList.of(scan(s, null), s.unreachable())
+          .withTimeLimits(id -> RunDirectories.timeLimitEnds(rq.workspace(), id));
     }
   }
 

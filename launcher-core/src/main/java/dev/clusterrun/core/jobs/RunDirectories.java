@@ -2,10 +2,12 @@ package dev.clusterrun.core.jobs;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.launch.EnvironmentLayer;
+import dev.clusterrun.core.launch.JobRunner;
 import dev.clusterrun.core.launch.Lifeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +69,22 @@ public final class RunDirectories {
           runId, "fits " + fits.size() + " runs in " + runs + ": " + String.join(", ", fits));
     }
     return fits.isEmpty() ? null : runs.resolve(fits.get(0));
+  }
+
+  /**
+   * When the time limit of run {@code runId} in {@code workspace} passes ({@link
+   * JobRunner#TIME_LIMIT_FILE}), or null: no limit, no such run, or no workspace given.
+   */
+  public static Instant timeLimitEnds(Path workspace, String runId) {
+    try {
+      Path dir = workspace == null ? null : find(workspace, runId);
+      if (dir == null) {
+        return null;
+      }
+      return Instant.parse(Files.readString(dir.resolve(JobRunner.TIME_LIMIT_FILE)).strip());
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   /**

@@ -29,6 +29,7 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
    *     null when no node answering can tell (the head not reached, or a per-node run)
    * @param started when the run's oldest process started
    * @param nodes the nodes it has processes on, in hostfile order
+   * @param timeLimitEnds when its time limit ({@code --time}) passes, or null: none, or not known
    */
   public record Run(
       String runId,
@@ -38,7 +39,8 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
       Instant started,
       List<String> nodes,
       List<Long> headPids,
-      String command) {
+      String command,
+      Instant timeLimitEnds) {
     public Run {
       nodes = List.copyOf(nodes);
       headPids = List.copyOf(headPids);
@@ -115,7 +117,37 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
     }
     Instant started =
         first == Double.MAX_VALUE ? null : Instant.ofEpochMilli(Math.round(first * 1000));
-    return new Run(id, user, head, headless, started, names, headPids, command);
+    return new Run(id, user, head, headless, started, names, headPids, command, null);
+  }
+
+  /** These runs, each with when its time limit passes as {@code ends} says (null: none). */
+  public RunList withTimeLimits(java.util.function.Function<String, Instant> ends) {
+    List<Run> with = new ArrayList<>();
+    for (Run r : runs) {
+      with.add(
+          new Run(
+              r.runId(),
+              r.user(),
+              r.head(),
+              r.headless(),
+              r.started(),
+              r.nodes(),
+              r.headPids(),
+              r.command(),
+              ends.apply(r.runId())));
+    }
+    return new RunList(with, unreachable);
+  }
+
+  /** The time left before {@code ends} at {@code now}, as people read it; {@code -} for none. */
+  static String left(Instant ends, Instant now) {
+    if (ends == null) {
+      return "-";
+    }
+    java.time.Duration d = java.time.Duration.between(now, ends);
+    return d.isNegative() || d.isZero()
+        ? "0s (stopping)"
+        : dev.clusterrun.core.spec.TimeLimit.display(d.withNanos(0).plusSeconds(1));
   }
 
   private static List<RunScan.Proc> mine(RunScan.Node n, String id) {
@@ -139,35 +171,54 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
 
   /** One line per run under a header; "no runs" when there is none. */
   public String renderTable() {
+    return renderTable(Instant.now());
+  }
+
+  /**
+   * The table at {@code now}; a {@code TIME LEFT} column (after {@code STARTED}) when a run has a
+   * time limit.
+   */
+  String renderTable(Instant now) {
     if (runs.isEmpty()) {
       return "no runs on the nodes that answered\n";
     }
-    List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"RUN ID", "USER", "HEAD", "STATE", "STARTED", "NODES", "COMMAND"});
-    for (Run r : runs) {
-      rows.add(
-          new String[] {
-            r.runId(),
-            String.valueOf(r.user()),
-            r.head() == null ? "?" : r.head(),
-            r.state(),
-            r.started() == null ? "?" : TIME.format(r.started()),
-            String.join(",", r.nodes()),
-            r.command()
-          });
+    boolean limits = runs.stream().anyMatch(r -> r.timeLimitEnds() != null);
+    List<List<String>> rows = new ArrayList<>();
+    List<String> header =
+        new ArrayList<>(List.of("RUN ID", "USER", "HEAD", "STATE", "STARTED", "NODES", "COMMAND"));
+    if (limits) {
+      header.add(5, "TIME LEFT");
     }
-    int[] w = new int[7];
-    for (String[] row : rows) {
-      for (int i = 0; i < 6; i++) {
-        w[i] = Math.max(w[i], row[i].length());
+    rows.add(header);
+    for (Run r : runs) {
+      List<String> row =
+          new ArrayList<>(
+              List.of(
+                  r.runId(),
+                  String.valueOf(r.user()),
+                  r.head() == null ? "?" : r.head(),
+                  r.state(),
+                  r.started() == null ? "?" : TIME.format(r.started()),
+                  String.join(",", r.nodes()),
+                  r.command()));
+      if (limits) {
+        row.add(5, left(r.timeLimitEnds(), now));
+      }
+      rows.add(row);
+    }
+    int last = header.size() - 1;
+    int[] w = new int[last];
+    for (List<String> row : rows) {
+      for (int i = 0; i < last; i++) {
+        w[i] = Math.max(w[i], row.get(i).length());
       }
     }
     StringBuilder b = new StringBuilder();
-    for (String[] row : rows) {
-      for (int i = 0; i < 6; i++) {
-        b.append(row[i]).append(" ".repeat(w[i] - row[i].length() + 2));
+    for (List<String> row : rows) {
+      for (int i = 0; i < last; i++) {
+        b.append(row.get(i)).append(" ".repeat(w[i] - row.get(i).length() + 2));
       }
-      b.append(row[6]).append('\n');
+      b.append(row.get(last)).append('\n');
     }
     return b.toString();
   }
@@ -185,6 +236,7 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
       m.put("started", r.started() == null ? null : r.started().toString());
       m.put("nodes", r.nodes());
       m.put("command", r.command());
+      m.put("timeLimitEnds", r.timeLimitEnds() == null ? null : r.timeLimitEnds().toString());
       list.add(m);
     }
     Map<String, Object> all = new LinkedHashMap<>();

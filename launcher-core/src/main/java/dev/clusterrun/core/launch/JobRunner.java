@@ -1,5 +1,6 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.AtomicFiles;
 import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.output.ClosedReader;
 import dev.clusterrun.core.session.Console;
@@ -10,6 +11,7 @@ import dev.clusterrun.core.spec.TimeLimit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +42,12 @@ public final class JobRunner {
       this(plan, workspace, jobFile, clusterrunVersion, launcher, -1);
     }
   }
+
+  /**
+   * The file of the run directory that says when the run's time limit passes (an ISO-8601 instant,
+   * written at the run's start when it has one): what {@code ps} shows as the time left.
+   */
+  public static final String TIME_LIMIT_FILE = "time-limit";
 
   private final HeadCommands head;
   private final Session session;
@@ -166,6 +174,11 @@ public final class JobRunner {
     Launcher.Ending end;
     boolean threadInterrupted = false;
     Deadline time = Deadline.after(timeLimit, timeStart, () -> timeUp(run));
+    if (!timeLimit.isZero()) {
+      long left = timeStart + timeLimit.toNanos() - System.nanoTime();
+      AtomicFiles.write(
+          run.runDir().resolve(TIME_LIMIT_FILE), Instant.now().plusNanos(left).toString() + "\n");
+    }
     try {
       end = execute(run, rq);
     } catch (InterruptedException e) {

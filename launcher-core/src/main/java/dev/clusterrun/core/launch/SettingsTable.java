@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.mpi.MpiTuning;
 import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.TimeLimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ final class SettingsTable {
                                         s.origin())
                                     : k.equals("container.image")
                                         ? imageView(job.image())
-                                        : view(k, s)));
+                                        : k.equals("time") ? timeView(job) : view(k, s)));
     settings.add(
         options.daemonDetected()
             ? new Plan.SettingView(
@@ -84,6 +85,15 @@ final class SettingsTable {
             + " × "
             + k.interval()
             + "s");
+  }
+
+  private static Plan.SettingView timeView(ResolvedJob job) {
+    Setting<java.time.Duration> s = job.time();
+    return new Plan.SettingView(
+        "time",
+        TimeLimit.display(s.value()),
+        s.source().label(),
+        s.origin() + "; from clusterrun's start, then the job is stopped on every node (exit 124)");
   }
 
   private static Plan.SettingView view(String key, Setting<?> s) {

@@ -71,6 +71,28 @@ class RunListTest {
   }
 
   @Test
+  void aRunWithATimeLimitShowsTheTimeLeftAndTheOthersADash(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path ws) throws Exception {
+    java.time.Instant now = java.time.Instant.parse("2026-11-28T12:00:00Z");
+    java.nio.file.Path dir = ws.resolve("runs/" + A);
+    java.nio.file.Files.createDirectories(dir);
+    java.nio.file.Files.writeString(
+        dir.resolve(dev.clusterrun.core.launch.JobRunner.TIME_LIMIT_FILE),
+        now.plusSeconds(3725).toString() + "\n");
+    RunList plain = RunList.of(List.of(head(), other("node2")), Map.of());
+    assertThat(plain.renderTable(now)).doesNotContain("TIME LEFT");
+    RunList l = plain.withTimeLimits(id -> RunDirectories.timeLimitEnds(ws, id));
+    assertThat(find(l, A).timeLimitEnds()).isEqualTo(now.plusSeconds(3725));
+    assertThat(find(l, B).timeLimitEnds()).isNull();
+    assertThat(l.renderTable(now))
+        .containsPattern("STARTED +TIME LEFT +NODES")
+        .containsPattern(A + " .*Z +1h 2m 6s +node1,node2 +mpirun")
+        .containsPattern(B + " .*Z +- +node1 +mpirun");
+    assertThat(l.renderTable(now.plusSeconds(4000))).contains("0s (stopping)");
+    assertThat(l.renderJson()).contains("\"timeLimitEnds\" : \"2026-11-28T13:02:05Z\"");
+  }
+
+  @Test
   void aNodeThatCouldNotBeAskedIsNamedAndTheRunStaysListedOnTheOthers() {
     RunScan.Node cut =
         RunScan.parse("node3", ExecResult.failed("connection timed out", Duration.ZERO));

@@ -39,6 +39,7 @@ class JobSpecDocTest {
     assertThat(j.mpi()).hasNoNullFieldsOrProperties();
     assertThat(j.ssh()).hasNoNullFieldsOrProperties();
     assertThat(j.name()).isEqualTo("seed-hpl");
+    assertThat(j.time()).isEqualTo(java.time.Duration.ofHours(2));
     assertThat(j.command()).containsExactly("./hpl.sh", "--dat", "/app/HPL.dat");
     assertThat(j.mpi().env()).containsExactly("HPL_USE_NVSHMEM", "UCX_TLS=rc,sm");
     assertThat(j.container().mounts())
