@@ -8,6 +8,7 @@
 #   sudo bench/run-vs-raw.sh --with-64
 #   SIZES="3 8" RUNS=7 IMAGE_MB=188 sudo bench/run-vs-raw.sh
 #   SIZES=64 TREE_SPAWN=off sudo bench/run-vs-raw.sh
+#   JOB=output SIZES=3 sudo bench/run-vs-raw.sh     # issue 35: 120 MB of output, --label too
 #
 # What is timed, from a login outside the cluster (the machine itself, as the job user), each
 # figure including one ssh login to the head (node1), with the job `hostname`, 2 ranks a node:
@@ -23,6 +24,12 @@
 #   unnamed   ssh node1 clusterrun run --nodes HOSTS --container-image=IMG.sqsh --np 2N hostname
 #             the same image, no name: each node starts the image itself (enroot start
 #             IMG.sqsh: squashfuse and an overlay), nothing is unpacked or removed.
+# JOB=output times the output path instead (issue 35's measuring stick: at most 1.15x the
+# hand-typed command, with and without --label): every rank prints 20 MB of 99-character lines
+# (sh -c 'head -c 20000000 /dev/zero | tr "\0" x | fold -w 99'; 6 ranks: 121 212 120 bytes), each
+# command's standard output into a file on the head, and the kinds are raw, named and labelled
+# (named with --label: each line whole, prefixed NODE:RANK: ); a run counts when the file holds
+# every byte (raw, named) or every x (labelled).
 # TREE_SPAWN=on (Open MPI's default: daemons start further daemons, each over ssh from its own
 # node, through the same launch agent) or off (mpirun's node starts every daemon itself:
 # plm_rsh_no_tree_spawn = 1 in the job user's ~/.openmpi/mca-params.conf, which mpirun reads in the
@@ -56,6 +63,7 @@
 sizes=${SIZES:-3 8 32}
 image_mb=${IMAGE_MB:-188}
 tree_spawn=${TREE_SPAWN:-on}
+job=${JOB:-hostname}
 args=("$@")
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -71,6 +79,16 @@ done
 runs=$(bench_runs 5 5 7)
 [[ $image_mb =~ ^[0-9]+$ ]] || die "IMAGE_MB must be a number of MiB, got $image_mb"
 [[ $tree_spawn == on || $tree_spawn == off ]] || die "TREE_SPAWN must be on or off, got $tree_spawn"
+[[ $job == hostname || $job == output ]] || die "JOB must be hostname or output, got $job"
+readonly PRINT='head -c 20000000 /dev/zero | tr "\0" x | fold -w 99'
+if [[ $job == output ]]; then
+  kinds=(raw named labelled)
+  # The job's words as the head's login shell reads them (ssh joins its words with spaces).
+  job_words=(sh -c "$(printf '%q' "$PRINT")")
+else
+  kinds=(raw named unnamed)
+  job_words=(hostname)
+fi
 for n in $sizes; do
   if ! [[ $n =~ ^[0-9]+$ ]] || ((n < 2)); then die "SIZES: '$n' is not a node count >= 2"; fi
 done
@@ -123,9 +141,18 @@ switch_to() {
   mode=$want
 }
 
-# check_output FILE N: every node's name exactly twice, nothing else that looks like a host.
+# check_output FILE N KIND: every node's name exactly twice, nothing else that looks like a host;
+# with JOB=output every byte (every x with --label) of 2N ranks.
 check_output() {
-  local file=$1 n=$2
+  local file=$1 n=$2 kind=$3
+  if [[ $job == output ]]; then
+    if [[ $kind == labelled ]]; then
+      (($(tr -cd x <"$file" | wc -c) == 2 * n * 20000000))
+    else
+      (($(stat -c %s "$file") == 2 * n * 20202020))
+    fi
+    return
+  fi
   awk -v n="$n" '/^node[0-9]+$/ {c[$1]++; lines++}
     END {if (lines != 2 * n) exit 1; for (k = 1; k <= n; k++) if (c["node" k] != 2) exit 1}' "$file"
 }
@@ -148,12 +175,17 @@ timed() {
     raw)
       switch_to seed
       res=$(as_user bash "$work/timed.sh" "$out" ssh -o BatchMode=yes node1 enroot start --rw \
-        --mount "$WS:/app" "$CONTAINER" mpirun -np "$np" --hostfile /app/hosts.txt hostname)
+        --mount "$WS:/app" "$CONTAINER" mpirun -np "$np" --hostfile /app/hosts.txt "${job_words[@]}")
       ;;
     named)
       switch_to clusterrun
       res=$(as_user bash "$work/timed.sh" "$out" ssh -o BatchMode=yes node1 "$CR" run --nodes \
-        "$HOSTS" "--container-name=$CONTAINER" --np "$np" hostname)
+        "$HOSTS" "--container-name=$CONTAINER" --np "$np" "${job_words[@]}")
+      ;;
+    labelled)
+      switch_to clusterrun
+      res=$(as_user bash "$work/timed.sh" "$out" ssh -o BatchMode=yes node1 "$CR" run --nodes \
+        "$HOSTS" "--container-name=$CONTAINER" --np "$np" --label "${job_words[@]}")
       ;;
     unnamed)
       switch_to clusterrun
@@ -162,7 +194,7 @@ timed() {
       ;;
   esac
   read -r secs rc <<<"$res"
-  if [[ $rc != 0 ]] || ! check_output "$out.out" "$n"; then
+  if [[ $rc != 0 ]] || ! check_output "$out.out" "$n" "$kind"; then
     # Counted and shown, not timed: a loaded 2-core machine running 64 nodes can fail a launch
     # (e.g. Open MPI: "unable to complete a TCP connection"); the table says how many failed.
     echo "run-vs-raw.sh: $kind on $n nodes (run $i) failed (exit $rc); its output:" >&2
@@ -250,9 +282,11 @@ EOF
     chmod 0755 "$work/stash/node$k/seed/ompi.sh"
   done
 
-  say "$n nodes: one warm-up of each, then $runs alternating runs of raw, named, unnamed"
+  say "$n nodes: one warm-up of each, then $runs alternating runs of ${kinds[*]}"
   for ((i = 0; i <= runs; i++)); do
-    for kind in raw named unnamed; do timed "$kind" "$i"; done
+    for kind in "${kinds[@]}"; do timed "$kind" "$i"; done
+    # 120 MB a run: only the last run's output is kept.
+    ((i == runs)) || rm -f "$work/out/"*-"$n-$i".out
   done
   switch_to clusterrun
   load_after[$n]=$(load)
@@ -261,14 +295,21 @@ EOF
 done
 
 echo
-echo "clusterrun run vs the hand-typed seed command, job hostname, 2 ranks a node, each with one ssh"
+echo "clusterrun run vs the hand-typed seed command, job $job, 2 ranks a node, each with one ssh"
 echo "login to the head; median (min-max) of $runs runs, seconds; enroot: ${CLUSTERRUN_LC_ENROOT:-standin}, image $image_mb MiB,"
 echo "Open MPI tree spawn $tree_spawn"
-printf '%-6s %-20s %-20s %-20s %-14s %-14s %s\n' nodes raw named unnamed "named/raw" "unnamed/named" "load before -> after"
+if [[ $job == output ]]; then
+  second_ratio="labelled/raw"
+  targets=(1.15 1.15)
+else
+  second_ratio="unnamed/named"
+  targets=(1.3 1.5)
+fi
+printf '%-6s %-20s %-20s %-20s %-14s %-14s %s\n' nodes "${kinds[@]}" "named/raw" "$second_ratio" "load before -> after"
 for n in $sizes; do
   row=()
   declare -A med=()
-  for kind in raw named unnamed; do
+  for kind in "${kinds[@]}"; do
     vals=$(awk -v n="$n" -v k="$kind" '$1 == n && $2 == k {print $3}' "$work/times")
     m=$(median 2 <<<"$vals")
     read -r lo hi < <(minmax <<<"$vals")
@@ -276,13 +317,17 @@ for n in $sizes; do
     med[$kind]=$m
   done
   r1=$(ratio "${med[named]}" "${med[raw]}")
-  r2=$(ratio "${med[unnamed]}" "${med[named]}")
-  v1=$(met "$r1" 1.3)
-  v2=$(met "$r2" 1.5)
+  if [[ $job == output ]]; then
+    r2=$(ratio "${med[labelled]}" "${med[raw]}")
+  else
+    r2=$(ratio "${med[unnamed]}" "${med[named]}")
+  fi
+  v1=$(met "$r1" "${targets[0]}")
+  v2=$(met "$r2" "${targets[1]}")
   printf '%-6s %-20s %-20s %-20s %-14s %-14s %s\n' "$n" "${row[0]}" "${row[1]}" "${row[2]}" \
     "${r1}x $v1" "${r2}x $v2" "${load_before[$n]} -> ${load_after[$n]}"
 done
-echo "(targets: named/raw <= 1.3x, unnamed/named <= 1.5x)"
+echo "(targets: named/raw <= ${targets[0]}x, $second_ratio <= ${targets[1]}x)"
 if [[ -s $work/failed ]]; then
   echo "FAILED runs (not in the medians above; their output is above the table):"
   awk '{printf "  %s nodes, %s, run %s: exit %s\n", $1, $2, $3, $4}' "$work/failed"
@@ -295,7 +340,7 @@ printf '%-6s %-8s' nodes kind
 for p in $phase_names; do printf ' %8s' "$p"; done
 echo
 for n in $sizes; do
-  for kind in named unnamed; do
+  for kind in "${kinds[@]:1}"; do
     printf '%-6s %-8s' "$n" "$kind"
     for p in $phase_names; do
       printf ' %8s' "$(awk -v n="$n" -v k="$kind" -v p="$p" '$1 == n && $2 == k && $3 == p {print $4}' "$work/phases" | median 2)"

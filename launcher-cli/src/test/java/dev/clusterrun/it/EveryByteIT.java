@@ -180,13 +180,42 @@ class EveryByteIT {
     timeLimited(b, 5);
   }
 
+  /**
+   * {@code run ARGS} on node1 with {@code ps} asked 3 s in: exit 124 within {@code limit} + 10 s,
+   * the stop said, {@code ps} showing the time left, nothing left, and {@code summary.json} saying
+   * why.
+   */
   private static void timeLimited(List<String> args, int limit) throws Exception {
-    long t = System.nanoTime();
-    Result r = HEAD.run(RUN_TIMEOUT, List.of(), clusterrunArgs(args));
-    double took = (System.nanoTime() - t) / 1e9;
-    System.err.println("--- --time: " + took + " s " + r);
-    assertThat(r.exitCode()).as("%s", r).isEqualTo(124);
-    assertThat(took).as("seconds to the end, limit %d s", limit).isLessThan(limit + 10.0);
+    List<String> ps = HEAD.command(HEAD.onNodes("ps"));
+    String err = HEAD.shared() + "/eb-time.err";
+    String script =
+        String.join(
+            "\n",
+            "set -u",
+            "cd " + ShellQuote.quote(HEAD.shared()),
+            "s=$(date +%s.%N)",
+            ShellQuote.join(clusterrun(args)) + " > /dev/null 2> " + ShellQuote.quote(err) + " &",
+            "p=$!",
+            "sleep 3",
+            ShellQuote.join(ps) + " 2>&1",
+            "wait $p",
+            "c=$?",
+            "echo \"exit $c $(awk -v a=\"$(date +%s.%N)\" -v b=\"$s\" 'BEGIN {print a - b}')\"",
+            "cat " + ShellQuote.quote(err) + " >&2");
+    Result r =
+        HEAD.cluster().exec("node1", false, null, RUN_TIMEOUT, List.of("bash", "-c", script));
+    System.err.println("--- --time " + limit + ": " + r);
+    String[] end =
+        r.stdout().lines().filter(l -> l.startsWith("exit ")).findFirst().orElse("").split(" ");
+    assertThat(end).as("%s", r).hasSize(3);
+    assertThat(end[1]).as("clusterrun's exit, as timeout(1)'s").isEqualTo("124");
+    assertThat(Double.parseDouble(end[2]))
+        .as("seconds to the end, limit %d s", limit)
+        .isLessThan(limit + 10.0);
+    assertThat(r.stdout())
+        .as("ps 3 s in")
+        .containsPattern("STARTED +TIME LEFT")
+        .containsPattern("Z +[1-" + (limit - 2) + "]s +node");
     assertThat(r.stderr()).contains("time limit " + limit + "s (--time) reached");
     JsonNode s = summaryIn(newestRun());
     assertThat(s.path("ended").asText()).isEqualTo("time-limit");
