@@ -1,6 +1,8 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.output.ClosedReader;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.terminal.Detached;
 import picocli.CommandLine.Option;
@@ -49,6 +51,13 @@ final class RunOptions {
     if (f.runId() != null) {
       root.out.println(f.runId());
       root.out.flush();
+      if (root.closedReader.closed()) {
+        // Nobody got the run id (| true, a reader gone): the run is stopped, as SIGPIPE would.
+        f.stopRun();
+        root.err.println(
+            "clusterrun: the reader of the run id went away (EPIPE): stopping run " + f.runId());
+        return ExitCode.bySignal(ClosedReader.SIGPIPE);
+      }
       root.err.println("clusterrun: " + f.note());
     }
     return f.exitCode();

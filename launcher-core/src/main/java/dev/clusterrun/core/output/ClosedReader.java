@@ -24,6 +24,11 @@ public final class ClosedReader {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile IntConsumer stop;
 
+  /** Whether a reader has gone. */
+  public boolean closed() {
+    return closed.get();
+  }
+
   /**
    * {@code s} guarded: each write is flushed and checked; the first failure stops the run ({@link
    * #alongside}), later writes to it are dropped.

@@ -47,8 +47,17 @@ public final class Detached {
    * @param exitCode 0 once the run started, else the background clusterrun's own code
    * @param runId the run started in the background, or null when it ended before
    * @param note one line for people about the background run, or null
+   * @param pid the background clusterrun's process id
    */
-  public record Foreground(int exitCode, String runId, String note) {}
+  public record Foreground(int exitCode, String runId, String note, long pid) {
+    /**
+     * Stops the background run as SIGTERM stops a run (the job stopped on every node, cleaned up):
+     * for a foreground that could not give the run id to anyone.
+     */
+    public void stopRun() {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
+    }
+  }
 
   /** Whether this process is the background clusterrun of a {@code run --detach}. */
   public static boolean isChild(Map<String, String> env) {
@@ -94,12 +103,13 @@ public final class Detached {
       while ((line = r.readLine()) != null) {
         if (line.startsWith(STARTED)) {
           String[] f = line.substring(STARTED.length()).split(" ", 2);
-          return new Foreground(0, f[0], startedNote(f[0], p.pid(), f.length > 1 ? f[1] : "?"));
+          return new Foreground(
+              0, f[0], startedNote(f[0], p.pid(), f.length > 1 ? f[1] : "?"), p.pid());
         }
         passOn.accept(line);
       }
     }
-    return new Foreground(p.waitFor(), null, null);
+    return new Foreground(p.waitFor(), null, null, p.pid());
   }
 
   static String startedNote(String runId, long pid, String runDir) {
