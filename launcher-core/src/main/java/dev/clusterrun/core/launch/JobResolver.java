@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.spec.ByteSize;
 import dev.clusterrun.core.spec.Carry;
@@ -195,7 +196,7 @@ public final class JobResolver {
         pick(
             s -> s.workspace().path(),
             "workspace.path",
-            home == null ? null : home + "/clusterrun");
+            home == null ? null : WorkspaceDir.inHome(home));
     if (wsPath.value() == null) {
       throw new BadInputException(
           "workspace.path",
