@@ -32,8 +32,7 @@ final class SetupCommand extends BaseCommand {
   @Option(names = "--force")
   boolean force;
 
-  @Option(names = "--dry-run", descriptionKey = "setup.dry-run")
-  boolean dryRun;
+  @Mixin DryRunOption dryRun;
 
   @Mixin JsonOption json;
 
@@ -46,7 +45,7 @@ final class SetupCommand extends BaseCommand {
   public Integer call() throws InterruptedException {
     SetupOutcome outcome =
         SetupFlow.run(
-            new SetupRequest(nodes.read(), ssh.flags().toSpec(), spec(), dryRun),
+            new SetupRequest(nodes.read(), ssh.flags().toSpec(), spec(), dryRun.on),
             root().console().progress());
     SetupReport report = outcome.report();
     print(json.on ? report.json() : report.text());
