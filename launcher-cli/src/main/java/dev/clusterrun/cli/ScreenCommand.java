@@ -10,20 +10,12 @@ import dev.clusterrun.core.screen.Tolerances;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
-@Command(
-    name = "screen",
-    sortOptions = false,
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class)
-final class ScreenCommand implements Callable<Integer> {
-  @ParentCommand RootCommand root;
-
+@Command(name = "screen")
+final class ScreenCommand extends BaseCommand {
   @Mixin NodesOption nodes;
 
   @Option(names = "--tolerance", paramLabel = "[METRIC=]PERCENT")
@@ -46,10 +38,11 @@ final class ScreenCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    RootCommand root = root();
     ScreenRequest rq =
         new ScreenRequest(
             job.input(nodes.path, JobWords.NONE, ssh, root.env, null),
-            LaunchOptions.of(false, false, false, "auto", job.noHook),
+            LaunchOptions.standard(job.noHook),
             new ScreenRequest.Judging(Tolerances.parse(tolerance), references.file, cluster.name),
             repeat,
             writeHostfile,
