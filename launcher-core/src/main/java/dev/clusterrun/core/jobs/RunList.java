@@ -3,10 +3,12 @@ package dev.clusterrun.core.jobs;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.clusterrun.core.ExitCode;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +54,12 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
 
   public RunList {
     runs = List.copyOf(runs);
-    unreachable = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(unreachable));
+    unreachable = Collections.unmodifiableMap(new LinkedHashMap<>(unreachable));
+  }
+
+  /** 0 when every node was asked, else 3: the list may miss runs of the nodes not reached. */
+  public int exitCode() {
+    return unreachable.isEmpty() ? ExitCode.OK.value() : ExitCode.CHECK_FAILED.value();
   }
 
   /** The runs the nodes' answers show, oldest first; nodes in the order of {@code answers}. */
