@@ -22,8 +22,7 @@ final class SetupCommand extends BaseCommand {
   @Option(names = "--cache-path", paramLabel = "DIR")
   String cachePath;
 
-  @Option(names = "--no-container-mount-home", descriptionKey = "setup.no-container-mount-home")
-  boolean noMountHome;
+  @Mixin NoMountHomeOption noMountHome;
 
   /** The old name of {@code --no-container-mount-home}, kept working, not shown. */
   @Option(names = "--no-mount-home", hidden = true)
@@ -54,7 +53,7 @@ final class SetupCommand extends BaseCommand {
 
   /** What the options ask every node to be configured with. */
   SetupSpec spec() {
-    boolean mountHome = !(noMountHome || noMountHomeOldName);
+    boolean mountHome = !(noMountHome.on || noMountHomeOldName);
     return new SetupSpec(dataPath, mountHome, runtimePath, cachePath, force, sysconfDir);
   }
 }
