@@ -9,6 +9,8 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,8 +83,7 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
     List<Run> runs = new ArrayList<>();
     byRun.forEach((id, nodes) -> runs.add(run(id, nodes)));
     runs.sort(
-        java.util.Comparator.comparing(
-                Run::started, java.util.Comparator.nullsLast(Instant::compareTo))
+        Comparator.comparing(Run::started, Comparator.nullsLast(Instant::compareTo))
             .thenComparing(Run::runId));
     return new RunList(runs, down);
   }
@@ -132,11 +133,11 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
   /** The command of the node's oldest process of the run whose parent is not of the run. */
   private static String top(RunScan.Node n, String id) {
     List<RunScan.Proc> procs = mine(n, id);
-    Set<Long> pids = new java.util.HashSet<>();
+    Set<Long> pids = new HashSet<>();
     procs.forEach(p -> pids.add(p.pid()));
     return procs.stream()
         .filter(p -> !pids.contains(p.ppid()))
-        .min(java.util.Comparator.comparingLong(RunScan.Proc::startTicks))
+        .min(Comparator.comparingLong(RunScan.Proc::startTicks))
         .map(RunScan.Proc::cmd)
         .orElse("");
   }
