@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.AtomicFiles;
 import dev.clusterrun.core.session.Console;
+import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.session.Session;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ public final class RunContext {
   private List<RemoteReaper.Reaped> leftovers = List.of();
   private List<String> lostNodes = List.of();
   private String message;
-  private dev.clusterrun.core.session.FanOut.Task<Boolean> records;
+  private FanOut.Task<Boolean> records;
   private volatile String recordsFailed;
 
   RunContext(
@@ -179,7 +180,7 @@ public final class RunContext {
 
   /** Waits for the run's records ({@link #writeRunFiles}); a failure is said in the summary. */
   private void awaitRecords() {
-    dev.clusterrun.core.session.FanOut.Task<Boolean> t = records;
+    FanOut.Task<Boolean> t = records;
     if (t == null) {
       return;
     }
