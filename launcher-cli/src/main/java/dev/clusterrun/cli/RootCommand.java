@@ -7,8 +7,11 @@ import dev.clusterrun.core.terminal.ForegroundInput;
 import dev.clusterrun.core.terminal.InterruptSignals;
 import dev.clusterrun.core.terminal.TerminalProgress;
 import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -32,7 +35,7 @@ final class RootCommand implements Callable<Integer> {
   static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
 
   private static Map<String, Class<?>> subcommands() {
-    Map<String, Class<?>> m = new java.util.LinkedHashMap<>();
+    Map<String, Class<?>> m = new LinkedHashMap<>();
     m.put("plan", PlanCommand.class);
     m.put("run", RunCommand.class);
     m.put("check", CheckCommand.class);
@@ -47,11 +50,11 @@ final class RootCommand implements Callable<Integer> {
     m.put("logs", LogsCommand.class);
     m.put("completion", CompletionCommand.class);
     m.put("help", CommandLine.HelpCommand.class);
-    return java.util.Collections.unmodifiableMap(m);
+    return Collections.unmodifiableMap(m);
   }
 
-  final java.io.PrintStream rawOut;
-  final java.io.PrintStream rawErr;
+  final PrintStream rawOut;
+  final PrintStream rawErr;
   final PrintWriter out;
   final PrintWriter err;
   final Map<String, String> env;
@@ -63,7 +66,7 @@ final class RootCommand implements Callable<Integer> {
       scope = ScopeType.INHERIT)
   boolean verbose;
 
-  RootCommand(java.io.PrintStream rawOut, java.io.PrintStream rawErr, Map<String, String> env) {
+  RootCommand(PrintStream rawOut, PrintStream rawErr, Map<String, String> env) {
     this.rawOut = rawOut;
     this.rawErr = rawErr;
     // UTF-8 whatever the locale: under LANG=C (cron, containers, ssh without locale forwarding)
