@@ -1,6 +1,7 @@
 package dev.clusterrun;
 
 import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,23 +17,42 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The layering docs/architecture.md describes, kept by the build: launcher-core never speaks to the
  * terminal, never exits and never knows picocli; the one thread pool (and timer) of a command lives
- * in the session layer; core's packages depend on each other without cycles.
+ * in the session layer; core's packages depend on each other without cycles. In the CLI, every
+ * command is a {@code BaseCommand} and an option several commands take is declared once, in a
+ * mixin.
  */
 class ArchitectureTest {
   static final String CORE = "dev.clusterrun.core..";
   static final String SESSION = "dev.clusterrun.core.session..";
   static final String REACH = "dev.clusterrun.core.session.Session$Reach";
+  static final String CLI = "dev.clusterrun.cli";
+
+  /**
+   * Option names that stand for two different things, each declared in its own class, and why they
+   * are not one mixin.
+   */
+  static final Map<String, String> OPTIONS_OF_TWO_KINDS =
+      Map.of(
+          "--workspace",
+          "JobOptions' is the job's setting (a string the job's rules check, completed as a word);"
+              + " WorkspaceOption's the directory images, results, stop and logs read (completed as"
+              + " a file): one field would change the completion script");
 
   /**
    * Classes that start processes: their output is pumped by commons-exec's own threads, inside the
@@ -151,6 +171,60 @@ class ArchitectureTest {
             "what the session's reach offers is asked through Session.Reach (firstAnswer, logins),"
                 + " not by telling its kinds apart")
         .isEmpty();
+  }
+
+  @Test
+  void everyCommandExtendsBaseCommand() {
+    classes()
+        .that()
+        .resideInAPackage(CLI)
+        .and()
+        .areAnnotatedWith(Command.class)
+        .and()
+        .doNotHaveFullyQualifiedName(CLI + ".RootCommand")
+        .should()
+        .beAssignableTo(CLI + ".BaseCommand")
+        .because(
+            "a subcommand gets -h, -V, the option order and the root's streams from BaseCommand,"
+                + " and returns its outcome's exit code")
+        .check(CLASSES);
+  }
+
+  @Test
+  void eachOptionNameIsDeclaredInOneClass() {
+    Map<String, Set<String>> declaredIn = optionDeclarations();
+    assertThat(declaredIn).as("the CLI's options (the test reads them)").containsKey("--nodes");
+    Map<String, Set<String>> twice = new TreeMap<>();
+    declaredIn.forEach(
+        (name, owners) -> {
+          if (owners.size() > 1 && !OPTIONS_OF_TWO_KINDS.containsKey(name)) {
+            twice.put(name, owners);
+          }
+        });
+    assertThat(twice)
+        .as(
+            "an option several commands take is declared once, in a mixin (as JsonOption,"
+                + " NodesOption), and each command gives its help text in Help.properties")
+        .isEmpty();
+  }
+
+  /** Every option name of the CLI and the classes whose fields or methods declare it. */
+  static Map<String, Set<String>> optionDeclarations() {
+    Map<String, Set<String>> out = new TreeMap<>();
+    for (JavaClass c : CLASSES) {
+      if (!c.getPackageName().equals(CLI)) {
+        continue;
+      }
+      List<Option> options = new ArrayList<>();
+      c.getFields().forEach(f -> f.tryGetAnnotationOfType(Option.class).ifPresent(options::add));
+      c.getMethods().forEach(m -> m.tryGetAnnotationOfType(Option.class).ifPresent(options::add));
+      for (Option o : options) {
+        for (String name : o.names()) {
+          out.computeIfAbsent(name, k -> new TreeSet<>()).add(c.getSimpleName());
+        }
+      }
+    }
+    return out;
   }
 
   private static com.tngtech.archunit.base.DescribedPredicate<JavaConstructorCall> newThread() {

@@ -1,5 +1,6 @@
 package dev.clusterrun.cli;
 
+import dev.clusterrun.core.WorkspaceDir;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -34,6 +35,14 @@ abstract class BaseCommand implements Callable<Integer> {
       root().out.println(line);
     }
     root().out.flush();
+  }
+
+  /**
+   * The workspace a command reads (its image cache, its results log): {@code --workspace}, else the
+   * environment's, else ~/clusterrun, as run finds it.
+   */
+  WorkspaceDir where(WorkspaceOption workspace) {
+    return new WorkspaceDir(workspace.dir, root().env);
   }
 
   /** Prints a note on stderr as {@code clusterrun: NOTE}. */

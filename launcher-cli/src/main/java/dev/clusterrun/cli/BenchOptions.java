@@ -4,6 +4,7 @@ import dev.clusterrun.core.bench.BenchSettings;
 import dev.clusterrun.core.bench.HplDat;
 import java.nio.file.Path;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -40,30 +41,15 @@ final class BenchOptions {
    */
   HpccOptions hpcc = new HpccOptions();
 
-  @Option(names = "--junit", paramLabel = "FILE")
-  Path junit;
+  @Mixin JunitOption junit;
 
   @Option(names = "--baseline", paramLabel = "FILE")
   Path baseline;
 
-  @Option(
-      names = "--max-regression",
-      paramLabel = "PCT",
-      description =
-          "With --baseline: fail (exit 1) when the headline fell by more than PCT percent."
-              + " Default: "
-              + BenchSettings.DEFAULT_MAX_REGRESSION
-              + ".")
-  Double maxRegression;
-
-  @Option(names = "--references", paramLabel = "FILE", descriptionKey = "bench.references")
-  Path references;
-
-  @Option(names = "--cluster", paramLabel = "NAME", descriptionKey = "bench.cluster")
-  String cluster;
-
-  @Option(names = "--dry-run", descriptionKey = "bench.dry-run")
-  boolean dryRun;
+  @Mixin MaxRegressionOption maxRegression;
+  @Mixin ReferencesOption references;
+  @Mixin ClusterOption cluster;
+  @Mixin DryRunOption dryRun;
 
   /** These options as the core takes them. */
   BenchSettings toSettings() {
@@ -72,7 +58,8 @@ final class BenchOptions {
         new BenchSettings.Scripts(cpuAffinity, memAffinity, gpuAffinity, scriptArgs),
         mpiArgs,
         new BenchSettings.Hpcc(hpcc.hpccN, hpcc.hpccMaxN, hpcc.memoryFraction),
-        new BenchSettings.Reporting(junit, baseline, maxRegression, references, cluster),
-        dryRun);
+        new BenchSettings.Reporting(
+            junit.file, baseline, maxRegression.pct, references.file, cluster.name),
+        dryRun.on);
   }
 }

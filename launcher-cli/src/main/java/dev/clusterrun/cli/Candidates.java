@@ -4,6 +4,7 @@ import dev.clusterrun.core.bench.BenchPreset;
 import dev.clusterrun.core.launch.LaunchOptions;
 import dev.clusterrun.core.spec.LauncherKind;
 import java.util.Iterator;
+import java.util.List;
 import java.util.stream.Stream;
 
 /** Values bash completion offers ({@code completionCandidates} of options and parameters). */
@@ -30,7 +31,7 @@ final class Candidates {
   static final class StdinTargets implements Iterable<String> {
     @Override
     public Iterator<String> iterator() {
-      return java.util.List.of("none", "0", "all").iterator();
+      return List.of("none", "0", "all").iterator();
     }
   }
 

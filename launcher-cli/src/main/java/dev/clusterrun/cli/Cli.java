@@ -3,17 +3,19 @@ package dev.clusterrun.cli;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.ExitException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.Map;
+import java.util.ResourceBundle;
 import picocli.CommandLine;
 
 /** Wires the picocli command tree and maps every failure to the exit-code table. */
 final class Cli {
-  private final java.io.PrintStream rawOut;
-  private final java.io.PrintStream rawErr;
+  private final PrintStream rawOut;
+  private final PrintStream rawErr;
   private final Map<String, String> env;
 
-  Cli(java.io.PrintStream out, java.io.PrintStream err, Map<String, String> env) {
+  Cli(PrintStream out, PrintStream err, Map<String, String> env) {
     this.rawOut = out;
     this.rawErr = err;
     this.env = env;
@@ -42,7 +44,7 @@ final class Cli {
     }
     if (only == null || helpAsked(words)) {
       // The help texts only where usage may be shown: reading them cost every start about 12 ms.
-      cl.setResourceBundle(java.util.ResourceBundle.getBundle(HELP_TEXTS));
+      cl.setResourceBundle(ResourceBundle.getBundle(HELP_TEXTS));
     }
     cl.setOut(out);
     cl.setErr(err);

@@ -1,25 +1,22 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.ExitCode;
-import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-@Command(
-    mixinStandardHelpOptions = true,
-    name = "completion",
-    versionProvider = VersionProvider.class)
-final class CompletionCommand implements Callable<Integer> {
-  @ParentCommand RootCommand root;
-  @Spec CommandSpec spec;
+@Command(name = "completion")
+final class CompletionCommand extends BaseCommand {
+  /** Its few options sorted by name, as they always were (the other commands keep their order). */
+  @Spec
+  void sortOptions(CommandSpec spec) {
+    spec.usageMessage().sortOptions(true);
+  }
 
   @Override
   public Integer call() {
-    root.out.print(AutoComplete.bash("clusterrun", spec.root().commandLine()));
-    root.out.flush();
+    print(AutoComplete.bash("clusterrun", spec.root().commandLine()));
     return ExitCode.OK.value();
   }
 }

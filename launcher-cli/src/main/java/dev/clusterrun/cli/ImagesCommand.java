@@ -1,6 +1,5 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.image.ImagesFlow;
 import dev.clusterrun.core.image.ImagesOutcome;
 import picocli.CommandLine.Command;
@@ -17,11 +16,6 @@ final class ImagesCommand extends BaseCommand {
   @Override
   public Integer call() throws Exception {
     return render(ImagesFlow.list(new ImagesFlow.ListRequest(where(workspace), json.on)));
-  }
-
-  /** Whose cache: --workspace, else the environment's workspace, else ~/clusterrun (as run's). */
-  WorkspaceDir where(WorkspaceOption workspace) {
-    return new WorkspaceDir(workspace.dir, root().env);
   }
 
   /** Prints what an images command gave: its data on stdout, then its notes on stderr. */

@@ -22,7 +22,6 @@ final class ImagesPruneCommand extends BaseCommand {
   @Override
   public Integer call() throws Exception {
     return images.render(
-        ImagesFlow.prune(
-            new ImagesFlow.PruneRequest(images.where(workspace), olderThan, all, json.on)));
+        ImagesFlow.prune(new ImagesFlow.PruneRequest(where(workspace), olderThan, all, json.on)));
   }
 }

@@ -8,6 +8,7 @@ import dev.clusterrun.core.spec.SshSpec;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -36,8 +37,7 @@ final class JobOptions {
   @Option(names = "--container-mount-home")
   boolean mountHome;
 
-  @Option(names = "--no-container-mount-home", descriptionKey = "job.no-container-mount-home")
-  boolean noMountHome;
+  @Mixin NoMountHomeOption noMountHome;
 
   @Option(names = "--container-remap-root")
   boolean remapRoot;
@@ -106,7 +106,8 @@ final class JobOptions {
         mounts,
         workdir,
         new Choice("--container-writable", writable, "--container-readonly", readonly),
-        new Choice("--container-mount-home", mountHome, "--no-container-mount-home", noMountHome),
+        new Choice(
+            "--container-mount-home", mountHome, "--no-container-mount-home", noMountHome.on),
         new Choice("--container-remap-root", remapRoot, "--no-container-remap-root", noRemapRoot),
         new Choice("--container-entrypoint", entrypoint, "--no-container-entrypoint", noEntrypoint),
         save,

@@ -1,6 +1,5 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.jobs.RunDirectories;
 import dev.clusterrun.core.jobs.RunLogs;
 import picocli.CommandLine.Command;
@@ -22,9 +21,8 @@ final class LogsCommand extends BaseCommand {
   public Integer call() throws Exception {
     RootCommand root = root();
     root.out.flush();
-    new RunLogs(root.rawOut, root.rawErr, RunLogs.Pause.REAL)
-        .show(
-            new RunLogs.Request(RunDirectories.workspace(workspace.dir, root.env), runId, follow));
-    return ExitCode.OK.value();
+    return new RunLogs(root.rawOut, root.rawErr, RunLogs.Pause.REAL)
+        .show(new RunLogs.Request(RunDirectories.workspace(workspace.dir, root.env), runId, follow))
+        .exitCode();
   }
 }

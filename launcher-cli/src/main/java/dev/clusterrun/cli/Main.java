@@ -2,6 +2,7 @@ package dev.clusterrun.cli;
 
 import dev.clusterrun.core.ExitCode;
 import java.io.PrintStream;
+import java.util.Map;
 
 /** The only place that calls {@link System#exit}. */
 public final class Main {
@@ -22,8 +23,7 @@ public final class Main {
   }
 
   /** Runs clusterrun with the given streams and environment; returns the exit code. */
-  public static int run(
-      PrintStream out, PrintStream err, java.util.Map<String, String> env, String... args) {
+  public static int run(PrintStream out, PrintStream err, Map<String, String> env, String... args) {
     return new Cli(out, err, env).execute(args);
   }
 }

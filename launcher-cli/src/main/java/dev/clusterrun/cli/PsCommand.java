@@ -1,6 +1,5 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.jobs.JobsFlow;
 import dev.clusterrun.core.jobs.RunDirectories;
 import dev.clusterrun.core.jobs.RunList;
@@ -23,6 +22,6 @@ final class PsCommand extends BaseCommand {
             root().console().progress());
     print(json.on ? runs.renderJson() : runs.renderTable());
     runs.unreachable().forEach((n, p) -> note(n + ": " + p));
-    return runs.unreachable().isEmpty() ? ExitCode.OK.value() : ExitCode.CHECK_FAILED.value();
+    return runs.exitCode();
   }
 }

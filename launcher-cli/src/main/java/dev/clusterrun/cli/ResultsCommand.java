@@ -1,6 +1,5 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.bench.ResultsFlow;
 import dev.clusterrun.core.bench.ResultsOutcome;
 import picocli.CommandLine.Command;
@@ -21,11 +20,6 @@ final class ResultsCommand extends BaseCommand {
   @Override
   public Integer call() throws Exception {
     return render(ResultsFlow.list(new ResultsFlow.ListRequest(where(workspace), last, json.on)));
-  }
-
-  /** Whose log: --workspace, else the environment's workspace, else ~/clusterrun. */
-  WorkspaceDir where(WorkspaceOption workspace) {
-    return new WorkspaceDir(workspace.dir, root().env);
   }
 
   /** Prints what a results command gave: the skipped lines on stderr, stdout, then its note. */

@@ -25,6 +25,6 @@ final class ResultsCompareCommand extends BaseCommand {
     return results.render(
         ResultsFlow.compare(
             new ResultsFlow.CompareRequest(
-                results.where(selection.workspace), selection.toSelection(), runIds, json.on)));
+                where(selection.workspace), selection.toSelection(), runIds, json.on)));
   }
 }

@@ -21,6 +21,6 @@ final class ResultsReportCommand extends BaseCommand {
     return results.render(
         ResultsFlow.report(
             new ResultsFlow.ReportRequest(
-                results.where(selection.workspace), selection.toSelection(), html)));
+                where(selection.workspace), selection.toSelection(), html)));
   }
 }

@@ -1,8 +1,6 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.bench.BenchSettings;
 import dev.clusterrun.core.bench.ResultsFlow;
-import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,19 +18,17 @@ final class ResultsSelection {
   @Option(names = "--preset", paramLabel = "PRESET")
   String preset;
 
-  @Option(names = "--cluster", paramLabel = "NAME", descriptionKey = "results.cluster")
-  String cluster;
+  @Mixin ClusterOption cluster;
 
   @Option(names = "--metric", paramLabel = "NAME", split = ",")
   List<String> metrics;
 
-  @Option(names = "--references", paramLabel = "FILE", descriptionKey = "results.references")
-  Path references;
+  @Mixin ReferencesOption references;
 
-  @Option(names = "--max-regression", paramLabel = "PCT", descriptionKey = "results.max-regression")
-  double maxRegression = BenchSettings.DEFAULT_MAX_REGRESSION;
+  @Mixin MaxRegressionOption maxRegression = MaxRegressionOption.withDefault();
 
   ResultsFlow.Selection toSelection() {
-    return new ResultsFlow.Selection(since, preset, cluster, metrics, references, maxRegression);
+    return new ResultsFlow.Selection(
+        since, preset, cluster.name, metrics, references.file, maxRegression.pct);
   }
 }

@@ -8,8 +8,11 @@ import dev.clusterrun.core.terminal.ForegroundInput;
 import dev.clusterrun.core.terminal.InterruptSignals;
 import dev.clusterrun.core.terminal.TerminalProgress;
 import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -33,7 +36,7 @@ final class RootCommand implements Callable<Integer> {
   static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
 
   private static Map<String, Class<?>> subcommands() {
-    Map<String, Class<?>> m = new java.util.LinkedHashMap<>();
+    Map<String, Class<?>> m = new LinkedHashMap<>();
     m.put("plan", PlanCommand.class);
     m.put("run", RunCommand.class);
     m.put("check", CheckCommand.class);
@@ -48,11 +51,11 @@ final class RootCommand implements Callable<Integer> {
     m.put("logs", LogsCommand.class);
     m.put("completion", CompletionCommand.class);
     m.put("help", CommandLine.HelpCommand.class);
-    return java.util.Collections.unmodifiableMap(m);
+    return Collections.unmodifiableMap(m);
   }
 
-  final java.io.PrintStream rawOut;
-  final java.io.PrintStream rawErr;
+  final PrintStream rawOut;
+  final PrintStream rawErr;
   final PrintWriter out;
   final PrintWriter err;
   final Map<String, String> env;
@@ -67,7 +70,7 @@ final class RootCommand implements Callable<Integer> {
   /** Whether the reader of clusterrun's output has gone ({@code | head -1} ended). */
   final ClosedReader closedReader = new ClosedReader();
 
-  RootCommand(java.io.PrintStream rawOut, java.io.PrintStream rawErr, Map<String, String> env) {
+  RootCommand(PrintStream rawOut, PrintStream rawErr, Map<String, String> env) {
     // A reader gone (EPIPE) stops a running job as SIGPIPE would stop mpirun: exit 141.
     this.rawOut = closedReader.guard(rawOut);
     this.rawErr = closedReader.guard(rawErr);

@@ -10,39 +10,25 @@ import dev.clusterrun.core.screen.Tolerances;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
-@Command(
-    name = "screen",
-    sortOptions = false,
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class)
-final class ScreenCommand implements Callable<Integer> {
-  @ParentCommand RootCommand root;
-
+@Command(name = "screen")
+final class ScreenCommand extends BaseCommand {
   @Mixin NodesOption nodes;
 
   @Option(names = "--tolerance", paramLabel = "[METRIC=]PERCENT")
   List<String> tolerance = new ArrayList<>();
 
-  @Option(names = "--references", paramLabel = "FILE", descriptionKey = "screen.references")
-  Path references;
-
-  @Option(names = "--cluster", paramLabel = "NAME", descriptionKey = "screen.cluster")
-  String cluster;
+  @Mixin ReferencesOption references;
+  @Mixin ClusterOption cluster;
 
   @Option(names = "--repeat", paramLabel = "N")
   int repeat = ScreenRequest.DEFAULT_REPEAT;
 
-  @Option(names = "--json", descriptionKey = "screen.json")
-  boolean json;
-
-  @Option(names = "--junit", paramLabel = "FILE", descriptionKey = "screen.junit")
-  Path junit;
+  @Mixin JsonOption json;
+  @Mixin JunitOption junit;
 
   @Option(names = "--write-hostfile", paramLabel = "FILE")
   Path writeHostfile;
@@ -52,21 +38,22 @@ final class ScreenCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    RootCommand root = root();
     ScreenRequest rq =
         new ScreenRequest(
             job.input(nodes.path, JobWords.NONE, ssh, root.env, null),
-            LaunchOptions.of(false, false, false, "auto", job.noHook),
-            new ScreenRequest.Judging(Tolerances.parse(tolerance), references, cluster),
+            LaunchOptions.standard(job.noHook),
+            new ScreenRequest.Judging(Tolerances.parse(tolerance), references.file, cluster.name),
             repeat,
             writeHostfile,
-            junit,
+            junit.file,
             VersionProvider.version());
     ScreenOutcome out = ScreenFlow.run(rq, RunOptions.console(root));
     if (out.failed() != null) {
       RunCommand.render(out.failed(), root.err);
     }
     if (out.verdict() != null) {
-      root.out.print(ScreenReport.render(out.verdict(), json));
+      root.out.print(ScreenReport.render(out.verdict(), json.on));
     }
     ScreenReport.messages(out).forEach(root.err::println);
     root.out.flush();

@@ -22,8 +22,7 @@ final class SetupCommand extends BaseCommand {
   @Option(names = "--cache-path", paramLabel = "DIR")
   String cachePath;
 
-  @Option(names = "--no-container-mount-home", descriptionKey = "setup.no-container-mount-home")
-  boolean noMountHome;
+  @Mixin NoMountHomeOption noMountHome;
 
   /** The old name of {@code --no-container-mount-home}, kept working, not shown. */
   @Option(names = "--no-mount-home", hidden = true)
@@ -32,8 +31,7 @@ final class SetupCommand extends BaseCommand {
   @Option(names = "--force")
   boolean force;
 
-  @Option(names = "--dry-run", descriptionKey = "setup.dry-run")
-  boolean dryRun;
+  @Mixin DryRunOption dryRun;
 
   @Mixin JsonOption json;
 
@@ -46,7 +44,7 @@ final class SetupCommand extends BaseCommand {
   public Integer call() throws InterruptedException {
     SetupOutcome outcome =
         SetupFlow.run(
-            new SetupRequest(nodes.read(), ssh.flags().toSpec(), spec(), dryRun),
+            new SetupRequest(nodes.read(), ssh.flags().toSpec(), spec(), dryRun.on),
             root().console().progress());
     SetupReport report = outcome.report();
     print(json.on ? report.json() : report.text());
@@ -55,7 +53,7 @@ final class SetupCommand extends BaseCommand {
 
   /** What the options ask every node to be configured with. */
   SetupSpec spec() {
-    boolean mountHome = !(noMountHome || noMountHomeOldName);
+    boolean mountHome = !(noMountHome.on || noMountHomeOldName);
     return new SetupSpec(dataPath, mountHome, runtimePath, cachePath, force, sysconfDir);
   }
 }

@@ -1,5 +1,9 @@
 package dev.clusterrun.core;
 
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * Bad input from a person: a file, a flag or an environment variable. The CLI prints it as {@code
  * clusterrun: <subject>: <problem>} and exits 2, never with a stack trace.
@@ -24,8 +28,7 @@ public final class BadInputException extends RuntimeException {
     this.problem = visible(shorten(problem));
   }
 
-  private static final java.util.regex.Pattern LONG_QUOTE =
-      java.util.regex.Pattern.compile("'([^']{" + 200 + ",})'");
+  private static final Pattern LONG_QUOTE = Pattern.compile("'([^']{" + 200 + ",})'");
 
   /** A message with every quoted value of 200 characters or more cut to its start and length. */
   static String shorten(String problem) {
@@ -36,7 +39,7 @@ public final class BadInputException extends RuntimeException {
         .matcher(problem)
         .replaceAll(
             m ->
-                java.util.regex.Matcher.quoteReplacement(
+                Matcher.quoteReplacement(
                     "'"
                         + m.group(1).substring(0, 60)
                         + "…' ("
@@ -106,7 +109,7 @@ public final class BadInputException extends RuntimeException {
    * Runs a value check that reports by {@link IllegalArgumentException} (such as {@code
    * Mount.parse}) and names {@code subject} (a flag, a variable) when it fails.
    */
-  public static <T> T about(String subject, java.util.function.Supplier<T> check) {
+  public static <T> T about(String subject, Supplier<T> check) {
     try {
       return check.get();
     } catch (IllegalArgumentException e) {

@@ -16,6 +16,9 @@ public record WorkspaceDir(Path given, Map<String, String> env) {
    */
   static final String ENV = "CLUSTERRUN_WORKSPACE";
 
+  /** The default workspace's name in the user's home. */
+  private static final String DIR = "clusterrun";
+
   public WorkspaceDir {
     env = Map.copyOf(env);
   }
@@ -28,7 +31,12 @@ public record WorkspaceDir(Path given, Map<String, String> env) {
     if (e != null && !e.isBlank()) {
       return Path.of(e);
     }
-    return Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), "clusterrun");
+    return Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), DIR);
+  }
+
+  /** The default workspace of a user whose home is {@code home}: {@code HOME/clusterrun}. */
+  public static String inHome(String home) {
+    return home + "/" + DIR;
   }
 
   /** Where the workspace came from, to name in messages. */

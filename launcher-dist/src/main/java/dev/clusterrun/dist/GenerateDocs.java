@@ -1,15 +1,19 @@
 package dev.clusterrun.dist;
 
 import dev.clusterrun.cli.CommandModel;
+import dev.clusterrun.cli.Main;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
@@ -105,14 +109,8 @@ public final class GenerateDocs {
   static void requireModelFrom(Path cliTarget) throws IOException {
     Path model;
     try {
-      model =
-          Path.of(
-              dev.clusterrun.cli.Main.class
-                  .getProtectionDomain()
-                  .getCodeSource()
-                  .getLocation()
-                  .toURI());
-    } catch (java.net.URISyntaxException e) {
+      model = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException e) {
       throw new IOException(e);
     }
     if (!model.toRealPath().startsWith(cliTarget.toRealPath())) {
@@ -125,7 +123,7 @@ public final class GenerateDocs {
     }
   }
 
-  static java.util.Map<String, String> rootExitCodes() {
+  static Map<String, String> rootExitCodes() {
     CommandLine root = CommandModel.commandLine();
     return root.getCommandSpec().usageMessage().exitCodeList();
   }
@@ -138,7 +136,7 @@ public final class GenerateDocs {
     Instant t =
         outputTimestamp.chars().allMatch(Character::isDigit)
             ? Instant.ofEpochSecond(Long.parseLong(outputTimestamp))
-            : java.time.OffsetDateTime.parse(outputTimestamp).toInstant();
+            : OffsetDateTime.parse(outputTimestamp).toInstant();
     return t.atOffset(ZoneOffset.UTC).toLocalDate().toString();
   }
 

@@ -2,6 +2,7 @@ package dev.clusterrun.core.bench;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -75,8 +76,7 @@ public record BenchResult(
       throw new IllegalArgumentException("a " + verdict + " result needs a 'reason'");
     }
     rows = rows == null ? List.of() : List.copyOf(rows);
-    metrics =
-        metrics == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(metrics));
+    metrics = metrics == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(metrics));
     nodes = nodes == null ? List.of() : List.copyOf(nodes);
   }
 

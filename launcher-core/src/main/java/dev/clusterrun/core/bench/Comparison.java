@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.Columns;
+import dev.clusterrun.core.spec.DidYouMean;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.time.Duration;
@@ -346,7 +347,7 @@ public final class Comparison {
             known.add(r.runId());
           }
         }
-        String hint = dev.clusterrun.core.spec.DidYouMean.hint(id, known);
+        String hint = DidYouMean.hint(id, known);
         throw new BadInputException(
             subject,
             "no run "

@@ -2,6 +2,7 @@ package dev.clusterrun.core.bench;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -35,7 +36,7 @@ final class Fmt {
   }
 
   static String percent(BigDecimal change) {
-    BigDecimal r = change.setScale(2, java.math.RoundingMode.HALF_EVEN);
+    BigDecimal r = change.setScale(2, RoundingMode.HALF_EVEN);
     return (r.signum() > 0 ? "+" : "") + r.toPlainString() + "%";
   }
 

@@ -1,6 +1,12 @@
 package dev.clusterrun.core.bench;
 
 import dev.clusterrun.core.BadInputException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The {@code hpccinf.txt} HPC Challenge reads from its working directory: one HPL problem (N, NB)
@@ -20,8 +26,7 @@ public record HpccInput(long n, int nb, int p, int q) {
   /** Share of total memory the HPL matrix may take; hpcc's other tests need the rest. */
   public static final double DEFAULT_MEMORY_FRACTION = 0.5;
 
-  private static final java.util.regex.Pattern MEM_TOTAL =
-      java.util.regex.Pattern.compile("(?m)^MemTotal:\\s+(\\d+)\\s*kB");
+  private static final Pattern MEM_TOTAL = Pattern.compile("(?m)^MemTotal:\\s+(\\d+)\\s*kB");
 
   public HpccInput {
     if (n < 1 || nb < 1 || p < 1 || q < 1) {
@@ -153,15 +158,13 @@ public record HpccInput(long n, int nb, int p, int q) {
   static long memTotalBytes() {
     String text;
     try {
-      text =
-          java.nio.file.Files.readString(
-              java.nio.file.Path.of("/proc/meminfo"), java.nio.charset.StandardCharsets.UTF_8);
-    } catch (java.io.IOException e) {
+      text = Files.readString(Path.of("/proc/meminfo"), StandardCharsets.UTF_8);
+    } catch (IOException e) {
       throw new BadInputException(
           "hpcc",
           "cannot read MemTotal from /proc/meminfo (" + e.getMessage() + "); give --hpcc-n");
     }
-    java.util.regex.Matcher m = MEM_TOTAL.matcher(text);
+    Matcher m = MEM_TOTAL.matcher(text);
     if (!m.find()) {
       throw new BadInputException("hpcc", "no MemTotal in /proc/meminfo; give --hpcc-n");
     }

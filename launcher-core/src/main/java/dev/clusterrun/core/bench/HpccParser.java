@@ -1,5 +1,6 @@
 package dev.clusterrun.core.bench;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,9 +78,7 @@ public final class HpccParser implements BenchParser {
         // In decimal: 0.00214659 Tflops is 2.14659 Gflops, not 2.1465899999999998.
         double gflops =
             Double.isFinite(tflops)
-                ? new java.math.BigDecimal(summary.get("HPL_Tflops").strip())
-                    .movePointRight(3)
-                    .doubleValue()
+                ? new BigDecimal(summary.get("HPL_Tflops").strip()).movePointRight(3).doubleValue()
                 : tflops;
         b.headline(new Metric("HPL", gflops, "Gflops"));
       }

@@ -1,13 +1,17 @@
 package dev.clusterrun.core.bench;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -438,7 +442,7 @@ public final class HtmlReport {
         return "";
       }
       return String.format(
-          java.util.Locale.ROOT,
+          Locale.ROOT,
           " (median %s%s, %+.1f%%)",
           Fmt.num(medians[t]),
           Fmt.unitSuffix(row.unit()),
@@ -558,8 +562,7 @@ public final class HtmlReport {
     int n = (int) Math.round((end - start) / step) + 1;
     double[] out = new double[n];
     for (int i = 0; i < n; i++) {
-      out[i] =
-          BigDecimal.valueOf(start + i * step).round(new java.math.MathContext(12)).doubleValue();
+      out[i] = BigDecimal.valueOf(start + i * step).round(new MathContext(12)).doubleValue();
     }
     return out;
   }
@@ -597,7 +600,7 @@ public final class HtmlReport {
     b.append("</tr></thead>\n<tbody>\n");
     List<BenchResult> sorted = new ArrayList<>(in.results());
     sorted.sort(
-        java.util.Comparator.comparing(
+        Comparator.comparing(
             (BenchResult r) -> r.startTime() == null ? Instant.EPOCH : r.startTime()));
     for (BenchResult r : sorted) {
       b.append("<tr class=\"").append(r.passed() ? "passed" : "failed-run").append("\">");
@@ -654,7 +657,7 @@ public final class HtmlReport {
 
   private static String encode(String segment) {
     StringBuilder b = new StringBuilder();
-    for (byte x : segment.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+    for (byte x : segment.getBytes(StandardCharsets.UTF_8)) {
       int c = x & 0xff;
       if ((c >= 'a' && c <= 'z')
           || (c >= 'A' && c <= 'Z')

@@ -2,6 +2,8 @@ package dev.clusterrun.core.bench;
 
 import java.io.IOException;
 import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -262,10 +264,7 @@ public final class JUnitReport {
     if (Double.isNaN(s) || Double.isInfinite(s) || s < 0) {
       return "0";
     }
-    return new java.math.BigDecimal(s)
-        .setScale(3, java.math.RoundingMode.HALF_UP)
-        .stripTrailingZeros()
-        .toPlainString();
+    return new BigDecimal(s).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
   }
 
   /** Drops characters XML 1.0 cannot carry (control characters from raw program output). */

@@ -2,6 +2,7 @@ package dev.clusterrun.core.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** Line handling shared by the parsers. */
@@ -33,7 +34,7 @@ final class OutputText {
     if (text == null) {
       return null;
     }
-    String t = text.strip().toLowerCase(java.util.Locale.ROOT);
+    String t = text.strip().toLowerCase(Locale.ROOT);
     if (t.equals("nan") || t.equals("-nan") || t.equals("+nan")) {
       return Double.NaN;
     }

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -350,7 +351,7 @@ public final class References {
    * figures in GB/s, {@code MaxPingPongLatency_usec}, {@code lu_seconds_max} …), or null.
    */
   static String unitByName(String metric) {
-    String m = metric.toLowerCase(java.util.Locale.ROOT);
+    String m = metric.toLowerCase(Locale.ROOT);
     if (m.endsWith("_gflops") || m.endsWith("_gflops_per_gpu")) {
       return "Gflops";
     }

@@ -7,6 +7,7 @@ import dev.clusterrun.core.WorkspaceDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -137,8 +138,7 @@ public final class ResultsFlow {
     AtomicFiles.write(html, page);
     try {
       // a page to share, readable like any file a user writes (the temporary file was 0600)
-      Files.setPosixFilePermissions(
-          html, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+      Files.setPosixFilePermissions(html, PosixFilePermissions.fromString("rw-r--r--"));
     } catch (UnsupportedOperationException e) {
       // not a POSIX filesystem: its own defaults
     }

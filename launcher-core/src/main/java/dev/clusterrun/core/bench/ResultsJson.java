@@ -6,20 +6,28 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clusterrun.core.AtomicFiles;
 import dev.clusterrun.core.BadInputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -145,19 +153,17 @@ public final class ResultsJson {
    */
   static String explain(Exception e) {
     Throwable cause = e.getCause();
-    if (e instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException
-        && cause != null) {
+    if (e instanceof ValueInstantiationException && cause != null) {
       // The record refused the values (e.g. FAILED without a reason).
       return cause.getMessage();
     }
-    if (e instanceof com.fasterxml.jackson.databind.JsonMappingException m) {
+    if (e instanceof JsonMappingException m) {
       String field = field(m);
       String where = field.isEmpty() ? "" : "field '" + field + "': ";
-      if (m instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f) {
+      if (m instanceof InvalidFormatException f) {
         return where + "'" + f.getValue() + "' is not " + expected(f.getTargetType());
       }
-      if (m instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mi
-          && mi.getTargetType() != null) {
+      if (m instanceof MismatchedInputException mi && mi.getTargetType() != null) {
         return where + "expected " + expected(mi.getTargetType());
       }
       return where + "does not hold a value of the right kind";
@@ -165,9 +171,9 @@ public final class ResultsJson {
     return e.getMessage();
   }
 
-  private static String field(com.fasterxml.jackson.databind.JsonMappingException m) {
+  private static String field(JsonMappingException m) {
     StringBuilder b = new StringBuilder();
-    for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : m.getPath()) {
+    for (JsonMappingException.Reference r : m.getPath()) {
       if (r.getFieldName() != null) {
         b.append(b.length() == 0 ? "" : ".").append(r.getFieldName());
       } else if (r.getIndex() >= 0) {
@@ -182,7 +188,7 @@ public final class ResultsJson {
       return "a value of the right kind";
     }
     if (type.isEnum()) {
-      List<String> names = new java.util.ArrayList<>();
+      List<String> names = new ArrayList<>();
       for (Object c : type.getEnumConstants()) {
         names.add(((Enum<?>) c).name());
       }
@@ -197,7 +203,7 @@ public final class ResultsJson {
     if (type == Instant.class) {
       return "an ISO-8601 instant such as 2026-11-21T05:54:03Z";
     }
-    if (java.util.Collection.class.isAssignableFrom(type)) {
+    if (Collection.class.isAssignableFrom(type)) {
       return "a list";
     }
     return "an object";
@@ -205,7 +211,7 @@ public final class ResultsJson {
 
   /** Writes {@code results.json} atomically (a temporary file in the same folder, then a move). */
   public static void write(Path file, BenchResult r) throws IOException {
-    dev.clusterrun.core.AtomicFiles.write(file, toJson(r));
+    AtomicFiles.write(file, toJson(r));
   }
 
   /**
@@ -217,7 +223,7 @@ public final class ResultsJson {
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       throw new BadInputException(file.toString(), "no such file");
     } catch (IOException e) {
       throw new BadInputException(file.toString(), "cannot read: " + e.getMessage(), e);

@@ -4,7 +4,9 @@ import dev.clusterrun.core.BadInputException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -96,9 +98,9 @@ public final class ResultsLog {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
       return new Contents(List.of(), List.of());
-    } catch (java.nio.charset.MalformedInputException e) {
+    } catch (MalformedInputException e) {
       throw new BadInputException(file.toString(), "not UTF-8 text; is this a results log?");
-    } catch (java.nio.file.AccessDeniedException e) {
+    } catch (AccessDeniedException e) {
       throw new BadInputException(file.toString(), "permission denied");
     }
     List<BenchResult> results = new ArrayList<>();

@@ -5,6 +5,7 @@ import dev.clusterrun.core.enroot.LaunchAgentHook;
 import dev.clusterrun.core.image.ImagePin;
 import dev.clusterrun.core.image.RegistrySettings;
 import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.LocalNodeShell;
 import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.remote.SshLogins;
 import dev.clusterrun.core.remote.SshMasters;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The flow of {@code clusterrun check}, and of the checks {@code run} makes first: the fact script
@@ -87,8 +89,7 @@ public final class CheckFlow {
    * nodes as soon as the last round is done, while the checks are judged and {@code show} shows the
    * outcome.
    */
-  public static CheckOutcome run(
-      CheckRequest rq, Progress progress, java.util.function.Consumer<CheckOutcome> show)
+  public static CheckOutcome run(CheckRequest rq, Progress progress, Consumer<CheckOutcome> show)
       throws InterruptedException {
     CheckFlow flow = standard();
     flow.lettingGo = true;
@@ -222,8 +223,7 @@ public final class CheckFlow {
    * a run whose head gave no facts): the fact script run here, as the user.
    */
   public static RegistrySettings headRegistrySettings() {
-    try (dev.clusterrun.core.remote.LocalNodeShell shell =
-        new dev.clusterrun.core.remote.LocalNodeShell("head")) {
+    try (LocalNodeShell shell = new LocalNodeShell("head")) {
       ExecResult r =
           shell.run(FactScript.render(FactScript.DEFAULT_SYSCONF, List.of(), null), FACT_TIMEOUT);
       return ImagePin.settings(enrootValues(FactParser.parse("head", r)));

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.check;
 
 import dev.clusterrun.core.cluster.Host;
+import dev.clusterrun.core.image.ImagePin;
 import java.util.List;
 import java.util.Map;
 
@@ -25,7 +26,7 @@ public record CheckInput(
     Map<String, NodeToNodeSsh.Answer> ssh,
     CheckJob job,
     ExpectedSetup expected,
-    dev.clusterrun.core.image.ImagePin.Outcome image) {
+    ImagePin.Outcome image) {
   public CheckInput {
     nodes = List.copyOf(nodes);
     facts = Map.copyOf(facts);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clusterrun.core.enroot.EnrootConfigValue;
 import java.time.Duration;
+import java.util.Locale;
 
 /** The machines' rendering of a {@link CheckReport}. */
 final class CheckJson {
@@ -21,7 +22,7 @@ final class CheckJson {
     root.put("head", r.head());
     ObjectNode summary = root.putObject("summary");
     for (CheckStatus s : CheckStatus.values()) {
-      summary.put(s.name().toLowerCase(java.util.Locale.ROOT), r.count(s));
+      summary.put(s.name().toLowerCase(Locale.ROOT), r.count(s));
     }
     ArrayNode checks = root.putArray("checks");
     for (CheckId c : r.checks()) {
@@ -110,7 +111,7 @@ final class CheckJson {
     ArrayNode agents = o.putArray("agentSettings");
     for (AgentMention m : f.mpi().agents()) {
       ObjectNode ao = agents.addObject();
-      ao.put("kind", m.kind().name().toLowerCase(java.util.Locale.ROOT));
+      ao.put("kind", m.kind().name().toLowerCase(Locale.ROOT));
       ao.put("scope", m.scope());
       ao.put("path", m.path());
       putInt(ao, "line", m.line());

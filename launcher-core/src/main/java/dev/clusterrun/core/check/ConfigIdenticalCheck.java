@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** The {@code config-identical} check: enroot's configuration files are identical everywhere. */
 final class ConfigIdenticalCheck extends ClusterCheck {
@@ -66,7 +67,7 @@ final class ConfigIdenticalCheck extends ClusterCheck {
     for (var e : a.entrySet()) {
       if (!b.containsKey(e.getKey())) {
         parts.add(e.getKey() + " missing here");
-      } else if (!java.util.Objects.equals(e.getValue(), b.get(e.getKey()))) {
+      } else if (!Objects.equals(e.getValue(), b.get(e.getKey()))) {
         parts.add(
             e.getKey()
                 + " differs (sha256 "

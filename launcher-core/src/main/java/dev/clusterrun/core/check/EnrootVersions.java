@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +103,7 @@ public final class EnrootVersions {
   public String table() {
     long now = clock.instant().getEpochSecond();
     List<Map.Entry<String, Entry>> newestFirst = new ArrayList<>(entries.entrySet());
-    java.util.Collections.reverse(newestFirst);
+    Collections.reverse(newestFirst);
     StringBuilder b = new StringBuilder();
     for (Map.Entry<String, Entry> e : newestFirst) {
       long age = now - e.getValue().at();

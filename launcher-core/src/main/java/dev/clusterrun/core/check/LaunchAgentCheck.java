@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** The {@code launch-agent} check: nothing else sets Open MPI's launch or rsh/ssh agent. */
 final class LaunchAgentCheck extends NodeCheck {
@@ -81,7 +82,7 @@ final class LaunchAgentCheck extends NodeCheck {
               + ms.stream()
                   .map(m -> m.variable() + " (line " + m.line() + ")")
                   .distinct()
-                  .collect(java.util.stream.Collectors.joining(", "))
+                  .collect(Collectors.joining(", "))
               + " in a comment; a hook that sets it replaces the job's launch agent");
       found.fixes.add("read " + first.path() + " and make sure it sets no agent of Open MPI");
     }
@@ -98,7 +99,7 @@ final class LaunchAgentCheck extends NodeCheck {
               + code.stream()
                   .map(AgentMention::variable)
                   .distinct()
-                  .collect(java.util.stream.Collectors.joining(", "))
+                  .collect(Collectors.joining(", "))
               + " from "
               + first.path());
     }

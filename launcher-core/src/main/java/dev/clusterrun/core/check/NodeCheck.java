@@ -4,6 +4,7 @@ import static dev.clusterrun.core.check.CheckText.unexpanded;
 import static dev.clusterrun.core.check.CheckText.unsetReason;
 
 import dev.clusterrun.core.enroot.EnrootConfigValue;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -39,7 +40,7 @@ abstract class NodeCheck extends Check {
     for (String n : in.nodes()) {
       Facts f = in.facts().get(n);
       if (f == null) {
-        f = Facts.unanswered(n, "not asked", java.time.Duration.ZERO);
+        f = Facts.unanswered(n, "not asked", Duration.ZERO);
       }
       if (f.answered() || judgesUnanswered()) {
         out.put(n, judge(in, f));

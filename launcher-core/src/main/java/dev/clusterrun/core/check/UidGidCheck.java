@@ -1,5 +1,7 @@
 package dev.clusterrun.core.check;
 
+import java.util.Objects;
+
 /** The {@code uid-gid} check: the job user has the same uid and gid everywhere. */
 final class UidGidCheck extends NodeCheck {
   @Override
@@ -18,7 +20,7 @@ final class UidGidCheck extends NodeCheck {
       return pass(n, mine);
     }
     if (ref.account().uid().equals(f.account().uid())
-        && java.util.Objects.equals(ref.account().gid(), f.account().gid())) {
+        && Objects.equals(ref.account().gid(), f.account().gid())) {
       return pass(n, mine);
     }
     return fail(

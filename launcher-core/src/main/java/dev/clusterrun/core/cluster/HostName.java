@@ -2,6 +2,7 @@ package dev.clusterrun.core.cluster;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Checks host names (RFC 1123) and IPv4/IPv6 literals as they may appear in a hostfile. */
 public final class HostName {
@@ -55,7 +56,7 @@ public final class HostName {
         return b.toString();
       }
     }
-    return validText.toLowerCase(java.util.Locale.ROOT);
+    return validText.toLowerCase(Locale.ROOT);
   }
 
   private static String nameProblem(String s) {

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.cluster;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.InputFiles;
 import dev.clusterrun.core.spec.DidYouMean;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ public final class HostfileParser {
   private HostfileParser() {}
 
   /** The most a hostfile may hold: 16 MiB (and at most {@link HostRanges#MAX_NAMES} hosts). */
-  public static final int MAX_BYTES = dev.clusterrun.core.InputFiles.DEFAULT_MAX_BYTES;
+  public static final int MAX_BYTES = InputFiles.DEFAULT_MAX_BYTES;
 
   /**
    * Reads and parses the hostfile given with {@code --nodes} (the only way a hostfile is given).
@@ -84,8 +85,7 @@ public final class HostfileParser {
    */
   public static Hostfile read(Path file) {
     String name = file.toString();
-    String content =
-        dev.clusterrun.core.InputFiles.read(file, "--nodes " + name, "a hostfile", MAX_BYTES);
+    String content = InputFiles.read(file, "--nodes " + name, "a hostfile", MAX_BYTES);
     return parse(content, name);
   }
 

@@ -3,7 +3,13 @@ package dev.clusterrun.core.enroot;
 import dev.clusterrun.core.Argv;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.Mount;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,7 +33,7 @@ public final class EnrootArgs {
       boolean writable, boolean remapRoot, List<Mount> mounts, Map<String, String> env) {
     public ContainerFlags {
       mounts = List.copyOf(mounts);
-      env = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(env));
+      env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
     }
 
     public List<String> words() {
@@ -126,11 +132,9 @@ public final class EnrootArgs {
 
   private static String shortHash(String text) {
     try {
-      byte[] d =
-          java.security.MessageDigest.getInstance("SHA-256")
-              .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      return java.util.HexFormat.of().formatHex(d, 0, 8);
-    } catch (java.security.NoSuchAlgorithmException e) {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
     }
   }

@@ -3,6 +3,7 @@ package dev.clusterrun.core.image;
 import dev.clusterrun.core.image.ImageCache.Entry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -200,7 +201,7 @@ final class CacheFiles {
     Files.deleteIfExists(record(hex));
     try {
       Files.deleteIfExists(leases(hex));
-    } catch (java.nio.file.DirectoryNotEmptyException kept) {
+    } catch (DirectoryNotEmptyException kept) {
       // a lease came in meanwhile; it stays
     }
   }

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.image;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -79,7 +80,7 @@ record CacheRecord(
     } catch (NoSuchFileException e) {
       throw new Unreadable(file + ": missing");
     } catch (IOException e) {
-      if (e instanceof com.fasterxml.jackson.core.JsonProcessingException) {
+      if (e instanceof JsonProcessingException) {
         throw new Unreadable(file + ": not JSON (" + firstLine(e.getMessage()) + ")");
       }
       throw e;

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -455,7 +456,7 @@ public final class RegistryClient {
     }
   }
 
-  private static java.time.Duration min(java.time.Duration a, java.time.Duration b) {
+  private static Duration min(Duration a, Duration b) {
     return a.compareTo(b) <= 0 ? a : b;
   }
 }

@@ -1,6 +1,8 @@
 package dev.clusterrun.core.image;
 
 import java.net.ConnectException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Duration;
 
 /** The registry client's wording: where a refusal applies, status lines, one-line reasons. */
 final class RegistryText {
@@ -8,7 +10,7 @@ final class RegistryText {
 
   static String connectReason(ConnectException e) {
     Throwable c = e.getCause();
-    if (c instanceof java.nio.channels.UnresolvedAddressException) {
+    if (c instanceof UnresolvedAddressException) {
       return "unknown host";
     }
     String m = e.getMessage() != null ? e.getMessage() : c != null ? c.getMessage() : null;
@@ -45,7 +47,7 @@ final class RegistryText {
     return reason.isEmpty() ? "HTTP " + status : status + " " + reason;
   }
 
-  static String seconds(java.time.Duration d) {
+  static String seconds(Duration d) {
     return d.toSeconds() + " s";
   }
 

@@ -1,7 +1,7 @@
 package dev.clusterrun.core.jobs;
 
 import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.launch.EnvironmentLayer;
+import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.launch.JobRunner;
 import dev.clusterrun.core.launch.Lifeline;
 import java.io.IOException;
@@ -28,14 +28,7 @@ public final class RunDirectories {
    * @param env the environment ({@code CLUSTERRUN_WORKSPACE}, {@code HOME})
    */
   public static Path workspace(Path flag, Map<String, String> env) {
-    if (flag != null) {
-      return flag;
-    }
-    String e = env.get(EnvironmentLayer.WORKSPACE);
-    if (e != null && !e.isBlank()) {
-      return Path.of(e);
-    }
-    return Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), "clusterrun");
+    return new WorkspaceDir(flag, env).path();
   }
 
   /**

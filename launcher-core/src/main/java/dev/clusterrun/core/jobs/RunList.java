@@ -3,10 +3,14 @@ package dev.clusterrun.core.jobs;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.clusterrun.core.ExitCode;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +58,12 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
 
   public RunList {
     runs = List.copyOf(runs);
-    unreachable = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(unreachable));
+    unreachable = Collections.unmodifiableMap(new LinkedHashMap<>(unreachable));
+  }
+
+  /** 0 when every node was asked, else 3: the list may miss runs of the nodes not reached. */
+  public int exitCode() {
+    return unreachable.isEmpty() ? ExitCode.OK.value() : ExitCode.CHECK_FAILED.value();
   }
 
   /** The runs the nodes' answers show, oldest first; nodes in the order of {@code answers}. */
@@ -76,8 +85,7 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
     List<Run> runs = new ArrayList<>();
     byRun.forEach((id, nodes) -> runs.add(run(id, nodes)));
     runs.sort(
-        java.util.Comparator.comparing(
-                Run::started, java.util.Comparator.nullsLast(Instant::compareTo))
+        Comparator.comparing(Run::started, Comparator.nullsLast(Instant::compareTo))
             .thenComparing(Run::runId));
     return new RunList(runs, down);
   }
@@ -157,11 +165,11 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
   /** The command of the node's oldest process of the run whose parent is not of the run. */
   private static String top(RunScan.Node n, String id) {
     List<RunScan.Proc> procs = mine(n, id);
-    Set<Long> pids = new java.util.HashSet<>();
+    Set<Long> pids = new HashSet<>();
     procs.forEach(p -> pids.add(p.pid()));
     return procs.stream()
         .filter(p -> !pids.contains(p.ppid()))
-        .min(java.util.Comparator.comparingLong(RunScan.Proc::startTicks))
+        .min(Comparator.comparingLong(RunScan.Proc::startTicks))
         .map(RunScan.Proc::cmd)
         .orElse("");
   }

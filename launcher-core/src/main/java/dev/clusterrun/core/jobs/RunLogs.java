@@ -1,6 +1,7 @@
 package dev.clusterrun.core.jobs;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.launch.Lifeline;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -38,6 +39,17 @@ public final class RunLogs {
    */
   public record Request(Path workspace, String runId, boolean follow) {}
 
+  /**
+   * What {@code logs} showed: the run directory it copied. A run id the workspace has no run of is
+   * bad input ({@link BadInputException}, exit 2), not an outcome.
+   */
+  public record Shown(Path runDir) {
+    /** The exit code of {@code logs} once the output was copied: 0. */
+    public int exitCode() {
+      return ExitCode.OK.value();
+    }
+  }
+
   private final OutputStream out;
   private final OutputStream err;
   private final Pause pause;
@@ -63,12 +75,12 @@ public final class RunLogs {
   }
 
   /**
-   * Copies the run's output; returns the run directory.
+   * Copies the run's output; returns the run directory it was in.
    *
    * @throws BadInputException naming the run id when the workspace has no run of it
    * @throws InterruptedException when interrupted while following
    */
-  public Path show(Request rq) throws IOException, InterruptedException {
+  public Shown show(Request rq) throws IOException, InterruptedException {
     Path dir = RunDirectories.find(rq.workspace(), rq.runId());
     if (dir == null) {
       throw new BadInputException(
@@ -79,7 +91,7 @@ public final class RunLogs {
       copyNew(dir, ended || !rq.follow());
       if (ended || !rq.follow()) {
         stoppedByItsWatchers(dir, rq.runId());
-        return dir;
+        return new Shown(dir);
       }
       pause.pause();
     }

@@ -5,6 +5,7 @@ import dev.clusterrun.core.launch.RunProcesses;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.ShellScript;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -87,7 +88,7 @@ public final class RunScan {
           boot = Long.parseLong(f[2]);
           hz = Long.parseLong(f[3]);
         } else if (f[0].equals("proc") && f.length >= 7) {
-          String cmd = String.join("\t", java.util.Arrays.asList(f).subList(6, f.length)).strip();
+          String cmd = String.join("\t", Arrays.asList(f).subList(6, f.length)).strip();
           procs.add(
               new Proc(
                   Long.parseLong(f[1]),

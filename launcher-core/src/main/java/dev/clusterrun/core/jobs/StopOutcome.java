@@ -7,6 +7,7 @@ import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.launch.RemoteReaper;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +32,10 @@ public record StopOutcome(
     Map<String, String> unreachable,
     Path runDir) {
   public StopOutcome {
-    signalled = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(signalled));
+    signalled = Collections.unmodifiableMap(new LinkedHashMap<>(signalled));
     reaped = List.copyOf(reaped);
-    left = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(left));
-    unreachable = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(unreachable));
+    left = Collections.unmodifiableMap(new LinkedHashMap<>(left));
+    unreachable = Collections.unmodifiableMap(new LinkedHashMap<>(unreachable));
   }
 
   /** Whether every node answered and none has a process of the run left. */

@@ -4,6 +4,7 @@ import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.spec.Carry;
 import dev.clusterrun.core.spec.Mount;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /** The launch agent's length against Linux's limit for one argument ({@link Planner}). */
@@ -16,19 +17,17 @@ final class AgentLength {
    * is named.
    */
   static void check(ResolvedJob job, String agentString) {
-    int bytes = agentString.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    int bytes = agentString.getBytes(StandardCharsets.UTF_8).length;
     if (bytes <= Carry.MAX_AGENT) {
       return;
     }
     long env = 0;
     for (Map.Entry<String, String> e : job.env().value().entrySet()) {
-      env +=
-          e.getKey().length()
-              + e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      env += e.getKey().length() + e.getValue().getBytes(StandardCharsets.UTF_8).length;
     }
     long mounts = 0;
     for (Mount m : job.mounts().value()) {
-      mounts += EnrootArgs.mount(m).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      mounts += EnrootArgs.mount(m).getBytes(StandardCharsets.UTF_8).length;
     }
     String subject =
         env >= mounts

@@ -1,11 +1,14 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.cluster.Host;
+import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.remote.ShellScript;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Proof, before the job, that every rank runs inside this run's container: a short mpirun of the
@@ -74,11 +77,11 @@ public final class Canary {
     }
 
     /** Where the job's ranks go on {@code hostfile}, as far as Open MPI's mapping is known. */
-    static Placement of(ResolvedJob job, dev.clusterrun.core.cluster.Hostfile hostfile) {
+    static Placement of(ResolvedJob job, Hostfile hostfile) {
       int np = job.np().value();
       return new Placement(
           hostfile.names(),
-          hostfile.hosts().stream().map(dev.clusterrun.core.cluster.Host::slots).toList(),
+          hostfile.hosts().stream().map(Host::slots).toList(),
           np,
           job.perNode().value(),
           Canary.Placement.unpredictable(
@@ -151,7 +154,7 @@ public final class Canary {
      * DaemonProof#HOST_FILE_OPTIONS}).
      */
     private static final List<String> MAPPING_OPTIONS =
-        java.util.stream.Stream.of(
+        Stream.of(
                 List.of(
                     "--map-by",
                     "-map-by",

@@ -1,8 +1,7 @@
 package dev.clusterrun.core.launch;
 
-/** The canary before a job: none ({@code --no-canary}), first, or alone ({@code --canary}). */
+/** The canary: none (the default; {@code --no-canary} says so), or alone ({@code --canary}). */
 public enum CanaryMode {
   OFF,
-  BEFORE,
   ONLY
 }

@@ -8,7 +8,9 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +52,8 @@ final class CanaryRun {
                     n.hostname(), n.namespace(), placement.get(node), n.viaAgent())));
     // A token only this run's head writes, read by every rank through the workspace mount.
     byte[] random = new byte[16];
-    new java.security.SecureRandom().nextBytes(random);
-    String token = java.util.HexFormat.of().formatHex(random);
+    new SecureRandom().nextBytes(random);
+    String token = HexFormat.of().formatHex(random);
     Path tokenFile = run.runDir().resolve(Canary.TOKEN_FILE);
     AtomicFiles.write(tokenFile, token + "\n");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();

@@ -3,6 +3,7 @@ package dev.clusterrun.core.launch;
 import dev.clusterrun.core.session.Progress;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLockInterruptionException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -56,7 +57,7 @@ final class ContainerLock {
                 + " is being made by another run: waiting for it before the checks");
         ch.lock(0, Long.MAX_VALUE, true);
       }
-    } catch (java.nio.channels.FileLockInterruptionException e) {
+    } catch (FileLockInterruptionException e) {
       close(ch);
       throw new InterruptedException("interrupted while waiting for container " + name);
     } catch (IOException | RuntimeException e) {

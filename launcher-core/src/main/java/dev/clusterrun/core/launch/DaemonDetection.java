@@ -7,9 +7,12 @@ import dev.clusterrun.core.enroot.LaunchAgent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -111,10 +114,9 @@ final class DaemonDetection {
       }
       if (dataPath != null && !dataPath.isEmpty()) {
         Path rootfs = Path.of(dataPath, plan.containerName());
-        if (Files.isDirectory(rootfs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (Files.isDirectory(rootfs, LinkOption.NOFOLLOW_LINKS)) {
           Map<String, Object> a =
-              Files.readAttributes(
-                  rootfs, "unix:ino,ctime", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+              Files.readAttributes(rootfs, "unix:ino,ctime", LinkOption.NOFOLLOW_LINKS);
           return "container "
               + plan.containerName()
               + " rootfs "
@@ -122,8 +124,7 @@ final class DaemonDetection {
               + " "
               + a.get("ino")
               + " "
-              + ((java.nio.file.attribute.FileTime) a.get("ctime"))
-                  .to(java.util.concurrent.TimeUnit.NANOSECONDS);
+              + ((FileTime) a.get("ctime")).to(TimeUnit.NANOSECONDS);
         }
       }
     }

@@ -3,8 +3,10 @@ package dev.clusterrun.core.launch;
 import dev.clusterrun.core.remote.ShellScript;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Proof carried by the job's own launch: the launch agent runs a small script of the run (in the
@@ -120,13 +122,13 @@ public final class DaemonProof {
    * {@code --host}/{@code -H} lists; no node at all (none can be required) when a host or rank file
    * of the job's own decides; {@code null} when the arguments choose nothing (every hostfile node).
    */
-  public static java.util.Set<String> chosenHosts(List<String> mpiArgs) {
-    java.util.Set<String> hosts = null;
+  public static Set<String> chosenHosts(List<String> mpiArgs) {
+    Set<String> hosts = null;
     for (int i = 0; i < mpiArgs.size(); i++) {
       String a = mpiArgs.get(i);
       String word = optionWord(a);
       if (HOST_FILE_OPTIONS.contains(word)) {
-        return java.util.Set.of();
+        return Set.of();
       }
       if (HOST_LIST_OPTIONS.contains(word)) {
         String list = a.contains("=") ? a.substring(a.indexOf('=') + 1) : null;
@@ -134,7 +136,7 @@ public final class DaemonProof {
           list = mpiArgs.get(++i);
         }
         if (hosts == null) {
-          hosts = new java.util.LinkedHashSet<>();
+          hosts = new LinkedHashSet<>();
         }
         for (String h : (list == null ? "" : list).split(",")) {
           int colon = h.indexOf(':');

@@ -15,6 +15,7 @@ import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -173,7 +174,7 @@ public final class EarlyStart {
   /** Starts {@code plan}'s container on the head with its command held. */
   static EarlyStart begin(Plan plan) throws IOException {
     List<String> words = containerWords(plan);
-    List<String> argv = new java.util.ArrayList<>(words);
+    List<String> argv = new ArrayList<>(words);
     argv.addAll(List.of("sh", "-c", GATE, "sh"));
     Spool spool = Spool.create(Path.of(plan.runDir()).resolve(SPOOL_DIR).resolve("early"));
     try {

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The environment variables as job layers: clusterrun's own {@code CLUSTERRUN_CONTAINER_*}, {@code
@@ -125,13 +126,12 @@ public final class EnvironmentLayer {
   /** One family of variables as a layer. */
   public static Layer read(Map<String, String> env, Prefix prefix) {
     Map<String, String> vars = new LinkedHashMap<>();
-    java.util.function.Function<String, String> get =
+    Function<String, String> get =
         name -> {
           String var = prefix == Prefix.PYXIS ? pyxis(name) : name;
           return env.get(var);
         };
-    java.util.function.Function<String, String> var =
-        name -> prefix == Prefix.PYXIS ? pyxis(name) : name;
+    Function<String, String> var = name -> prefix == Prefix.PYXIS ? pyxis(name) : name;
 
     if (prefix == Prefix.PYXIS && env.containsKey(PYXIS_UNSHARE)) {
       throw new BadInputException(
@@ -201,9 +201,7 @@ public final class EnvironmentLayer {
 
   /** The writable and read-only variables, which must not contradict each other. */
   private static Boolean writable(
-      java.util.function.Function<String, String> get,
-      java.util.function.Function<String, String> var,
-      Map<String, String> vars) {
+      Function<String, String> get, Function<String, String> var, Map<String, String> vars) {
     Boolean writable = bool(var.apply(WRITABLE), get.apply(WRITABLE));
     Boolean readonly = bool(var.apply(READONLY), get.apply(READONLY));
     if (writable != null && readonly != null && writable == readonly) {
@@ -228,9 +226,9 @@ public final class EnvironmentLayer {
   private static <T> T checked(
       String name,
       String key,
-      java.util.function.Function<String, T> rule,
-      java.util.function.Function<String, String> get,
-      java.util.function.Function<String, String> var,
+      Function<String, T> rule,
+      Function<String, String> get,
+      Function<String, String> var,
       Map<String, String> vars) {
     String v = get.apply(name);
     if (v == null) {
@@ -244,8 +242,8 @@ public final class EnvironmentLayer {
   private static Boolean flag(
       String name,
       String key,
-      java.util.function.Function<String, String> get,
-      java.util.function.Function<String, String> var,
+      Function<String, String> get,
+      Function<String, String> var,
       Map<String, String> vars) {
     Boolean b = bool(var.apply(name), get.apply(name));
     if (b != null) {

@@ -1,12 +1,14 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.spec.ByteSize;
 import dev.clusterrun.core.spec.Carry;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.LauncherKind;
 import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.MpiSpec;
 import dev.clusterrun.core.spec.SettingRules;
@@ -139,7 +141,7 @@ public final class JobResolver {
         pick(s -> s.mpi().args(), "mpi.args", List.of()),
         hostfileIn,
         command,
-        pick(JobSpec::launcher, "launcher", dev.clusterrun.core.spec.LauncherKind.MPIRUN),
+        pick(JobSpec::launcher, "launcher", LauncherKind.MPIRUN),
         resolveSsh(),
         pick(s -> s.mpi().network(), "mpi.network", NETWORK_AUTO),
         pick(s -> s.mpi().nodeTimeout(), "mpi.node-timeout", DEFAULT_NODE_TIMEOUT),
@@ -196,7 +198,7 @@ public final class JobResolver {
         pick(
             s -> s.workspace().path(),
             "workspace.path",
-            home == null ? null : home + "/clusterrun");
+            home == null ? null : WorkspaceDir.inHome(home));
     if (wsPath.value() == null) {
       throw new BadInputException(
           "workspace.path",
@@ -310,10 +312,7 @@ public final class JobResolver {
 
   /** A relative path setting made absolute against {@code cwd}, keeping its provenance. */
   private static <T> Setting<T> absolute(
-      Setting<T> s,
-      java.util.function.Function<String, T> make,
-      java.util.function.Function<T, String> text,
-      Path cwd) {
+      Setting<T> s, Function<String, T> make, Function<T, String> text, Path cwd) {
     String v = text.apply(s.value());
     if (v.startsWith("/")) {
       return s;

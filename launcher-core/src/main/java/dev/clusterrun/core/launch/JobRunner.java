@@ -165,8 +165,8 @@ public final class JobRunner {
             launcher.tiesEveryNode()
                 ? session.shells()
                 : session.headShell() == null
-                    ? java.util.Map.of()
-                    : java.util.Map.of(session.head(), session.headShell()),
+                    ? Map.of()
+                    : Map.of(session.head(), session.headShell()),
             session.head(),
             rq.plan().runId(),
             run.runDir());

@@ -1,11 +1,13 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.check.CheckFlow;
 import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.image.ImagePin;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Session;
+import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.LauncherKind;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -113,13 +115,10 @@ public final class LaunchFlow {
 
   /** The job with its registry image pinned to the digest the run uses. */
   static ResolvedJob pinned(ResolvedJob job, ImagePin.Pinned p) {
-    Setting<dev.clusterrun.core.spec.ImageRef> s = job.image();
+    Setting<ImageRef> s = job.image();
     return job.withImage(
         Setting.of(
-            new dev.clusterrun.core.spec.ImageRef(
-                dev.clusterrun.core.spec.ImageRef.Kind.URI, p.uri(), s.value().readAs()),
-            s.source(),
-            s.origin()));
+            new ImageRef(ImageRef.Kind.URI, p.uri(), s.value().readAs()), s.source(), s.origin()));
   }
 
   /** What the plan says of the image's digest. */
@@ -142,20 +141,20 @@ public final class LaunchFlow {
   static void checkLauncher(ResolvedJob job, Hostfile hostfile, LaunchOptions options) {
     if (job.launcher().value() == LauncherKind.PER_NODE) {
       if (options.perRank()) {
-        throw new dev.clusterrun.core.BadInputException(
+        throw new BadInputException(
             "--output-per-rank",
             "applies to the mpirun launcher only (per-node keeps each node's output in"
                 + " NODE.stdout.log and NODE.stderr.log of the run directory)");
       }
       if (options.stdin().equals("all")) {
-        throw new dev.clusterrun.core.BadInputException(
+        throw new BadInputException(
             "--stdin=all",
             "the per-node launcher gives the input to one node (--stdin=0, the first node, or"
                 + " --stdin=N, the node of rank N in the hostfile) or none");
       }
       if (!options.stdin().equals("none")
           && Integer.parseInt(options.stdin()) >= hostfile.hosts().size()) {
-        throw new dev.clusterrun.core.BadInputException(
+        throw new BadInputException(
             "--stdin=" + options.stdin(),
             "the hostfile has "
                 + hostfile.hosts().size()
@@ -177,7 +176,7 @@ public final class LaunchFlow {
       given.add("--keep-going");
     }
     if (!given.isEmpty()) {
-      throw new dev.clusterrun.core.BadInputException(
+      throw new BadInputException(
           String.join(", ", given),
           (given.size() == 1 ? "applies" : "apply")
               + " to --launcher=per-node only (the launcher is mpirun: "

@@ -99,6 +99,14 @@ public record LaunchOptions(
     }
   }
 
+  /**
+   * The options of a run no run flag changed: the checks, no canary, the daemon asked of the
+   * container ({@code auto}); the node hook unless {@code noHook}.
+   */
+  public static LaunchOptions standard(boolean noHook) {
+    return of(false, false, false, "auto", noHook);
+  }
+
   /** The options as the flags give them; contradicting flags are bad input. */
   public static LaunchOptions of(
       boolean skipChecks, boolean canaryOnly, boolean noCanary, String daemon, boolean noHook) {

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.ExitCode;
 import java.io.IOException;
 
 /**
@@ -19,9 +20,7 @@ public interface Launcher {
     public static Ending of(RunEnd end) {
       return new Ending(
           end,
-          end == RunEnd.INTERRUPTED
-              ? dev.clusterrun.core.ExitCode.bySignal(Signals.SIGINT)
-              : end.exitCode().value());
+          end == RunEnd.INTERRUPTED ? ExitCode.bySignal(Signals.SIGINT) : end.exitCode().value());
     }
   }
 

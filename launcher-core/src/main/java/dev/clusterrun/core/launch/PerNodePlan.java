@@ -7,6 +7,7 @@ import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.remote.ShellScript;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ public final class PerNodePlan {
       // The variables' --env words are one block in the start: found whole, replaced whole.
       List<String> words = new ArrayList<>(argv);
       List<String> before = envWords(variables);
-      int at = java.util.Collections.indexOfSubList(words, before);
+      int at = Collections.indexOfSubList(words, before);
       if (at >= 0) {
         words.subList(at, at + before.size()).clear();
         words.addAll(at, envWords(v));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.remote.ShellQuote;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -187,7 +188,7 @@ public final class PlanRenderer {
     agent.put("via", p.hook() ? "hook" : "enroot-env");
     m.put("launchAgent", agent);
     m.put("launcher", p.launcher());
-    List<Map<String, Object>> nodes = new java.util.ArrayList<>();
+    List<Map<String, Object>> nodes = new ArrayList<>();
     for (PerNodePlan.NodeStart n : p.perNode()) {
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("node", n.node());

@@ -2,8 +2,11 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.mpi.MpiTuning;
+import dev.clusterrun.core.remote.SshMasters;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 /** Open MPI's settings a plan adds for the job ({@link Planner}): network, keepalive, ssh. */
 final class PlanTuning {
@@ -17,7 +20,7 @@ final class PlanTuning {
    */
   static MpiTuning.Additions of(ResolvedJob job, Planner.Options options) {
     NetworkPick pick = network(job, options);
-    java.util.Set<String> names = new java.util.LinkedHashSet<>(job.env().value().keySet());
+    Set<String> names = new LinkedHashSet<>(job.env().value().keySet());
     names.addAll(job.envFromHost().value());
     for (String e : job.mpiEnv().value()) {
       int eq = e.indexOf('=');
@@ -30,9 +33,7 @@ final class PlanTuning {
     return MpiTuning.additions(
         pick.network(),
         options.network() == null ? null : job.nodeTimeout().value(),
-        options.sshMasters() == null
-            ? null
-            : dev.clusterrun.core.remote.SshMasters.mpirunSshArgs(options.sshMasters()),
+        options.sshMasters() == null ? null : SshMasters.mpirunSshArgs(options.sshMasters()),
         options.daemon() == LaunchAgent.Daemon.PRTED,
         new MpiTuning.JobSets(jobMca, names, job.mpiArgs().value()));
   }

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 /** Pure: (resolved job, hostfile, options) → {@link Plan}. Touches no node and no file. */
 public final class Planner {
@@ -88,7 +89,7 @@ public final class Planner {
   private Planner() {}
 
   /** {@code 20261121-061500-<job>-<4 hex>}: sortable, unique enough for concurrent runs. */
-  public static String newRunId(String jobName, Instant now, java.util.Random random) {
+  public static String newRunId(String jobName, Instant now, Random random) {
     return RUN_TIME.format(now)
         + "-"
         + jobName

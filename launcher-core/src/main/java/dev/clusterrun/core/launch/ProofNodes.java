@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The nodes of an mpirun run as its daemons' proof sees them: each node's hostname and own mount
@@ -22,7 +23,7 @@ final class ProofNodes {
       RunContext run, Plan plan, Map<String, DaemonProof.Node> known, MpirunLauncher.Chosen chosen)
       throws InterruptedException {
     String head = run.session().head();
-    java.util.Set<String> chosenHosts = chosen == null ? null : chosen.hosts();
+    Set<String> chosenHosts = chosen == null ? null : chosen.hosts();
     Map<String, ExecResult> answers = Map.of();
     if (known == null) {
       answers =

@@ -4,6 +4,8 @@ import dev.clusterrun.core.spec.ByteSize;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.LauncherKind;
 import dev.clusterrun.core.spec.Mount;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -40,9 +42,9 @@ public record ResolvedJob(
     Setting<LauncherKind> launcher,
     ResolvedSsh ssh,
     Setting<String> network,
-    Setting<java.time.Duration> nodeTimeout,
+    Setting<Duration> nodeTimeout,
     Setting<ByteSize> imageCacheLimit,
-    Setting<java.time.Duration> time) {
+    Setting<Duration> time) {
 
   /** This job with another image (e.g. its registry image pinned to the digest the run uses). */
   public ResolvedJob withImage(Setting<ImageRef> other) {
@@ -78,7 +80,7 @@ public record ResolvedJob(
 
   /** Every setting by its job-file key, in documentation order. */
   public Map<String, Setting<?>> byKey() {
-    var m = new java.util.LinkedHashMap<String, Setting<?>>();
+    var m = new LinkedHashMap<String, Setting<?>>();
     m.put("name", name);
     m.put("launcher", launcher);
     if (time != null && !time.value().isZero()) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.AtomicFiles;
 import dev.clusterrun.core.session.Console;
+import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.session.Session;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One run as it goes: the open session and console, the plan (a launcher may settle it), the run
@@ -36,11 +38,9 @@ public final class RunContext {
   private List<String> lostNodes = List.of();
   private String message;
   private volatile String endedBy;
-  private final java.util.concurrent.atomic.AtomicLong stdoutBytes =
-      new java.util.concurrent.atomic.AtomicLong();
-  private final java.util.concurrent.atomic.AtomicLong stderrBytes =
-      new java.util.concurrent.atomic.AtomicLong();
-  private dev.clusterrun.core.session.FanOut.Task<Boolean> records;
+  private final AtomicLong stdoutBytes = new AtomicLong();
+  private final AtomicLong stderrBytes = new AtomicLong();
+  private FanOut.Task<Boolean> records;
   private volatile String recordsFailed;
 
   RunContext(
@@ -91,7 +91,7 @@ public final class RunContext {
   }
 
   /** The counter of the job's output bytes passed on to {@code stdout} (or {@code stderr}). */
-  public java.util.concurrent.atomic.AtomicLong outputBytes(boolean stderr) {
+  public AtomicLong outputBytes(boolean stderr) {
     return stderr ? stderrBytes : stdoutBytes;
   }
 
@@ -201,7 +201,7 @@ public final class RunContext {
 
   /** Waits for the run's records ({@link #writeRunFiles}); a failure is said in the summary. */
   private void awaitRecords() {
-    dev.clusterrun.core.session.FanOut.Task<Boolean> t = records;
+    FanOut.Task<Boolean> t = records;
     if (t == null) {
       return;
     }

@@ -32,7 +32,6 @@ final class RunPlans {
   private final String runId;
   private final LaunchOptions settings;
   private final Map<Key, Plan> made = new HashMap<>();
-  private int count;
 
   RunPlans(Hostfile hostfile, String runId, LaunchOptions settings) {
     this(Planner::plan, hostfile, runId, settings);
@@ -96,7 +95,6 @@ final class RunPlans {
     Plan p = made.get(k);
     if (p == null) {
       p = maker.plan(job, hostfile, options, masterPort);
-      count++;
       made.put(k, p);
     }
     return p;

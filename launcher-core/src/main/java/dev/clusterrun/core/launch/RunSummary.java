@@ -1,5 +1,6 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.image.ImageCache;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,7 +99,7 @@ public record RunSummary(
           .nodes(p.nodes())
           .ranks(p.np())
           .image(p.image())
-          .imageDigest(dev.clusterrun.core.image.ImageCache.digestOf(p.image()))
+          .imageDigest(ImageCache.digestOf(p.image()))
           .container(p.containerName())
           .daemon(p.daemon());
     }

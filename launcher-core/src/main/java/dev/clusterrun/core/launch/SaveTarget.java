@@ -2,10 +2,12 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.AtomicFiles;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -89,7 +91,7 @@ public final class SaveTarget {
     BasicFileAttributes a;
     try {
       a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       if (!Files.isWritable(parent)) {
         return Decision.refused("the directory " + parent + " is not writable");
       }
@@ -230,7 +232,7 @@ public final class SaveTarget {
         }
       }
       return m;
-    } catch (IOException | java.io.UncheckedIOException e) {
+    } catch (IOException | UncheckedIOException e) {
       return null;
     }
   }

@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Masks values of variables whose names look secret, wherever clusterrun shows them. */
@@ -30,11 +31,11 @@ public final class Secrets {
     if (eq > 0 && isSecretName(word.substring(0, eq)) && EnvName.is(word.substring(0, eq))) {
       return word.substring(0, eq + 1) + MASK;
     }
-    java.util.regex.Matcher m = ASSIGNMENT.matcher(word);
+    Matcher m = ASSIGNMENT.matcher(word);
     StringBuilder b = new StringBuilder();
     while (m.find()) {
       String repl = isSecretName(m.group(1)) ? m.group(1) + "=" + MASK : m.group();
-      m.appendReplacement(b, java.util.regex.Matcher.quoteReplacement(repl));
+      m.appendReplacement(b, Matcher.quoteReplacement(repl));
     }
     m.appendTail(b);
     return b.toString();

@@ -2,7 +2,9 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.mpi.MpiTuning;
 import dev.clusterrun.core.spec.ImageRef;
+import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.TimeLimit;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +73,7 @@ final class SettingsTable {
   }
 
   private static Plan.SettingView nodeTimeoutView(ResolvedJob job, Planner.Options options) {
-    Setting<java.time.Duration> s = job.nodeTimeout();
+    Setting<Duration> s = job.nodeTimeout();
     MpiTuning.Keepalive k = MpiTuning.Keepalive.after(s.value());
     return new Plan.SettingView(
         "mpi.node-timeout",
@@ -119,11 +121,10 @@ final class SettingsTable {
       }
       return String.join(" ", parts);
     }
-    if (v instanceof java.time.Duration d) {
+    if (v instanceof Duration d) {
       return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
-    if (v instanceof Enum<?> e
-        && v instanceof dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy p) {
+    if (v instanceof Enum<?> e && v instanceof SshSpec.KnownHostsPolicy p) {
       return p.yamlName();
     }
     return String.valueOf(v);

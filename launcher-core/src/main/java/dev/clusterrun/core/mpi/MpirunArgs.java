@@ -2,6 +2,7 @@ package dev.clusterrun.core.mpi;
 
 import dev.clusterrun.core.Argv;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,7 @@ public record MpirunArgs(
     List<String> extra) {
 
   public MpirunArgs {
-    mca = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(mca));
+    mca = Collections.unmodifiableMap(new LinkedHashMap<>(mca));
     forward = List.copyOf(forward);
     extra = List.copyOf(extra);
   }

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.mpi;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -107,7 +108,7 @@ public final class Networks {
     public Choice {
       cidrs = List.copyOf(cidrs);
       missing = List.copyOf(missing);
-      ifaceByNode = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ifaceByNode));
+      ifaceByNode = Collections.unmodifiableMap(new LinkedHashMap<>(ifaceByNode));
     }
 
     static Choice none(String problem) {

@@ -2,13 +2,20 @@ package dev.clusterrun.core.remote;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
 import org.apache.commons.exec.CommandLine;
+import org.apache.commons.exec.DefaultExecuteResultHandler;
 import org.apache.commons.exec.DefaultExecutor;
 import org.apache.commons.exec.ExecuteException;
 import org.apache.commons.exec.ExecuteWatchdog;
+import org.apache.commons.exec.Executor;
 import org.apache.commons.exec.PumpStreamHandler;
+import org.apache.commons.exec.Watchdog;
 
 /**
  * The head node's {@link NodeShell}: runs {@code sh -c script} as a local process with
@@ -19,22 +26,22 @@ public final class LocalNodeShell implements NodeShell {
   private static final Duration DRAIN_AFTER_EXIT = Duration.ofSeconds(5);
 
   private final String node;
-  private final java.util.List<String> via;
+  private final List<String> via;
 
   /**
    * @param node the head node's name as the hostfile gives it
    */
   public LocalNodeShell(String node) {
-    this(node, java.util.List.of());
+    this(node, List.of());
   }
 
   /**
    * @param via a local command that runs its last argument on {@code node} (e.g. {@code ssh …
    *     NODE}): the script is given to it as {@code sh -c SCRIPT}; empty to run locally
    */
-  LocalNodeShell(String node, java.util.List<String> via) {
+  LocalNodeShell(String node, List<String> via) {
     this.node = node;
-    this.via = java.util.List.copyOf(via);
+    this.via = List.copyOf(via);
   }
 
   private CommandLine command(String script) {
@@ -101,16 +108,13 @@ public final class LocalNodeShell implements NodeShell {
 
   @Override
   public ExecResult stream(
-      String script,
-      java.io.OutputStream out,
-      java.io.OutputStream err,
-      java.util.function.Consumer<java.io.OutputStream> input) {
+      String script, OutputStream out, OutputStream err, Consumer<OutputStream> input) {
     long start = System.nanoTime();
     CommandLine cl = command(script);
     PumpStreamHandler streams =
         new PumpStreamHandler(out, err, null) {
           @Override
-          public void setProcessInputStream(java.io.OutputStream os) {
+          public void setProcessInputStream(OutputStream os) {
             // Handed over to be written and closed by the caller, else closed at once.
             if (input == null) {
               super.setProcessInputStream(os);
@@ -124,8 +128,7 @@ public final class LocalNodeShell implements NodeShell {
     DefaultExecutor ex = DefaultExecutor.builder().setExecuteStreamHandler(streams).get();
     ex.setExitValues(null);
     ex.setWatchdog(watchdog);
-    org.apache.commons.exec.DefaultExecuteResultHandler done =
-        new org.apache.commons.exec.DefaultExecuteResultHandler();
+    DefaultExecuteResultHandler done = new DefaultExecuteResultHandler();
     try {
       ex.execute(cl, done);
     } catch (IOException e) {
@@ -139,25 +142,24 @@ public final class LocalNodeShell implements NodeShell {
       Thread.currentThread().interrupt();
       return ExecResult.failed(node + ": interrupted", elapsed(start));
     }
-    if (done.getException() != null
-        && done.getExitValue() == org.apache.commons.exec.Executor.INVALID_EXITVALUE) {
+    if (done.getException() != null && done.getExitValue() == Executor.INVALID_EXITVALUE) {
       return ExecResult.failed(node + ": " + done.getException().getMessage(), elapsed(start));
     }
     return new ExecResult(done.getExitValue(), "", "", elapsed(start), null);
   }
 
   @Override
-  public java.io.OutputStream hold(String script) {
-    java.util.List<String> argv = new java.util.ArrayList<>();
+  public OutputStream hold(String script) {
+    List<String> argv = new ArrayList<>();
     if (via.isEmpty()) {
-      argv.addAll(java.util.List.of("sh", "-c", script));
+      argv.addAll(List.of("sh", "-c", script));
     } else {
       argv.addAll(via);
       argv.add("sh -c " + ShellQuote.quote(script));
     }
-    java.util.List<String> own = new java.util.ArrayList<>(java.util.List.of("setsid"));
+    List<String> own = new ArrayList<>(List.of("setsid"));
     own.addAll(argv);
-    for (java.util.List<String> words : java.util.List.of(own, argv)) {
+    for (List<String> words : List.of(own, argv)) {
       try {
         // Java closes every other descriptor in the child: the pipe's writing end stays ours only.
         Process p =
@@ -202,12 +204,12 @@ public final class LocalNodeShell implements NodeShell {
     }
 
     @Override
-    public synchronized void timeoutOccured(org.apache.commons.exec.Watchdog w) {
+    public synchronized void timeoutOccured(Watchdog w) {
       Process p = process;
       if (p != null && p.isAlive()) {
         // The shell first, so it cannot go on to its next command once a child dies; then the
         // children it had (they are re-parented once the shell is gone, so list them before).
-        java.util.List<ProcessHandle> children = p.descendants().toList();
+        List<ProcessHandle> children = p.descendants().toList();
         killed = true;
         p.destroyForcibly();
         children.forEach(ProcessHandle::destroyForcibly);

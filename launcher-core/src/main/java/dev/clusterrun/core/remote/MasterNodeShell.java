@@ -3,6 +3,7 @@ package dev.clusterrun.core.remote;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A node reached through the head's OpenSSH master connection to it: each command is {@code ssh -o
@@ -55,7 +56,7 @@ public final class MasterNodeShell implements NodeShell {
   }
 
   @Override
-  public java.io.OutputStream hold(String script) {
+  public OutputStream hold(String script) {
     return ssh.hold(script);
   }
 
@@ -71,10 +72,7 @@ public final class MasterNodeShell implements NodeShell {
 
   @Override
   public ExecResult stream(
-      String script,
-      OutputStream out,
-      OutputStream err,
-      java.util.function.Consumer<OutputStream> input) {
+      String script, OutputStream out, OutputStream err, Consumer<OutputStream> input) {
     return ssh.stream(script, out, err, input);
   }
 

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Runs commands on one node: over SSH for remote nodes, as a local process on the head. One
@@ -38,10 +39,7 @@ public interface NodeShell extends AutoCloseable {
    * cannot stream either runs the script with {@link #run} and copies its output at the end.
    */
   default ExecResult stream(
-      String script,
-      OutputStream out,
-      OutputStream err,
-      java.util.function.Consumer<OutputStream> input) {
+      String script, OutputStream out, OutputStream err, Consumer<OutputStream> input) {
     ExecResult r = run(script, Duration.ofDays(3650));
     try {
       out.write(r.stdout().getBytes(StandardCharsets.UTF_8));

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.remote;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The one quoting function: every word clusterrun sends to a shell (over SSH, in a launch agent, in
@@ -14,8 +15,8 @@ public final class ShellQuote {
    * Shell reserved words (POSIX and bash): bare in command position they would start a compound
    * command instead of naming a program.
    */
-  private static final java.util.Set<String> RESERVED =
-      java.util.Set.of(
+  private static final Set<String> RESERVED =
+      Set.of(
           "if",
           "then",
           "else",

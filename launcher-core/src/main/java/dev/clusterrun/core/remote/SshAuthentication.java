@@ -5,7 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.schmizz.sshj.SSHClient;
@@ -28,7 +31,7 @@ final class SshAuthentication {
     List<String> notes = new ArrayList<>();
     SshAgent agent = openAgent(t, notes);
     try {
-      Map<Path, byte[]> filePublics = new java.util.LinkedHashMap<>();
+      Map<Path, byte[]> filePublics = new LinkedHashMap<>();
       for (Path f : t.identityFiles()) {
         byte[] pub = readPublicFile(f);
         if (pub != null) {
@@ -157,7 +160,7 @@ final class SshAuthentication {
       }
       String m = e.getMessage();
       if (e instanceof NoClassDefFoundError
-          || m != null && m.toLowerCase(java.util.Locale.ROOT).contains("bouncycastle")) {
+          || m != null && m.toLowerCase(Locale.ROOT).contains("bouncycastle")) {
         m =
             "this key format needs BouncyCastle, which clusterrun does not ship; use an"
                 + " OpenSSH-format key (ssh-keygen -p -f KEY converts it) or ssh-agent";
@@ -171,7 +174,7 @@ final class SshAuthentication {
     Path pub = Path.of(f + ".pub");
     try {
       String[] parts = Files.readString(pub).strip().split("\\s+");
-      return parts.length >= 2 ? java.util.Base64.getDecoder().decode(parts[1]) : null;
+      return parts.length >= 2 ? Base64.getDecoder().decode(parts[1]) : null;
     } catch (IOException | IllegalArgumentException e) {
       return null;
     }

@@ -3,6 +3,7 @@ package dev.clusterrun.core.remote;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -446,7 +447,7 @@ public final class SshConfigResolver {
     try {
       p =
           new ProcessBuilder(argv)
-              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
               .redirectError(errFile.toFile())
               .start();
     } catch (IOException e) {

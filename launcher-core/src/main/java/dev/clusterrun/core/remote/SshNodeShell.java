@@ -3,6 +3,7 @@ package dev.clusterrun.core.remote;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.Socket;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import net.schmizz.keepalive.KeepAlive;
 import net.schmizz.keepalive.KeepAliveRunner;
 import net.schmizz.sshj.SSHClient;
@@ -223,10 +225,7 @@ public final class SshNodeShell implements NodeShell {
 
   @Override
   public ExecResult stream(
-      String script,
-      java.io.OutputStream out,
-      java.io.OutputStream err,
-      java.util.function.Consumer<java.io.OutputStream> input) {
+      String script, OutputStream out, OutputStream err, Consumer<OutputStream> input) {
     return exec(script, Duration.ofDays(3650), out, err, input, "killed by signal ");
   }
 
@@ -237,9 +236,9 @@ public final class SshNodeShell implements NodeShell {
   private ExecResult exec(
       String script,
       Duration timeout,
-      java.io.OutputStream out,
-      java.io.OutputStream err,
-      java.util.function.Consumer<java.io.OutputStream> input,
+      OutputStream out,
+      OutputStream err,
+      Consumer<OutputStream> input,
       String killedBy) {
     long start = System.nanoTime();
     Session session;
@@ -297,7 +296,7 @@ public final class SshNodeShell implements NodeShell {
   }
 
   @Override
-  public java.io.OutputStream hold(String script) {
+  public OutputStream hold(String script) {
     try {
       Session session = client.startSession();
       // Closing the input sends EOF only: the command ends and closes its channel itself, so a
@@ -389,10 +388,10 @@ public final class SshNodeShell implements NodeShell {
    */
   private static final class Output {
     private final InputStream in;
-    private final java.io.OutputStream buf;
+    private final OutputStream buf;
     private final byte[] chunk = new byte[16384];
 
-    Output(InputStream in, java.io.OutputStream sink) {
+    Output(InputStream in, OutputStream sink) {
       this.in = in;
       this.buf = sink;
     }

@@ -4,6 +4,7 @@ import dev.clusterrun.core.spec.SshSpec.KnownHostsPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
@@ -98,8 +99,7 @@ public record SshTarget(
 
   /** The name known_hosts is searched for: {@code host}, or {@code [host]:port} off port 22. */
   public String knownHostsName() {
-    String name =
-        (hostKeyAlias != null ? hostKeyAlias : hostname).toLowerCase(java.util.Locale.ROOT);
+    String name = (hostKeyAlias != null ? hostKeyAlias : hostname).toLowerCase(Locale.ROOT);
     return port == 22 ? name : "[" + name + "]:" + port;
   }
 

@@ -28,9 +28,12 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The flow of {@code screen}: one mpirun across every node of the hostfile, one rank per slot, each
@@ -73,7 +76,7 @@ public final class ScreenFlow {
   private Setting<ImageRef> pinnedImage;
 
   /** The GPUs each node's facts counted (nvidia-smi -L) in the first run's checks, node → count. */
-  private final Map<String, Integer> gpus = new java.util.LinkedHashMap<>();
+  private final Map<String, Integer> gpus = new LinkedHashMap<>();
 
   private ScreenFlow(ScreenRequest rq, String source, Console quiet) {
     this.rq = rq;
@@ -225,7 +228,7 @@ public final class ScreenFlow {
     if (rq.junit() == null) {
       return List.of();
     }
-    AtomicFiles.write(rq.junit(), ScreenReport.junit(v, notRun, java.time.Instant.now()));
+    AtomicFiles.write(rq.junit(), ScreenReport.junit(v, notRun, Instant.now()));
     return List.of("wrote " + rq.junit());
   }
 
@@ -298,7 +301,7 @@ public final class ScreenFlow {
    * its facts counted (null: none seen).
    */
   static String gpuNote(Map<String, Integer> gpus) {
-    java.util.TreeMap<Integer, List<String>> byCount = new java.util.TreeMap<>();
+    TreeMap<Integer, List<String>> byCount = new TreeMap<>();
     gpus.forEach(
         (node, n) -> {
           if (n != null && n > 0) {

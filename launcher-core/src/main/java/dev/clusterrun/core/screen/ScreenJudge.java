@@ -1,6 +1,7 @@
 package dev.clusterrun.core.screen;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -165,7 +166,7 @@ public final class ScreenJudge {
 
     /** The metrics measured, in table order. */
     public List<Metric> metrics() {
-      return java.util.Arrays.stream(Metric.values()).filter(references::containsKey).toList();
+      return Arrays.stream(Metric.values()).filter(references::containsKey).toList();
     }
 
     public List<String> flaggedNodes() {

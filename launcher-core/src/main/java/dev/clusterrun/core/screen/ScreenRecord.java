@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A screen in the workspace's results log ({@code results.jsonl}, beside {@code bench} and {@code
@@ -44,7 +45,7 @@ final class ScreenRecord {
     for (Metric m : v.metrics()) {
       v.nodes().stream()
           .map(r -> r.cells().get(m))
-          .filter(java.util.Objects::nonNull)
+          .filter(Objects::nonNull)
           .map(Cell::value)
           .reduce((x, y) -> m.higherIsBetter() ? Math.min(x, y) : Math.max(x, y))
           .ifPresent(worst -> metrics.put(m.label(), worst));

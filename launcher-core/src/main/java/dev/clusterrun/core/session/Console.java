@@ -2,6 +2,7 @@ package dev.clusterrun.core.session;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.function.IntConsumer;
 
 /**
  * Where a command speaks: {@link Progress} for people, the job's own output streams, and the hook
@@ -24,7 +25,7 @@ public record Console(
   public interface Interrupts {
     Interrupts NONE = stop -> () -> {};
 
-    Handle onInterrupt(java.util.function.IntConsumer stop);
+    Handle onInterrupt(IntConsumer stop);
   }
 
   /** Restores what an interrupt did before, when closed. */

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -250,7 +251,7 @@ public final class FanOut implements Deadlines, AutoCloseable {
   }
 
   private static <T> Future<T> completed(Callable<T> c) {
-    java.util.concurrent.FutureTask<T> t = new java.util.concurrent.FutureTask<>(c);
+    FutureTask<T> t = new FutureTask<>(c);
     t.run();
     return t;
   }

@@ -5,10 +5,12 @@ import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.NodeShell;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -64,7 +66,7 @@ public final class NodeWatch implements AutoCloseable {
    *     quickly (stop the job, do not wait for it)
    */
   public static NodeWatch start(Session session, Duration timeout, Consumer<Lost> onLost) {
-    Map<String, NodeShell> remote = new java.util.LinkedHashMap<>(session.shells());
+    Map<String, NodeShell> remote = new LinkedHashMap<>(session.shells());
     remote.remove(session.head());
     NodeWatch w = new NodeWatch(remote, session.fanOut(), timeout, onLost, System::nanoTime);
     w.schedule();
@@ -89,7 +91,7 @@ public final class NodeWatch implements AutoCloseable {
     } finally {
       try {
         schedule();
-      } catch (java.util.concurrent.RejectedExecutionException e) {
+      } catch (RejectedExecutionException e) {
         // the session is closing
       }
     }

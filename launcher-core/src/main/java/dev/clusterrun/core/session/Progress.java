@@ -1,5 +1,6 @@
 package dev.clusterrun.core.session;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -33,5 +34,5 @@ public interface Progress {
    * A run has begun, its checks passed: its id is final and its run directory made ({@code run
    * --detach} lets its foreground go here).
    */
-  default void runStarted(String runId, java.nio.file.Path runDir) {}
+  default void runStarted(String runId, Path runDir) {}
 }

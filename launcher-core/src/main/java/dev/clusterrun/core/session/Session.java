@@ -13,8 +13,11 @@ import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.remote.SshNodeShell;
 import dev.clusterrun.core.remote.SshTarget;
 import dev.clusterrun.core.spec.SshSpec;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -313,10 +316,10 @@ public final class Session implements AutoCloseable {
 
   static String localHostname() {
     try {
-      String h = java.net.InetAddress.getLocalHost().getHostName();
+      String h = InetAddress.getLocalHost().getHostName();
       int dot = h.indexOf('.');
       return dot > 0 ? h.substring(0, dot) : h;
-    } catch (java.net.UnknownHostException e) {
+    } catch (UnknownHostException e) {
       return "localhost";
     }
   }
@@ -364,8 +367,8 @@ public final class Session implements AutoCloseable {
   }
 
   /** {@link #onEveryShell} but on the nodes of {@code skip} (e.g. nodes lost during the run). */
-  public <T> Map<String, T> onEveryShellExcept(
-      java.util.Collection<String> skip, Function<NodeShell, T> task) throws InterruptedException {
+  public <T> Map<String, T> onEveryShellExcept(Collection<String> skip, Function<NodeShell, T> task)
+      throws InterruptedException {
     List<String> names = new ArrayList<>(shells.keySet());
     names.removeAll(skip);
     return fanOut.byNode(names, n -> task.apply(shells.get(n)));

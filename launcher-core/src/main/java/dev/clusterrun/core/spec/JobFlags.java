@@ -1,6 +1,7 @@
 package dev.clusterrun.core.spec;
 
 import dev.clusterrun.core.BadInputException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -92,7 +93,7 @@ public record JobFlags(
             ? null
             : BadInputException.about(
                 "--image-cache-limit", () -> SettingRules.imageCacheLimit(imageCacheLimit));
-    java.time.Duration timeout =
+    Duration timeout =
         nodeTimeout == null ? null : SshFlags.duration("--node-timeout", nodeTimeout);
     ContainerSpec c =
         new ContainerSpec(

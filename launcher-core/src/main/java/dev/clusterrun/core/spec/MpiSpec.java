@@ -1,5 +1,6 @@
 package dev.clusterrun.core.spec;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -26,7 +27,7 @@ public record MpiSpec(
     List<String> args,
     String hostfile,
     String network,
-    java.time.Duration nodeTimeout) {
+    Duration nodeTimeout) {
   public static final MpiSpec EMPTY = new MpiSpec(null, null, null, null, null, null);
 
   public MpiSpec(

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.spec;
 
+import dev.clusterrun.core.mpi.Networks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -158,7 +159,7 @@ public final class SettingRules {
     }
     for (String part : text.split(",", -1)) {
       boolean cidr = part.contains("/") || part.matches("[0-9.]+");
-      if (cidr ? !dev.clusterrun.core.mpi.Networks.isCidr(part) : !IFACE.matcher(part).matches()) {
+      if (cidr ? !Networks.isCidr(part) : !IFACE.matcher(part).matches()) {
         throw new IllegalArgumentException(
             "'"
                 + part

@@ -2,6 +2,7 @@ package dev.clusterrun.core.spec;
 
 import com.fasterxml.jackson.core.JsonToken;
 import dev.clusterrun.core.BadInputException;
+import dev.clusterrun.core.InputFiles;
 import dev.clusterrun.core.spec.YamlTree.Entry;
 import dev.clusterrun.core.spec.YamlTree.MapNode;
 import dev.clusterrun.core.spec.YamlTree.Node;
@@ -87,8 +88,7 @@ public final class SpecLoader {
    */
   public static JobSpec load(Path file) {
     String name = file.toString();
-    String content =
-        dev.clusterrun.core.InputFiles.read(file, name, "a job spec", YamlTree.MAX_CODE_POINTS);
+    String content = InputFiles.read(file, name, "a job spec", YamlTree.MAX_CODE_POINTS);
     return parse(content, name);
   }
 

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -378,6 +379,6 @@ public final class YamlTree {
   }
 
   static String codePoint(int c) {
-    return String.format(java.util.Locale.ROOT, "U+%04X", c);
+    return String.format(Locale.ROOT, "U+%04X", c);
   }
 }

@@ -7,8 +7,10 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,7 +132,7 @@ public final class Detached {
   /** This JVM's own options (the launcher script's), for the background one. */
   private static List<String> jvmOptions() {
     try {
-      return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+      return ManagementFactory.getRuntimeMXBean().getInputArguments();
     } catch (RuntimeException | LinkageError e) {
       return List.of();
     }
@@ -159,7 +161,7 @@ public final class Detached {
     Switch out = new Switch(rawOut);
     Switch err = new Switch(rawErr);
     PrintWriter errWriter =
-        new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+        new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
     Progress progress = new Background(shown.apply(errWriter), errWriter, out, err, rawOut);
     return new Console(progress, out, err, new InterruptSignals(), null);
   }

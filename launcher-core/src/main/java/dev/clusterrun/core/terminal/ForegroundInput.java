@@ -3,6 +3,7 @@ package dev.clusterrun.core.terminal;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -40,7 +41,7 @@ public final class ForegroundInput extends FilterInputStream {
         Thread.sleep(WAIT_MILLIS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted waiting for the foreground");
+        throw new InterruptedIOException("interrupted waiting for the foreground");
       }
     }
   }

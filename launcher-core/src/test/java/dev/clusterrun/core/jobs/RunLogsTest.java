@@ -46,8 +46,10 @@ class RunLogsTest {
     Path d = runDir();
     append(d.resolve("stdout.log"), "rank 0 up\nrank 1 up\n");
     append(d.resolve("stderr.log"), "warning: slow\n");
-    Path shown = neverPausing("no pause without -f").show(new RunLogs.Request(ws, ID, false));
-    assertThat(shown).isEqualTo(d);
+    RunLogs.Shown shown =
+        neverPausing("no pause without -f").show(new RunLogs.Request(ws, ID, false));
+    assertThat(shown.runDir()).isEqualTo(d);
+    assertThat(shown.exitCode()).isZero();
     assertThat(out()).isEqualTo("rank 0 up\nrank 1 up\n");
     assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("warning: slow\n");
   }

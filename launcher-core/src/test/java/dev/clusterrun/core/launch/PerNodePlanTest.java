@@ -194,7 +194,7 @@ class PerNodePlanTest {
             .launcher(LauncherKind.PER_NODE)
             .build();
     ResolvedJob job = new JobResolver().layer(file, Source.FILE, "j.yaml").resolve(THREE, "/h");
-    LaunchOptions o = new LaunchOptions(false, CanaryMode.BEFORE, LaunchOptions.Daemon.AUTO, true);
+    LaunchOptions o = new LaunchOptions(false, CanaryMode.OFF, LaunchOptions.Daemon.AUTO, true);
     BadInputException e =
         catchThrowableOfType(
             () -> PerNodePlan.refuseMpiSettings(job, o, 3, 64), BadInputException.class);
