@@ -3,17 +3,15 @@ package dev.clusterrun.core.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.clusterrun.core.output.SlowReader;
 import dev.clusterrun.core.output.Spool;
 import dev.clusterrun.core.session.Follower;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,30 +26,6 @@ class SpooledMpirunTest {
   @TempDir Path tmp;
 
   static final long BYTES = 121_212_120L;
-
-  /** Counts what it is given, after taking nothing for its first 3 s. */
-  static final class SlowCount extends OutputStream {
-    final AtomicLong n = new AtomicLong();
-    private final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-
-    @Override
-    public void write(int b) throws IOException {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      long wait = until - System.nanoTime();
-      if (wait > 0) {
-        try {
-          TimeUnit.NANOSECONDS.sleep(wait);
-        } catch (InterruptedException e) {
-          throw new IOException(e);
-        }
-      }
-      n.addAndGet(len);
-    }
-  }
 
   private static boolean onPath(String p) {
     for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
@@ -75,7 +49,7 @@ class SpooledMpirunTest {
             + " 'head -c 20000000 /dev/zero | tr \"\\0\" x | fold -w 99'";
     for (int i = 1; i <= 3; i++) {
       Spool spool = Spool.create(tmp.resolve(".spool/" + i));
-      SlowCount out = new SlowCount();
+      SlowReader out = new SlowReader(Duration.ofSeconds(3), false);
       HeadProcess p =
           HeadProcess.startSpooled(
               List.of("sh", "-c", job), Map.of(), spool, OutputStream.nullOutputStream(), false);
@@ -84,7 +58,7 @@ class SpooledMpirunTest {
       assertThat(p.waitFor()).isZero();
       f.finish(null);
       spool.close();
-      assertThat(out.n.get()).as("bytes of run %d", i).isEqualTo(BYTES);
+      assertThat(out.count()).as("bytes of run %d", i).isEqualTo(BYTES);
     }
   }
 }

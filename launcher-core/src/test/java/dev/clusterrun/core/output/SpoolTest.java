@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clusterrun.core.session.Follower;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -22,38 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 class SpoolTest {
   @TempDir Path tmp;
 
-  /** A reader that takes nothing for its first {@code pause}, then everything. */
-  static final class Slow extends OutputStream {
-    private final ByteArrayOutputStream got = new ByteArrayOutputStream();
-    private final long until;
-
-    Slow(Duration pause) {
-      until = System.nanoTime() + pause.toNanos();
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public synchronized void write(byte[] b, int off, int len) throws IOException {
-      long wait = until - System.nanoTime();
-      if (wait > 0) {
-        try {
-          TimeUnit.NANOSECONDS.sleep(wait);
-        } catch (InterruptedException e) {
-          throw new IOException(e);
-        }
-      }
-      got.write(b, off, len);
-    }
-
-    synchronized byte[] bytes() {
-      return got.toByteArray();
-    }
-  }
-
   private static Process start(Spool s, String script) throws IOException {
     return new ProcessBuilder(s.wrap(List.of("sh", "-c", script))).start();
   }
@@ -61,8 +28,8 @@ class SpoolTest {
   @Test
   void aWriterEndsWithoutWaitingForASlowReaderAndEveryByteArrivesInOrder() throws Exception {
     Spool s = Spool.create(tmp.resolve("run/.spool/1"));
-    Slow out = new Slow(Duration.ofSeconds(2));
-    Slow err = new Slow(Duration.ZERO);
+    SlowReader out = new SlowReader(Duration.ofSeconds(2), true);
+    SlowReader err = new SlowReader(Duration.ZERO, true);
     Follower.Pair f = s.follow(out, err);
     long t = System.nanoTime();
     // 30 MB on stdout, numbered lines, and 1 MB on stderr; a pipe would hold 64 KiB.
