@@ -16,7 +16,8 @@ final class PsCommand extends BaseCommand {
   public Integer call() throws InterruptedException {
     RunList runs =
         JobsFlow.ps(
-            new JobsFlow.PsRequest(nodes.read(), ssh.explicit()), root().console().progress());
+            new JobsFlow.PsRequest(nodes.read(root().env), ssh.explicit()),
+            root().console().progress());
     print(json.on ? runs.renderJson() : runs.renderTable());
     runs.unreachable().forEach((n, p) -> note(n + ": " + p));
     return runs.unreachable().isEmpty() ? ExitCode.OK.value() : ExitCode.CHECK_FAILED.value();

@@ -54,7 +54,7 @@ final class ScreenCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ScreenRequest rq =
         new ScreenRequest(
-            job.input(nodes.path, JobWords.NONE, ssh, root.env, null),
+            job.input(nodes, JobWords.NONE, ssh, root.env, null),
             LaunchOptions.of(false, false, false, "auto", job.noHook),
             new ScreenRequest.Judging(Tolerances.parse(tolerance), references, cluster),
             repeat,

@@ -131,6 +131,7 @@ public final class Planner {
             .runId(options.runId())
             .runDir(paths.runDir())
             .nodes(hostfile.names())
+            .nodesFrom(hostfile.origin())
             .np(job.np().value())
             .hostfilePath(paths.hostfile())
             .hostfileHostPath(paths.ws() + paths.hostfile().substring(paths.wsMount().length()))

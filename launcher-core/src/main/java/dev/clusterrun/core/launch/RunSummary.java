@@ -18,6 +18,8 @@ import java.util.Map;
  *     command)
  * @param proof what each remote daemon proved as it started (node, hostname, mount namespace)
  * @param imageDigest the manifest digest of the registry image the run used, or null
+ * @param nodesFrom where the nodes came from (the hostfile, {@code --nodes LIST}, a scheduler's
+ *     allocation), or null
  * @param lostNodes nodes that stopped answering while the job ran ({@code node-lost})
  */
 public record RunSummary(
@@ -28,6 +30,7 @@ public record RunSummary(
     RunEnd outcome,
     int exitCode,
     List<String> nodes,
+    String nodesFrom,
     int ranks,
     String image,
     String imageDigest,
@@ -63,6 +66,7 @@ public record RunSummary(
     private RunEnd outcome;
     private int exitCode;
     private List<String> nodes = List.of();
+    private String nodesFrom;
     private int ranks;
     private String image;
     private String imageDigest;
@@ -87,6 +91,7 @@ public record RunSummary(
           .runId(p.runId())
           .runDir(p.runDir())
           .nodes(p.nodes())
+          .nodesFrom(p.nodesFrom())
           .ranks(p.np())
           .image(p.image())
           .imageDigest(dev.clusterrun.core.image.ImageCache.digestOf(p.image()))
@@ -118,6 +123,11 @@ public record RunSummary(
 
     public Builder nodes(List<String> v) {
       nodes = List.copyOf(v);
+      return this;
+    }
+
+    public Builder nodesFrom(String v) {
+      nodesFrom = v;
       return this;
     }
 
@@ -204,6 +214,7 @@ public record RunSummary(
           outcome,
           exitCode,
           nodes,
+          nodesFrom,
           ranks,
           image,
           imageDigest,

@@ -122,7 +122,25 @@ class PlannerTest {
         .contains(SEED_LAUNCH + "hostname\n")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
         .contains("mpi.np ")
-        .contains("hostfile (hostfiles/2x8.txt: total slots)");
+        .contains("hostfile (hostfiles/2x8.txt: total slots)")
+        .contains("\n# nodes from hostfiles/2x8.txt\n");
+  }
+
+  @Test
+  void planAndItsJsonSayWhereTheNodesCameFrom() throws Exception {
+    Hostfile slurm =
+        new Hostfile(
+            "SLURM_JOB_NODELIST",
+            TWO_BY_EIGHT.hosts(),
+            "SLURM_JOB_NODELIST (slots from SLURM_TASKS_PER_NODE)");
+    ResolvedJob job =
+        new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml").resolve(slurm, "/home/alice");
+    Plan p = Planner.plan(job, slurm, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
+    assertThat(PlanRenderer.text(p))
+        .contains("\n# nodes from SLURM_JOB_NODELIST (slots from SLURM_TASKS_PER_NODE)\n");
+    assertThat(new ObjectMapper().readTree(PlanRenderer.json(p)).path("nodesFrom").asText())
+        .isEqualTo("SLURM_JOB_NODELIST (slots from SLURM_TASKS_PER_NODE)");
+    assertThat(RunSummary.builder().plan(p).build().nodesFrom()).isEqualTo(p.nodesFrom());
   }
 
   @Test
