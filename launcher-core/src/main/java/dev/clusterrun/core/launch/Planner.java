@@ -388,14 +388,14 @@ public final class Planner {
         MpirunArgs.of(job.np().value(), paths.hostfile())
             .withPerNode(job.perNode().value())
             .withRanksIn(job.workdir().value(), job.remapRoot().value())
-            .withSettings(mca, forward, job.mpiArgs().value());
+            .withSettings(mca, forward, PlanTuning.mpirunWords(job, options));
     // The job's input and its ranks' output (never the canary's, whose output clusterrun reads).
     List<String> io =
         new ArrayList<>(
             options
                 .io()
                 .mpirunWords(options.daemon(), paths.wsMount() + "/runs/" + options.runId()));
-    io.addAll(job.mpiArgs().value());
+    io.addAll(PlanTuning.mpirunWords(job, options));
     MpirunArgs jobMpirun = mpirun.withSettings(mca, forward, io);
     List<String> canary =
         Canary.command(paths.wsMount() + "/runs/" + options.runId() + "/" + Canary.TOKEN_FILE);

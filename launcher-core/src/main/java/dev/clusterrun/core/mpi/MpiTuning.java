@@ -67,6 +67,24 @@ public final class MpiTuning {
   }
 
   /**
+   * mpirun's words that keep its daemons on its ssh launcher, whatever crosses into the container:
+   * with {@code SLURM_JOBID} and the like in its environment, Open MPI's Slurm launcher (priority
+   * 75 against ssh's 10) would start the daemons with {@code srun}, outside the job's containers.
+   * Open MPI 4: {@code --mca plm rsh}; PRRTE (Open MPI 5): {@code --prtemca plm ssh}. A word of
+   * mpirun's command line wins over every {@code OMPI_MCA_}/{@code PRTE_MCA_} variable. None when
+   * the job's own MCA settings or mpirun words choose the launcher themselves ({@code plm}).
+   *
+   * @param prrte the container's Open MPI is 5 (PRRTE), else 4 (ORTE)
+   */
+  public static List<String> sshLauncher(
+      boolean prrte, Map<String, String> jobMca, List<String> args) {
+    if (jobMca.containsKey("plm") || args.contains("plm")) {
+      return List.of();
+    }
+    return prrte ? List.of("--prtemca", "plm", "ssh") : List.of("--mca", "plm", "rsh");
+  }
+
+  /**
    * The additions for a job.
    *
    * @param network the network, or null to leave interface selection to Open MPI

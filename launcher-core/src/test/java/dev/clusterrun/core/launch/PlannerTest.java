@@ -77,7 +77,7 @@ class PlannerTest {
   /** The seed example's launch line, up to its command: the container, then mpirun on 2x8. */
   static final String SEED_LAUNCH =
       "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
-          + " hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt ";
+          + " hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt --mca plm rsh ";
 
   /** A layer from {@code source} with the seed example's container and workspace. */
   static JobSpecBuilder seedLayer(String source) {
@@ -167,7 +167,7 @@ class PlannerTest {
             "mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt --mca btl_tcp_if_include"
                 + " 10.0.0.0/24 --mca oob_tcp_if_include 10.0.0.0/24"
                 + KEEPALIVE
-                + " -x NCCL_SOCKET_IFNAME==eth0 -x UCX_NET_DEVICES=eth0 hostname");
+                + " -x NCCL_SOCKET_IFNAME==eth0 -x UCX_NET_DEVICES=eth0 --mca plm rsh hostname");
     // The canary goes the same way: it must not hang where the job would not.
     assertThat(ShellQuote.join(p.canaryLaunch())).contains("--mca btl_tcp_if_include 10.0.0.0/24");
     assertThat(PlanRenderer.text(p))
@@ -183,7 +183,9 @@ class PlannerTest {
     assertThat(ShellQuote.join(five.launch()))
         .contains("--env PRTE_MCA_oob_tcp_if_include=10.0.0.0/24")
         .contains("--env PRTE_MCA_prte_keepalive_time=15")
-        .doesNotContain("--mca oob_tcp_if_include");
+        .contains(" --prtemca plm ssh hostname")
+        .doesNotContain("--mca oob_tcp_if_include")
+        .doesNotContain("--mca plm");
   }
 
   @Test
@@ -363,6 +365,28 @@ class PlannerTest {
   }
 
   @Test
+  void mpirunKeepsItsSshLauncherWhateverCrossesIntoTheContainerUnlessTheJobChoosesOne() {
+    // SLURM_JOBID crossing with --container-env would make Open MPI's Slurm launcher (priority 75)
+    // start the daemons with srun, outside the containers: mpirun's own words choose ssh.
+    JobResolver r = new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml");
+    r.environment(Map.of("CLUSTERRUN_CONTAINER_ENV", "SLURM_JOBID"));
+    Plan p = plan(r, true);
+    assertThat(ShellQuote.join(p.launch()))
+        .contains("--env SLURM_JOBID ")
+        .contains("-x SLURM_JOBID --mca plm rsh hostname");
+    assertThat(ShellQuote.join(p.canaryLaunch())).contains(" --mca plm rsh sh -c ");
+    assertThat(PlanRenderer.text(p)).contains("--mca plm rsh hostname\n");
+    // A job that names the launcher itself keeps its own.
+    JobSpec own =
+        seedLayer("own.yaml")
+            .mpi(new MpiSpec(null, null, Map.of("plm", "rsh"), null, null, null))
+            .command("hostname")
+            .build();
+    Plan mine = plan(new JobResolver().layer(own, Source.FILE, "own.yaml"), true);
+    assertThat(ShellQuote.join(mine.launch())).containsOnlyOnce("plm").contains("--mca plm rsh");
+  }
+
+  @Test
   void noHookPassesTheAgentWithEnrootEnv() {
     Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml"), false);
     assertThat(p.launchEnv()).doesNotContainKey(LaunchAgent.ENV_VAR);
@@ -422,7 +446,8 @@ class PlannerTest {
     Plan p = plan(new JobResolver().layer(named, Source.FILE, "h.yaml"), true);
     assertThat(p.hostfilePath()).isEqualTo("/app/hosts.txt");
     assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/hosts.txt");
-    assertThat(ShellQuote.join(p.launch())).contains("--hostfile /app/hosts.txt hostname");
+    assertThat(ShellQuote.join(p.launch()))
+        .contains("--hostfile /app/hosts.txt --mca plm rsh hostname");
   }
 
   @Test
