@@ -77,7 +77,7 @@ class PlannerTest {
   /** The seed example's launch line, up to its command: the container, then mpirun on 2x8. */
   static final String SEED_LAUNCH =
       "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
-          + " hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt --mca plm rsh ";
+          + " hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' ";
 
   /** A layer from {@code source} with the seed example's container and workspace. */
   static JobSpecBuilder seedLayer(String source) {
@@ -167,7 +167,7 @@ class PlannerTest {
             "mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt --mca btl_tcp_if_include"
                 + " 10.0.0.0/24 --mca oob_tcp_if_include 10.0.0.0/24"
                 + KEEPALIVE
-                + " -x NCCL_SOCKET_IFNAME==eth0 -x UCX_NET_DEVICES=eth0 --mca plm rsh hostname");
+                + " -x NCCL_SOCKET_IFNAME==eth0 -x UCX_NET_DEVICES=eth0 --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname");
     // The canary goes the same way: it must not hang where the job would not.
     assertThat(ShellQuote.join(p.canaryLaunch())).contains("--mca btl_tcp_if_include 10.0.0.0/24");
     assertThat(PlanRenderer.text(p))
@@ -183,7 +183,8 @@ class PlannerTest {
     assertThat(ShellQuote.join(five.launch()))
         .contains("--env PRTE_MCA_oob_tcp_if_include=10.0.0.0/24")
         .contains("--env PRTE_MCA_prte_keepalive_time=15")
-        .contains(" --prtemca plm ssh hostname")
+        .contains(
+            " --prtemca plm ssh --prtemca ras '^slurm,pbs,tm,lsf,gridengine,alps,flux' hostname")
         .doesNotContain("--mca oob_tcp_if_include")
         .doesNotContain("--mca plm");
   }
@@ -373,9 +374,12 @@ class PlannerTest {
     Plan p = plan(r, true);
     assertThat(ShellQuote.join(p.launch()))
         .contains("--env SLURM_JOBID ")
-        .contains("-x SLURM_JOBID --mca plm rsh hostname");
-    assertThat(ShellQuote.join(p.canaryLaunch())).contains(" --mca plm rsh sh -c ");
-    assertThat(PlanRenderer.text(p)).contains("--mca plm rsh hostname\n");
+        .contains(
+            "-x SLURM_JOBID --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname");
+    assertThat(ShellQuote.join(p.canaryLaunch()))
+        .contains(" --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' sh -c ");
+    assertThat(PlanRenderer.text(p))
+        .contains("--mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname\n");
     // A job that names the launcher itself keeps its own.
     JobSpec own =
         seedLayer("own.yaml")
@@ -383,7 +387,9 @@ class PlannerTest {
             .command("hostname")
             .build();
     Plan mine = plan(new JobResolver().layer(own, Source.FILE, "own.yaml"), true);
-    assertThat(ShellQuote.join(mine.launch())).containsOnlyOnce("plm").contains("--mca plm rsh");
+    assertThat(ShellQuote.join(mine.launch()))
+        .containsOnlyOnce("plm")
+        .contains("--mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps'");
   }
 
   @Test
@@ -447,7 +453,8 @@ class PlannerTest {
     assertThat(p.hostfilePath()).isEqualTo("/app/hosts.txt");
     assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/hosts.txt");
     assertThat(ShellQuote.join(p.launch()))
-        .contains("--hostfile /app/hosts.txt --mca plm rsh hostname");
+        .contains(
+            "--hostfile /app/hosts.txt --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname");
   }
 
   @Test
