@@ -22,7 +22,7 @@ final class NodesOption {
 
   @Option(
       names = {"-x", "--exclude"},
-      paramLabel = "NODELIST|@FILE")
+      paramLabel = "@FILE|NODELIST")
   List<String> exclude = new ArrayList<>();
 
   @Option(names = "--node-count", paramLabel = "N")

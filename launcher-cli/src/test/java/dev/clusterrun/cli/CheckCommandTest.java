@@ -14,7 +14,7 @@ class CheckCommandTest {
     assertThat(r.out())
         .startsWith(
             "Usage: clusterrun check [--nodes=HOSTFILE|NODELIST] [--slots=N]\n"
-                + "                        [-x=NODELIST|@FILE]... [--node-count=N]\n"
+                + "                        [-x=@FILE|NODELIST]... [--node-count=N]\n"
                 + "                        [--only=CHECK[,CHECK...]]\n"
                 + "                        [--skip=CHECK[,CHECK...]] [--json] [SSH options]\n")
         .contains("      --only=CHECK[,CHECK...]\n")
