@@ -77,6 +77,9 @@ Commands:
                             SSH session; its exit code is passed through
   isolate NODE PATH         hide PATH on NODE only (an empty tmpfs over it): PATH is not shared
   unisolate NODE PATH       undo 'isolate'
+  share-etc-enroot          give every node one /etc/enroot (a copy of node1's, the same device
+                            and inode everywhere), as diskless nodes with an NFS root have
+  unshare-etc-enroot        undo 'share-etc-enroot': each node's own /etc/enroot again
   cut NODE [--arp]          drop NODE off the network without a reset (no RST, no ICMP; its
                             processes keep running); --arp lets ARP fail as on one Ethernet segment
   uncut NODE                undo 'cut'
@@ -1214,6 +1217,52 @@ do_unisolate() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# share-etc-enroot / unshare-etc-enroot: every node sees one /etc/enroot, as diskless nodes with an
+# NFS root do (the same directory, the same device and inode on every node), instead of its own.
+# The shared directory starts as a copy of node1's; it is bound over each node's own /etc/enroot
+# (and over the host enroot's configuration directory, when that is elsewhere), in the node's mount
+# namespace. 'unshare' takes the bind away again: each node sees its own /etc/enroot as it was.
+readonly SHARED_ETC_ENROOT_DIR=etc-enroot-shared
+
+node_sysconf_dirs() {
+  local sysconf=""
+  if [[ $(cat "$STATE_DIR/enroot.mode" 2>/dev/null) == host ]]; then sysconf=$(host_enroot_sysconf); fi
+  echo /etc/enroot
+  if [[ -n $sysconf && $sysconf != /etc/enroot ]]; then echo "$sysconf"; fi
+}
+
+do_share_etc_enroot() {
+  require_up
+  local shared=$STATE_DIR/$SHARED_ETC_ENROOT_DIR k node pid dir
+  [[ ! -e $STATE_DIR/etc-enroot.shared ]] || die "share-etc-enroot: /etc/enroot is shared already"
+  rm -rf "$shared"
+  cp -a "$STATE_DIR/nodes/node1/etc-enroot" "$shared"
+  for ((k = 1; k <= $(node_count); k++)); do
+    node=node$k
+    pid=$(holder_pid "$node") || die "$node: its namespace holder is gone"
+    while read -r dir; do
+      nsenter -t "$pid" -m -- mount --bind "$shared" "$dir"
+    done < <(node_sysconf_dirs)
+  done
+  touch "$STATE_DIR/etc-enroot.shared"
+}
+
+do_unshare_etc_enroot() {
+  require_up
+  local k node pid dir
+  [[ -e $STATE_DIR/etc-enroot.shared ]] || die "unshare-etc-enroot: /etc/enroot is not shared"
+  for ((k = 1; k <= $(node_count); k++)); do
+    node=node$k
+    pid=$(holder_pid "$node") || die "$node: its namespace holder is gone"
+    while read -r dir; do
+      nsenter -t "$pid" -m -- umount "$dir"
+    done < <(node_sysconf_dirs)
+  done
+  rm -f "$STATE_DIR/etc-enroot.shared"
+  rm -rf "${STATE_DIR:?}/$SHARED_ETC_ENROOT_DIR"
+}
+
+# ---------------------------------------------------------------------------------------------
 # cut / uncut: a node drops off the network without a reset, as a cut link, a dead switch port or a
 # power loss look from the others. Its bridge port is disabled (carrier stays up on both sides, as
 # behind a switch): every frame to and from it is dropped in silence, nobody gets an RST or an
@@ -1499,6 +1548,12 @@ main() {
       require_root
       require_owner "$cmd"
       "do_$cmd" "$1" "$2"
+      ;;
+    share-etc-enroot | unshare-etc-enroot)
+      [[ $# -eq 0 ]] || die "usage: cluster.sh $cmd"
+      require_root
+      require_owner "$cmd"
+      "do_${cmd//-/_}"
       ;;
     cut)
       [[ $# -eq 1 || $# -eq 2 ]] || die "usage: cluster.sh cut NODE [--arp]"

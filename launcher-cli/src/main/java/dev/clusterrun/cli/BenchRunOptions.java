@@ -27,7 +27,7 @@ final class BenchRunOptions {
     BenchRequest rq =
         new BenchRequest(
             preset,
-            job.input(nodes.path, JobWords.NONE, ssh, root.env, null),
+            job.input(nodes, JobWords.NONE, ssh, root.env, null),
             run.options(job),
             bench.toSettings(),
             args == null ? null : args.command,

@@ -51,7 +51,7 @@ final class CheckCommand extends BaseCommand {
   @Override
   public Integer call() throws InterruptedException {
     CheckSelection selection = CheckSelection.parse(only, skip);
-    Hostfile hostfile = nodes.read();
+    Hostfile hostfile = nodes.read(root().env);
     JobSpec job = jobFile == null ? null : SpecLoader.load(jobFile);
     CheckJob checkJob = job == null ? CheckJob.NONE : CheckJob.of(job.container());
     CheckOutcome outcome =

@@ -84,15 +84,15 @@ final class JobOptions {
   boolean noHook;
 
   /**
-   * What the person gave for the job: the hostfile, the job file and command ({@code words}), these
+   * What the person gave for the job: the nodes, the job file and command ({@code words}), these
    * flags, {@code --launcher} (null: not given or not an option) and the SSH flags as one layer,
    * the environment.
    */
   JobInput input(
-      Path hostfile, JobWords words, SshOptions ssh, Map<String, String> env, String launcher) {
+      NodesOption nodes, JobWords words, SshOptions ssh, Map<String, String> env, String launcher) {
     SshSpec sshLayer = ssh.flags().toSpec();
     return new JobInput(
-        hostfile,
+        nodes.selection(),
         words.jobFile() == null ? null : Path.of(words.jobFile()),
         flags(launcher).toLayer(words.command(), sshLayer),
         env,

@@ -18,7 +18,9 @@ final class PsCommand extends BaseCommand {
     RunList runs =
         JobsFlow.ps(
             new JobsFlow.PsRequest(
-                nodes.read(), ssh.explicit(), RunDirectories.workspace(workspace.dir, root().env)),
+                nodes.read(root().env),
+                ssh.explicit(),
+                RunDirectories.workspace(workspace.dir, root().env)),
             root().console().progress());
     print(json.on ? runs.renderJson() : runs.renderTable());
     runs.unreachable().forEach((n, p) -> note(n + ": " + p));

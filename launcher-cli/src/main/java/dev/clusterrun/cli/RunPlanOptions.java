@@ -30,7 +30,7 @@ final class RunPlanOptions {
   /** The run these options and {@code nodes} ask for. */
   LaunchRequest request(NodesOption nodes, RootCommand root) {
     return new LaunchRequest(
-        job.input(nodes.path, CommandWords.split(command, words), ssh, root.env, launcher.launcher),
+        job.input(nodes, CommandWords.split(command, words), ssh, root.env, launcher.launcher),
         launcher.options(run.options(job)),
         VersionProvider.version());
   }

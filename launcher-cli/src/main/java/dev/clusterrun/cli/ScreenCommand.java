@@ -41,7 +41,7 @@ final class ScreenCommand extends BaseCommand {
     RootCommand root = root();
     ScreenRequest rq =
         new ScreenRequest(
-            job.input(nodes.path, JobWords.NONE, ssh, root.env, null),
+            job.input(nodes, JobWords.NONE, ssh, root.env, null),
             LaunchOptions.standard(job.noHook),
             new ScreenRequest.Judging(Tolerances.parse(tolerance), references.file, cluster.name),
             repeat,

@@ -27,7 +27,7 @@ final class StopCommand extends BaseCommand {
     StopOutcome o =
         JobsFlow.stop(
             new JobsFlow.StopRequest(
-                nodes.read(),
+                nodes.read(root().env),
                 ssh.explicit(),
                 runId,
                 signal,

@@ -25,11 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hpl}, {@code bench} and {@code results} as an operator meets them, without a cluster. */
 class BenchCommandsTest {
+  /** What every mpirun gets: its ssh launcher, and no scheduler's allocator. */
+  static final String NO_SCHEDULER = " --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps'";
+
   /** The seed's HPL command; mpirun reads the hostfile in the run's own directory. */
   static String seedHpl(String runId) {
     return "mpirun -np 16 --hostfile "
         + hostfile(runId)
         + " --mca mca_base_env_list HPL_USE_NVSHMEM=0"
+        + NO_SCHEDULER
         + " /workspace/hpl.sh --dat /workspace/hpl-linux-x86_64/sample-dat/HPL-H200-16GPUs.dat";
   }
 
@@ -145,6 +149,7 @@ class BenchCommandsTest {
         .contains(
             " hpl-2409 mpirun -np 16 --hostfile "
                 + hostfile(runId(r.out()))
+                + NO_SCHEDULER
                 + " --bind-to none /workspace/hpl.sh"
                 + " --dat /workspace/hpl-linux-x86_64/sample-dat/HPL-H200-16GPUs.dat"
                 + " --cpu-affinity 0-31:32-63 --gpu-affinity 0:1 --ucx-affinity mlx5_0:mlx5_1"
@@ -210,6 +215,7 @@ class BenchCommandsTest {
         .contains(
             " clusterrun-nccl mpirun -np 16 --hostfile "
                 + hostfile(runId(e.out()))
+                + NO_SCHEDULER
                 + " all_reduce_perf -b 8 -e 8G -f"
                 + " 2 -g 1\n");
   }
@@ -225,6 +231,7 @@ class BenchCommandsTest {
                 + hostfile(id)
                 + " --wdir /app/runs/"
                 + id
+                + NO_SCHEDULER
                 + " hpcc\n")
         .doesNotContain("mca_base_env_list");
     assertThat(r.err())

@@ -13,7 +13,9 @@ class CheckCommandTest {
     assertThat(r.code()).isZero();
     assertThat(r.out())
         .startsWith(
-            "Usage: clusterrun check --nodes=HOSTFILE [--only=CHECK[,CHECK...]]\n"
+            "Usage: clusterrun check [--nodes=HOSTFILE|NODELIST] [--slots=N]\n"
+                + "                        [-x=@FILE|NODELIST]... [--node-count=N]\n"
+                + "                        [--only=CHECK[,CHECK...]]\n"
                 + "                        [--skip=CHECK[,CHECK...]] [--json] [SSH options]\n")
         .contains("      --only=CHECK[,CHECK...]\n")
         .contains("      --skip=CHECK[,CHECK...]\n")

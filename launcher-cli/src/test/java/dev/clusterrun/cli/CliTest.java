@@ -81,7 +81,7 @@ class CliTest {
         .containsPattern(
             "\nenroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=\\S+ --env"
                 + " CLUSTERRUN_HEAD hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt"
-                + " hostname\n")
+                + " --mca plm rsh --mca ras '\\^slurm,tm,lsf,gridengine,alps' hostname\n")
         .containsPattern(
             "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n CLUSTERRUN_RUN_ID=\\S+ enroot start"
                 + " --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=")
@@ -93,7 +93,7 @@ class CliTest {
         .matches(
             "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=\\S+ --env"
                 + " CLUSTERRUN_HEAD hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt"
-                + " hostname");
+                + " --mca plm rsh --mca ras '\\^slurm,tm,lsf,gridengine,alps' hostname");
     assertThat(n.path("np").asInt()).isEqualTo(16);
     assertThat(n.path("hostfile").path("path").asText()).isEqualTo("/app/hosts.txt");
     assertThat(n.path("hostfile").path("hostPath").asText()).isEqualTo("/shared/ws/hosts.txt");
@@ -133,7 +133,8 @@ class CliTest {
         .contains(" --env CLUSTERRUN_HEAD /images/flag.sqsh mpirun")
         .containsPattern(
             " mpirun -np 128 --hostfile /workspace/runs/[^ /]+/hosts.txt --allow-run-as-root"
-                + " --wdir /env-wd python3 train\\.py --lr 0\\.1$");
+                + " --wdir /env-wd --mca plm rsh --mca ras '\\^slurm,tm,lsf,gridengine,alps'"
+                + " python3 train\\.py --lr 0\\.1$");
     Map<String, String> sources = new HashMap<>();
     n.path("settings")
         .forEach(

@@ -62,6 +62,9 @@ class DocsTest {
       Map.ofEntries(
           Map.entry("clusterrun run job.yaml --nodes hosts.txt", "runs a job on the nodes"),
           Map.entry(
+              "clusterrun run --nodes good.txt --container-image=IMAGE ./train.sh",
+              "runs a job on the nodes"),
+          Map.entry(
               "clusterrun run --nodes hosts.txt"
                   + " --container-image=nvcr.io#nvidia/pytorch:25.01-py3 python3 train.py",
               "runs a job on the nodes"),
@@ -127,6 +130,10 @@ class DocsTest {
           // srun
           "--input",
           "-l",
+          // PRRTE's mpirun (Open MPI 5)
+          "--prtemca",
+          // DeepSpeed's launcher
+          "--num_nodes",
           // what mpirun hands to the other nodes' daemons
           "-mca",
           // enroot start

@@ -149,7 +149,11 @@ class PyxisArgsTest {
   @Test
   void theFirstWordThatIsNotAnOptionStartsTheCommand() throws Exception {
     Run h = plan("--json", "--container-image=img.sqsh", "hostname");
-    assertThat(launch(h)).endsWith(" mpirun -np 16 --hostfile " + hostfileIn(h) + " hostname");
+    assertThat(launch(h))
+        .endsWith(
+            " mpirun -np 16 --hostfile "
+                + hostfileIn(h)
+                + " --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname");
     // Options after the command are the command's.
     assertThat(launch(plan("--json", "--container-image=img.sqsh", "hostname", "-f")))
         .endsWith(" hostname -f");
@@ -177,10 +181,13 @@ class PyxisArgsTest {
     String seed = path("examples/seed.yaml");
     Run r = run("plan", seed, "--nodes", HF, "--json");
     assertThat(launch(r))
-        .endsWith(" hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt hostname");
+        .endsWith(
+            " hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname");
     // The job file, then a command that replaces the file's, its options its own.
     Run c = run("plan", "--nodes", HF, "--json", seed, "hostname", "-s", "--nodes", "x");
-    assertThat(launch(c)).endsWith(" --hostfile /app/hosts.txt hostname -s --nodes x");
+    assertThat(launch(c))
+        .endsWith(
+            " --hostfile /app/hosts.txt --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname -s --nodes x");
     // A second .yaml word is the command's.
     Run two = run("plan", "--nodes", HF, "--json", seed, "cat", "other.yaml");
     assertThat(launch(two)).endsWith(" cat other.yaml");

@@ -2,7 +2,7 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
-import dev.clusterrun.core.cluster.HostfileParser;
+import dev.clusterrun.core.cluster.NodeSelection;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.SpecLoader;
@@ -13,18 +13,24 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * What a person gave for one job, before any merging: the hostfile, the job file (or none), the
- * flags as one job layer (the SSH flags included), the environment ({@code CLUSTERRUN_*}, {@code
+ * What a person gave for one job, before any merging: the nodes, the job file (or none), the flags
+ * as one job layer (the SSH flags included), the environment ({@code CLUSTERRUN_*}, {@code
  * PYXIS_CONTAINER_*}, {@code HOME}) and the directory relative paths are given from.
  */
 public record JobInput(
-    Path hostfile, Path jobFile, JobSpec flags, Map<String, String> env, Path cwd) {
+    NodeSelection nodes, Path jobFile, JobSpec flags, Map<String, String> env, Path cwd) {
   public JobInput {
     env = Map.copyOf(env);
   }
 
+  /** The nodes: {@code --nodes} and its companions, else the allocation in {@code env}. */
   public Hostfile readHostfile() {
-    return HostfileParser.read(hostfile);
+    return nodes.read(env, cwd);
+  }
+
+  /** The hostfile {@code --nodes} names, or null when the nodes come from elsewhere. */
+  public Path hostfile() {
+    return nodes.file();
   }
 
   /** The job user's home: {@code HOME}, else this JVM's. */

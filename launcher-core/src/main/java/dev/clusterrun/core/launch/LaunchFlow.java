@@ -73,6 +73,12 @@ public final class LaunchFlow {
     return launch(launch, plans, JobFinisher.NONE, console);
   }
 
+  /** The run's first line: {@code nodes: 16 from SLURM_JOB_NODELIST (slots from …)}. */
+  static String nodesLine(Hostfile hostfile) {
+    int n = hostfile.hosts().size();
+    return "nodes: " + n + " from " + hostfile.origin();
+  }
+
   /**
    * {@code clusterrun plan}: what {@link #run} would execute, touching no node. With {@code
    * --mpi-daemon auto}, run asks the container; the plan shows Open MPI 4's orted.
@@ -204,6 +210,8 @@ public final class LaunchFlow {
   private static LaunchOutcome launch(
       Launch launch, RunPlans plans, JobFinisher finisher, Console console)
       throws IOException, InterruptedException {
+    // The run's first line, once its input is known good: how many nodes, and from where.
+    console.progress().note(nodesLine(launch.hostfile()));
     try (RunAttempt run = new RunAttempt(launch, plans, finisher, console)) {
       run.open();
       LaunchOutcome stopped = run.check();

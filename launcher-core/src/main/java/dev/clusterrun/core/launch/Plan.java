@@ -10,6 +10,8 @@ import java.util.Map;
  * @param runId unique id of the run (time and job name), also the run directory's name
  * @param runDir the run directory on the shared filesystem (host path)
  * @param nodes host names in hostfile order
+ * @param nodesFrom where the nodes came from: the hostfile, {@code --nodes LIST}, or a scheduler's
+ *     allocation such as {@code SLURM_JOB_NODELIST (slots from SLURM_TASKS_PER_NODE)}
  * @param containerName the container the job runs in (generated when the job names none)
  * @param namedContainer whether it is kept after the job (Pyxis's named containers)
  * @param squashfs the squashfs file the container is made from (an image imported into the
@@ -43,6 +45,7 @@ public record Plan(
     String runId,
     String runDir,
     List<String> nodes,
+    String nodesFrom,
     int np,
     String containerName,
     boolean namedContainer,
@@ -104,6 +107,7 @@ public record Plan(
     b.runId = runId;
     b.runDir = runDir;
     b.nodes = nodes;
+    b.nodesFrom = nodesFrom;
     b.np = np;
     b.containerName = containerName;
     b.namedContainer = namedContainer;
@@ -139,6 +143,7 @@ public record Plan(
     private String runId;
     private String runDir;
     private List<String> nodes;
+    private String nodesFrom;
     private int np;
     private String containerName;
     private boolean namedContainer;
@@ -195,6 +200,11 @@ public record Plan(
 
     public Builder nodes(List<String> v) {
       nodes = v;
+      return this;
+    }
+
+    public Builder nodesFrom(String v) {
+      nodesFrom = v;
       return this;
     }
 
@@ -324,6 +334,7 @@ public record Plan(
           runId,
           runDir,
           nodes,
+          nodesFrom,
           np,
           containerName,
           namedContainer,

@@ -31,7 +31,11 @@ public final class PlanRenderer {
         .append("; container ")
         .append(p.containerName())
         .append(p.namedContainer() ? " (named, kept)" : " (for this run, removed after)")
-        .append("\n\n");
+        .append('\n');
+    if (p.nodesFrom() != null) {
+      b.append("# nodes from ").append(p.nodesFrom()).append('\n');
+    }
+    b.append('\n');
 
     b.append("## prepare, on the head\n");
     if (p.imageNote() != null) {
@@ -152,6 +156,7 @@ public final class PlanRenderer {
     m.put("runId", p.runId());
     m.put("runDir", p.runDir());
     m.put("nodes", p.nodes());
+    m.put("nodesFrom", p.nodesFrom());
     m.put("np", p.np());
     Map<String, Object> container = new LinkedHashMap<>();
     container.put("name", p.containerName());

@@ -38,6 +38,22 @@ final class PlanTuning {
         new MpiTuning.JobSets(jobMca, names, job.mpiArgs().value()));
   }
 
+  /**
+   * mpirun's words before the job's own: its ssh launcher, so that no scheduler's launcher takes
+   * the daemons out of the container ({@link MpiTuning#sshLauncher}), then the job's {@code
+   * mpi.args}.
+   */
+  static java.util.List<String> mpirunWords(ResolvedJob job, Planner.Options options) {
+    java.util.List<String> w =
+        new java.util.ArrayList<>(
+            MpiTuning.sshLauncher(
+                options.daemon() == LaunchAgent.Daemon.PRTED,
+                job.mca().value(),
+                job.mpiArgs().value()));
+    w.addAll(job.mpiArgs().value());
+    return w;
+  }
+
   static NetworkPick network(ResolvedJob job, Planner.Options options) {
     return options.network() != null ? options.network() : NetworkPick.unsettled(job);
   }

@@ -132,6 +132,7 @@ public final class Planner {
             .runId(options.runId())
             .runDir(paths.runDir())
             .nodes(hostfile.names())
+            .nodesFrom(hostfile.origin())
             .np(job.np().value())
             .hostfilePath(paths.hostfile())
             .hostfileHostPath(paths.ws() + paths.hostfile().substring(paths.wsMount().length()))
@@ -388,14 +389,14 @@ public final class Planner {
         MpirunArgs.of(job.np().value(), paths.hostfile())
             .withPerNode(job.perNode().value())
             .withRanksIn(job.workdir().value(), job.remapRoot().value())
-            .withSettings(mca, forward, job.mpiArgs().value());
+            .withSettings(mca, forward, PlanTuning.mpirunWords(job, options));
     // The job's input and its ranks' output (never the canary's, whose output clusterrun reads).
     List<String> io =
         new ArrayList<>(
             options
                 .io()
                 .mpirunWords(options.daemon(), paths.wsMount() + "/runs/" + options.runId()));
-    io.addAll(job.mpiArgs().value());
+    io.addAll(PlanTuning.mpirunWords(job, options));
     MpirunArgs jobMpirun = mpirun.withSettings(mca, forward, io);
     List<String> canary =
         Canary.command(paths.wsMount() + "/runs/" + options.runId() + "/" + Canary.TOKEN_FILE);

@@ -19,6 +19,8 @@ import java.util.Map;
  *     command)
  * @param proof what each remote daemon proved as it started (node, hostname, mount namespace)
  * @param imageDigest the manifest digest of the registry image the run used, or null
+ * @param nodesFrom where the nodes came from (the hostfile, {@code --nodes LIST}, a scheduler's
+ *     allocation), or null
  * @param lostNodes nodes that stopped answering while the job ran ({@code node-lost})
  * @param ended why the run ended: {@code job} (by itself, whatever its exit code), {@code
  *     time-limit} ({@code --time}), {@code SIGINT}, {@code SIGTERM}, {@code SIGHUP}, {@code
@@ -34,6 +36,7 @@ public record RunSummary(
     RunEnd outcome,
     int exitCode,
     List<String> nodes,
+    String nodesFrom,
     int ranks,
     String image,
     String imageDigest,
@@ -73,6 +76,7 @@ public record RunSummary(
     private Map<String, Long> outputBytes = new LinkedHashMap<>();
     private int exitCode;
     private List<String> nodes = List.of();
+    private String nodesFrom;
     private int ranks;
     private String image;
     private String imageDigest;
@@ -97,6 +101,7 @@ public record RunSummary(
           .runId(p.runId())
           .runDir(p.runDir())
           .nodes(p.nodes())
+          .nodesFrom(p.nodesFrom())
           .ranks(p.np())
           .image(p.image())
           .imageDigest(ImageCache.digestOf(p.image()))
@@ -128,6 +133,11 @@ public record RunSummary(
 
     public Builder nodes(List<String> v) {
       nodes = List.copyOf(v);
+      return this;
+    }
+
+    public Builder nodesFrom(String v) {
+      nodesFrom = v;
       return this;
     }
 
@@ -232,6 +242,7 @@ public record RunSummary(
           outcome,
           exitCode,
           nodes,
+          nodesFrom,
           ranks,
           image,
           imageDigest,

@@ -66,6 +66,37 @@ public final class MpiTuning {
     }
   }
 
+  /** Open MPI 4's resource allocators of schedulers (ORTE's {@code ras} components). */
+  static final String ORTE_SCHEDULER_RAS = "^slurm,tm,lsf,gridengine,alps";
+
+  /** PRRTE's (Open MPI 5) resource allocators of schedulers. */
+  static final String PRRTE_SCHEDULER_RAS = "^slurm,pbs,tm,lsf,gridengine,alps,flux";
+
+  /**
+   * mpirun's words that keep it off every scheduler, whatever crosses into the container: with
+   * {@code SLURM_JOBID} and the like in its environment, Open MPI's Slurm launcher (priority 75
+   * against ssh's 10) would start the daemons with {@code srun}, outside the job's containers, and
+   * its Slurm allocator would look for the allocation's variables and stop mpirun when one is
+   * missing. The nodes are the run's hostfile. Open MPI 4: {@code --mca plm rsh --mca ras
+   * ^slurm,…}; PRRTE (Open MPI 5): {@code --prtemca plm ssh --prtemca ras ^slurm,…}. A word of
+   * mpirun's command line wins over every {@code OMPI_MCA_}/{@code PRTE_MCA_} variable. The job's
+   * own MCA settings or mpirun words that name {@code plm} or {@code ras} keep that one.
+   *
+   * @param prrte the container's Open MPI is 5 (PRRTE), else 4 (ORTE)
+   */
+  public static List<String> sshLauncher(
+      boolean prrte, Map<String, String> jobMca, List<String> args) {
+    List<String> w = new ArrayList<>();
+    String flag = prrte ? "--prtemca" : "--mca";
+    if (!jobMca.containsKey("plm") && !args.contains("plm")) {
+      w.addAll(List.of(flag, "plm", prrte ? "ssh" : "rsh"));
+    }
+    if (!jobMca.containsKey("ras") && !args.contains("ras")) {
+      w.addAll(List.of(flag, "ras", prrte ? PRRTE_SCHEDULER_RAS : ORTE_SCHEDULER_RAS));
+    }
+    return w;
+  }
+
   /**
    * The additions for a job.
    *

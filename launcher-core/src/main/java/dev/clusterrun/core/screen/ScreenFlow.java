@@ -156,7 +156,11 @@ public final class ScreenFlow {
     }
     notes.addAll(flow.writeJUnit(v, Map.of()));
     if (rq.writeHostfile() != null) {
-      ScreenHostfile.write(rq.input().hostfile(), v.flaggedNodes(), rq.writeHostfile());
+      ScreenHostfile.write(
+          hf.origin().equals(hf.source()) ? rq.input().hostfile() : null,
+          hf,
+          v.flaggedNodes(),
+          rq.writeHostfile());
       notes.add(
           "wrote "
               + rq.writeHostfile()

@@ -12,16 +12,36 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * {@code --write-hostfile}: the input hostfile without the flagged nodes. Every line that names no
- * flagged node is kept as written (comments and blank lines too); a line that names a flagged node
- * is left out, and when it named others too (a range), they are written one a line, with the line's
- * slots.
+ * {@code --write-hostfile}: the nodes without the flagged ones; for a hostfile, the input hostfile
+ * without them. Every line that names no flagged node is kept as written (comments and blank lines
+ * too); a line that names a flagged node is left out, and when it named others too (a range), they
+ * are written one a line, with the line's slots.
  */
 final class ScreenHostfile {
   private ScreenHostfile() {}
 
-  static void write(Path input, Collection<String> flagged, Path target) throws IOException {
-    AtomicFiles.write(target, without(input, flagged));
+  /**
+   * Writes {@code hf} without the flagged nodes: the lines of {@code input} when the nodes are that
+   * hostfile's, as they are (null: a node list, an allocation, or a selection from a hostfile),
+   * else one line per node left.
+   */
+  static void write(Path input, Hostfile hf, Collection<String> flagged, Path target)
+      throws IOException {
+    AtomicFiles.write(target, input != null ? without(input, flagged) : without(hf, flagged));
+  }
+
+  /** {@code hf}'s hosts without the flagged ones, one a line, slots explicit. */
+  static String without(Hostfile hf, Collection<String> flagged) {
+    StringBuilder b = new StringBuilder();
+    b.append("# clusterrun screen: the nodes of ").append(hf.origin().replace('\n', ' '));
+    List<String> out = hf.names().stream().filter(flagged::contains).toList();
+    b.append(out.isEmpty() ? "" : "; left out: " + String.join(", ", out)).append('\n');
+    for (Host h : hf.hosts()) {
+      if (!flagged.contains(h.name())) {
+        b.append(h.toHostfileLine()).append('\n');
+      }
+    }
+    return b.toString();
   }
 
   static String without(Path input, Collection<String> flagged) throws IOException {

@@ -65,7 +65,7 @@ record SecondLook(Set<String> nodes, List<PairFigure> pairs, Map<String, Set<Met
   /** The hostfile of the second look: every suspect node and both ends of every slow pair. */
   Hostfile hostfile(Hostfile hf) {
     List<Host> hosts = hf.hosts().stream().filter(h -> involves(h.name())).toList();
-    return new Hostfile(hf.source(), hosts);
+    return hf.withHosts(hosts, hf.origin());
   }
 
   private boolean involves(String node) {

@@ -82,24 +82,65 @@ public final class NodeSetup {
     return run(shell, true);
   }
 
-  private NodeOutcome run(NodeShell shell, boolean dryRun) {
+  /**
+   * What one node's first round trip read: its state, or why it failed.
+   *
+   * @param state the node's state (null when {@code failed})
+   * @param failed the node's outcome when reading failed (else null)
+   */
+  record Read(String node, NodeState state, NodeOutcome failed) {
+    /** The sysconf dir's identity ({@code device:inode}), or null when unknown. */
+    String sysconfId() {
+      return state == null ? null : state.sysconfId();
+    }
+  }
+
+  /** What {@link #run} would change on a node as {@code r} found it; empty when it failed. */
+  List<FileChange> plannedChanges(Read r) {
+    return r.state() == null
+        ? List.of()
+        : SetupPlan.of(r.state(), spec.sysconfDir(), desired, spec.force()).changes();
+  }
+
+  /** Reads the node's state (as root), writing nothing. */
+  Read read(NodeShell shell) {
     String node = shell.node();
     ExecResult read = shell.run(SetupScripts.asRoot(scripts.read()), timeout);
     Optional<String> readProblem = problem(read, "reading the enroot configuration");
     if (readProblem.isPresent()) {
-      return NodeOutcome.failed(node, readProblem.get(), List.of());
+      return new Read(node, null, NodeOutcome.failed(node, readProblem.get(), List.of()));
     }
     NodeState state;
     try {
       state = parse(read.stdout());
     } catch (IllegalArgumentException e) {
-      return NodeOutcome.failed(
-          node, "cannot understand the node's answer: " + e.getMessage(), List.of());
+      return new Read(
+          node,
+          null,
+          NodeOutcome.failed(
+              node, "cannot understand the node's answer: " + e.getMessage(), List.of()));
     }
     if (state.uid() != 0) {
-      return NodeOutcome.failed(
-          node, "setup needs root: the script ran as uid " + state.uid(), List.of());
+      return new Read(
+          node,
+          null,
+          NodeOutcome.failed(
+              node, "setup needs root: the script ran as uid " + state.uid(), List.of()));
     }
+    return new Read(node, state, null);
+  }
+
+  private NodeOutcome run(NodeShell shell, boolean dryRun) {
+    return run(shell, read(shell), dryRun);
+  }
+
+  /** The node brought to the desired state from what {@link #read} found there. */
+  NodeOutcome run(NodeShell shell, Read r, boolean dryRun) {
+    if (r.failed() != null) {
+      return r.failed();
+    }
+    String node = shell.node();
+    NodeState state = r.state();
     SetupPlan plan = SetupPlan.of(state, spec.sysconfDir(), desired, spec.force());
     if (plan.blocked()) {
       return NodeOutcome.failed(node, String.join("; ", plan.problems()), plan.changes());
@@ -121,12 +162,14 @@ public final class NodeSetup {
       return NodeOutcome.wouldChange(node, plan.changes());
     }
 
-    String suffix = ".clusterrun-backup-" + BACKUP_STAMP.format(clock.instant());
+    String suffix = backupSuffix(node);
     String script = scripts.apply(plan, state, desired, suffix, failAfterRename);
     ExecResult applied = shell.run(SetupScripts.asRoot(script), timeout);
     List<FileChange> done = new ArrayList<>();
-    for (FileChange c : plan.changes()) {
-      done.add(c.action().keepsBackup() ? c.withBackup(c.path() + suffix) : c);
+    for (int i = 0; i < plan.changes().size(); i++) {
+      FileChange c = plan.changes().get(i);
+      boolean already = applied.stdout().contains(SetupScripts.ALREADY + i + "\n");
+      done.add(c.action().keepsBackup() && !already ? c.withBackup(c.path() + suffix) : c);
     }
     int at = applied.stdout().indexOf(SetupScripts.APPLIED + "\n");
     Optional<String> applyProblem = problem(applied, "writing the enroot configuration");
@@ -152,6 +195,16 @@ public final class NodeSetup {
           node, "written, but reading back found: " + String.join("; ", wrong), done);
     }
     return NodeOutcome.changed(node, done);
+  }
+
+  /**
+   * The backup suffix of a file this node replaces: the second and the node's name, so that nodes
+   * sharing one {@code /etc/enroot} never name two backups alike; the script refuses to overwrite
+   * one that exists.
+   */
+  private String backupSuffix(String node) {
+    String safe = node.replaceAll("[^A-Za-z0-9.-]", "_");
+    return ".clusterrun-backup-" + BACKUP_STAMP.format(clock.instant()) + "-" + safe;
   }
 
   /** The data path, and for a per-user template what it is for this user on {@code node}. */

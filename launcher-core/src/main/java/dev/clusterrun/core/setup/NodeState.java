@@ -13,8 +13,11 @@ import java.util.Map;
  * @param uid the uid the script ran as (0 when it ran as root)
  * @param dirs for each directory setup needs: {@code dir}, {@code missing} or {@code other}
  * @param files for each file setup manages, by path
+ * @param sysconfId the sysconf dir's {@code device:inode}, or null when unknown: nodes that show
+ *     the same one share it (diskless nodes, an NFS root)
  */
-public record NodeState(int uid, Map<String, DirKind> dirs, Map<String, FileState> files) {
+public record NodeState(
+    int uid, Map<String, DirKind> dirs, Map<String, FileState> files, String sysconfId) {
 
   /** The line the setup script prints before its state lines. */
   public static final String MARKER = "clusterrun-setup-state";
@@ -68,7 +71,8 @@ public record NodeState(int uid, Map<String, DirKind> dirs, Map<String, FileStat
     for (int i = 0; i < filePaths.size(); i++) {
       files.put(filePaths.get(i), parseFile(kv, "file." + i, filePaths.get(i)));
     }
-    return new NodeState(uid, dirs, files);
+    String id = kv.get("sysconf.id");
+    return new NodeState(uid, dirs, files, id == null || id.isEmpty() ? null : id);
   }
 
   private static FileState parseFile(Map<String, String> kv, String key, String path) {

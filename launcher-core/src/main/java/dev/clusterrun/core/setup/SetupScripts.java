@@ -24,6 +24,12 @@ final class SetupScripts {
   /** Prefix of the apply script's stderr lines that say why it refused or failed. */
   static final String ERROR = "clusterrun-setup-error: ";
 
+  /**
+   * Printed by the apply script, with a change's index, for a file that is already as it should be
+   * when written (another node that shares it wrote it): left alone.
+   */
+  static final String ALREADY = "clusterrun-setup-already: ";
+
   /** Printed by the apply script once every file is in place, before the state it reads back. */
   static final String APPLIED = "clusterrun-setup-applied";
 

@@ -55,12 +55,16 @@ probe_file() {
         fi
     fi
 }
-# probes NPROBEDIRS DIR... FILE...: the state, after its marker line.
+# probes NPROBEDIRS DIR... FILE...: the state, after its marker line. The first DIR is the sysconf
+# dir, whose identity (device:inode) tells nodes that share it (diskless nodes, an NFS root).
 probes() {
     echo clusterrun-setup-state
     echo "uid=$(id -u)"
     pn=$1
     shift
+    if [ "$pn" -gt 0 ] && [ -d "$1" ]; then
+        echo "sysconf.id=$(stat -L -c '%d:%i' -- "$1")"
+    fi
     pi=0
     while [ "$pi" -lt "$pn" ]; do
         probe_dir "dir.$pi" "$1"
@@ -82,7 +86,7 @@ get() {
     eval "$1=\${$2_$3}"
 }
 # What get sets, named here once.
-p='' f='' h='' bp='' tmpl='' fm='' s='' text='' ti='' bi='' mi='' dj='' dir=''
+p='' f='' h='' bp='' tmpl='' fm='' s='' text='' ti='' bi='' mi='' dj='' dir='' sk=''
 
 verb=$1
 shift
@@ -160,7 +164,8 @@ on_exit() {
 trap on_exit EXIT
 trap 'exit 1' HUP INT TERM
 
-# 1. Everything is still as it was read, and nothing is in the way.
+# 1. Everything is still as it was read, and nothing is in the way. A file that changed since
+# into exactly the new content (another node that shares it wrote it) is left alone: skipped.
 [ -d "$sysconf" ] || fail "$sysconf is not a directory"
 i=0
 while [ "$i" -lt "$n" ]; do
@@ -168,8 +173,16 @@ while [ "$i" -lt "$n" ]; do
     get f fp "$i"
     get h how "$i"
     get bp backup "$i"
-    [ "$(fingerprint "$p")" = "$f" ] || fail "$p changed since it was read; run setup again"
-    if [ "$h" != none ]; then
+    get s sha "$i"
+    put skip "$i" ''
+    now=$(fingerprint "$p")
+    if [ "$now" = "file:$s" ] && [ "$now" != "$f" ]; then
+        put skip "$i" 1
+        echo "clusterrun-setup-already: $i"
+    elif [ "$now" != "$f" ]; then
+        fail "$p changed since it was read; run setup again"
+    elif [ "$h" != none ]; then
+        # A backup is never overwritten: its name is the node's own and the second's.
         if [ -e "$bp" ] || [ -L "$bp" ]; then fail "$bp already exists"; fi
     fi
     i=$((i + 1))
@@ -197,6 +210,8 @@ while [ "$i" -lt "$n" ]; do
     get fm mode "$i"
     get s sha "$i"
     get text content "$i"
+    get sk skip "$i"
+    if [ -n "$sk" ]; then i=$((i + 1)); continue; fi
     ti=$(mktemp "$tmpl")
     put t "$i" "$ti"
     printf '%b' "$text" > "$ti"
@@ -214,6 +229,8 @@ while [ "$i" -lt "$n" ]; do
     get p path "$i"
     get h how "$i"
     get bp backup "$i"
+    get sk skip "$i"
+    [ -z "$sk" ] || h=none
     case $h in
         link) ln -- "$p" "$bp" ;;
         copy) cp -P -p -- "$p" "$bp" ;;
@@ -228,9 +245,12 @@ i=0
 while [ "$i" -lt "$n" ]; do
     get p path "$i"
     get ti t "$i"
-    mv -f -- "$ti" "$p"
-    put t "$i" ''
-    put m "$i" 1
+    get sk skip "$i"
+    if [ -z "$sk" ]; then
+        mv -f -- "$ti" "$p"
+        put t "$i" ''
+        put m "$i" 1
+    fi
     i=$((i + 1))
     if [ "$i" -eq "$fail_after" ]; then fail 'failing on purpose (test)'; fi
 done

@@ -104,7 +104,8 @@ class BenchFlowTest {
     return new BenchRequest(
         preset,
         new JobInput(
-            tmp.resolve("hosts.txt"),
+            new dev.clusterrun.core.cluster.NodeSelection(
+                tmp.resolve("hosts.txt").toString(), null, List.of(), null),
             null,
             flags,
             Map.of("HOME", tmp.toString(), "CLUSTERRUN_WORKSPACE", ws.toString()),

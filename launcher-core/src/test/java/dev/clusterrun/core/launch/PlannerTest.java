@@ -77,7 +77,7 @@ class PlannerTest {
   /** The seed example's launch line, up to its command: the container, then mpirun on 2x8. */
   static final String SEED_LAUNCH =
       "enroot start --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN --env CLUSTERRUN_HEAD"
-          + " hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt ";
+          + " hpc-benchmarks mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' ";
 
   /** A layer from {@code source} with the seed example's container and workspace. */
   static JobSpecBuilder seedLayer(String source) {
@@ -122,7 +122,25 @@ class PlannerTest {
         .contains(SEED_LAUNCH + "hostname\n")
         .contains("'docker://nvcr.io#nvidia/hpc-benchmarks:25.04'")
         .contains("mpi.np ")
-        .contains("hostfile (hostfiles/2x8.txt: total slots)");
+        .contains("hostfile (hostfiles/2x8.txt: total slots)")
+        .contains("\n# nodes from hostfiles/2x8.txt\n");
+  }
+
+  @Test
+  void planAndItsJsonSayWhereTheNodesCameFrom() throws Exception {
+    Hostfile slurm =
+        new Hostfile(
+            "SLURM_JOB_NODELIST",
+            TWO_BY_EIGHT.hosts(),
+            "SLURM_JOB_NODELIST (slots from SLURM_TASKS_PER_NODE)");
+    ResolvedJob job =
+        new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml").resolve(slurm, "/home/alice");
+    Plan p = Planner.plan(job, slurm, new Planner.Options("RUN", LaunchAgent.Daemon.ORTED, true));
+    assertThat(PlanRenderer.text(p))
+        .contains("\n# nodes from SLURM_JOB_NODELIST (slots from SLURM_TASKS_PER_NODE)\n");
+    assertThat(new ObjectMapper().readTree(PlanRenderer.json(p)).path("nodesFrom").asText())
+        .isEqualTo("SLURM_JOB_NODELIST (slots from SLURM_TASKS_PER_NODE)");
+    assertThat(RunSummary.builder().plan(p).build().nodesFrom()).isEqualTo(p.nodesFrom());
   }
 
   @Test
@@ -149,7 +167,7 @@ class PlannerTest {
             "mpirun -np 16 --hostfile /app/runs/RUN/hosts.txt --mca btl_tcp_if_include"
                 + " 10.0.0.0/24 --mca oob_tcp_if_include 10.0.0.0/24"
                 + KEEPALIVE
-                + " -x NCCL_SOCKET_IFNAME==eth0 -x UCX_NET_DEVICES=eth0 hostname");
+                + " -x NCCL_SOCKET_IFNAME==eth0 -x UCX_NET_DEVICES=eth0 --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname");
     // The canary goes the same way: it must not hang where the job would not.
     assertThat(ShellQuote.join(p.canaryLaunch())).contains("--mca btl_tcp_if_include 10.0.0.0/24");
     assertThat(PlanRenderer.text(p))
@@ -165,7 +183,10 @@ class PlannerTest {
     assertThat(ShellQuote.join(five.launch()))
         .contains("--env PRTE_MCA_oob_tcp_if_include=10.0.0.0/24")
         .contains("--env PRTE_MCA_prte_keepalive_time=15")
-        .doesNotContain("--mca oob_tcp_if_include");
+        .contains(
+            " --prtemca plm ssh --prtemca ras '^slurm,pbs,tm,lsf,gridengine,alps,flux' hostname")
+        .doesNotContain("--mca oob_tcp_if_include")
+        .doesNotContain("--mca plm");
   }
 
   @Test
@@ -345,6 +366,33 @@ class PlannerTest {
   }
 
   @Test
+  void mpirunKeepsItsSshLauncherWhateverCrossesIntoTheContainerUnlessTheJobChoosesOne() {
+    // SLURM_JOBID crossing with --container-env would make Open MPI's Slurm launcher (priority 75)
+    // start the daemons with srun, outside the containers: mpirun's own words choose ssh.
+    JobResolver r = new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml");
+    r.environment(Map.of("CLUSTERRUN_CONTAINER_ENV", "SLURM_JOBID"));
+    Plan p = plan(r, true);
+    assertThat(ShellQuote.join(p.launch()))
+        .contains("--env SLURM_JOBID ")
+        .contains(
+            "-x SLURM_JOBID --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname");
+    assertThat(ShellQuote.join(p.canaryLaunch()))
+        .contains(" --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' sh -c ");
+    assertThat(PlanRenderer.text(p))
+        .contains("--mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname\n");
+    // A job that names the launcher itself keeps its own.
+    JobSpec own =
+        seedLayer("own.yaml")
+            .mpi(new MpiSpec(null, null, Map.of("plm", "rsh"), null, null, null))
+            .command("hostname")
+            .build();
+    Plan mine = plan(new JobResolver().layer(own, Source.FILE, "own.yaml"), true);
+    assertThat(ShellQuote.join(mine.launch()))
+        .containsOnlyOnce("plm")
+        .contains("--mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps'");
+  }
+
+  @Test
   void noHookPassesTheAgentWithEnrootEnv() {
     Plan p = plan(new JobResolver().layer(seedFile(), Source.FILE, "seed.yaml"), false);
     assertThat(p.launchEnv()).doesNotContainKey(LaunchAgent.ENV_VAR);
@@ -404,7 +452,9 @@ class PlannerTest {
     Plan p = plan(new JobResolver().layer(named, Source.FILE, "h.yaml"), true);
     assertThat(p.hostfilePath()).isEqualTo("/app/hosts.txt");
     assertThat(p.hostfileHostPath()).isEqualTo("/shared/ws/hosts.txt");
-    assertThat(ShellQuote.join(p.launch())).contains("--hostfile /app/hosts.txt hostname");
+    assertThat(ShellQuote.join(p.launch()))
+        .contains(
+            "--hostfile /app/hosts.txt --mca plm rsh --mca ras '^slurm,tm,lsf,gridengine,alps' hostname");
   }
 
   @Test

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class NodeSetupTest {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
-  static final String STAMP = ".clusterrun-backup-20260102T030405Z";
+  static final String STAMP = ".clusterrun-backup-20260102T030405Z-node1";
 
   @TempDir Path tmp;
   Path sysconf;
@@ -401,5 +401,64 @@ class NodeSetupTest {
         .isEqualTo(
             "OMPI_MCA_orte_launch_agent=enroot start n orted\n"
                 + "PRTE_MCA_prte_launch_agent=enroot start n orted\n");
+  }
+
+  // --- nodes that share one sysconf dir (diskless nodes, an NFS root) ---------------------------
+
+  @Test
+  void twoNodesReadingOneSysconfDirSeeOneIdentityAndTheSecondIsAFollower() throws IOException {
+    NodeSetup setup = setup(spec);
+    NodeSetup.Read one = setup.read(new LocalShell("node1"));
+    NodeSetup.Read two = setup.read(new LocalShell("node2"));
+    assertThat(one.sysconfId()).matches("\\d+:\\d+").isEqualTo(two.sysconfId());
+    java.util.Map<String, NodeSetup.Read> reads = new java.util.HashMap<>();
+    reads.put("node1", one);
+    reads.put("node2", two);
+    reads.put(
+        "node3", new NodeSetup.Read("node3", null, NodeOutcome.failed("node3", "x", List.of())));
+    assertThat(SetupFlow.sharing(List.of("node1", "node2", "node3"), reads))
+        .containsExactly(java.util.Map.entry("node2", "node1"));
+    Path other = tmp.resolve("other");
+    Files.createDirectory(other);
+    NodeSetup.Read elsewhere =
+        setup(SetupSpec.of("/shared/enroot").withSysconfDir(other.toString()))
+            .read(new LocalShell("node4"));
+    assertThat(elsewhere.sysconfId()).isNotNull().isNotEqualTo(one.sysconfId());
+  }
+
+  @Test
+  void aNodeWhoseSharedFilesAnotherNodeWroteMeanwhileSkipsThemAndDoesNotFail() throws IOException {
+    // Both nodes read the bare directory; node1 writes; node2's apply then finds exactly the
+    // content it would write: it writes nothing and leaves no backup, and does not fail.
+    write(dropIn, "# site settings\nENROOT_DATA_PATH /x\n", "rw-r--r--");
+    SetupSpec forced = spec.withForce(true);
+    NodeSetup setup = setup(forced);
+    LocalShell s1 = new LocalShell("node1");
+    LocalShell s2 = new LocalShell("node2");
+    NodeSetup.Read r1 = setup.read(s1);
+    NodeSetup.Read r2 = setup.read(s2);
+    NodeOutcome o1 = setup.run(s1, r1, false);
+    NodeOutcome o2 = setup.run(s2, r2, false);
+    assertThat(o1.status()).as(o1.toString()).isEqualTo(NodeOutcome.Status.CHANGED);
+    assertThat(o2.status()).as(o2.toString()).isEqualTo(NodeOutcome.Status.CHANGED);
+    assertThat(o2.changes()).allMatch(c -> c.backup() == null);
+    assertThat(names(dropIn.getParent()))
+        .containsExactly(dropIn.getFileName().toString(), dropIn.getFileName() + STAMP);
+    assertInstalled();
+    assertThat(apply(forced).status()).isEqualTo(NodeOutcome.Status.UNCHANGED);
+  }
+
+  @Test
+  void backupsOfTwoNodesInOneSecondNeverCollide() throws IOException {
+    write(dropIn, "# site settings\nENROOT_DATA_PATH /x\n", "rw-r--r--");
+    NodeOutcome o1 = setup(spec.withForce(true)).apply(new LocalShell("node1"));
+    write(dropIn, "# site settings\nENROOT_DATA_PATH /y\n", "rw-r--r--");
+    NodeOutcome o2 = setup(spec.withForce(true)).apply(new LocalShell("node2"));
+    String b1 = o1.changes().stream().filter(c -> c.backup() != null).findFirst().get().backup();
+    String b2 = o2.changes().stream().filter(c -> c.backup() != null).findFirst().get().backup();
+    assertThat(b1).isEqualTo(dropIn + ".clusterrun-backup-20260102T030405Z-node1");
+    assertThat(b2).isEqualTo(dropIn + ".clusterrun-backup-20260102T030405Z-node2");
+    assertThat(Files.readString(Path.of(b1))).isEqualTo("# site settings\nENROOT_DATA_PATH /x\n");
+    assertThat(Files.readString(Path.of(b2))).isEqualTo("# site settings\nENROOT_DATA_PATH /y\n");
   }
 }

@@ -31,7 +31,8 @@ class SetupPlanTest {
             NodeState.DirKind.DIR,
             ETC + "/enroot.conf.d",
             NodeState.DirKind.DIR),
-        Map.of(hook, hookState, dropIn, dropInState));
+        Map.of(hook, hookState, dropIn, dropInState),
+        null);
   }
 
   static FileState file(String path, String content, String owner, int mode) {
@@ -121,7 +122,8 @@ class SetupPlanTest {
                 NodeState.DirKind.MISSING,
                 ETC + "/enroot.conf.d",
                 NodeState.DirKind.MISSING),
-            Map.of());
+            Map.of(),
+            null);
     SetupPlan plan = SetupPlan.of(bare, ETC, desired, false);
     assertThat(plan.dirsToCreate()).containsExactly(ETC + "/hooks.d", ETC + "/enroot.conf.d");
     assertThat(plan.changes())
@@ -138,7 +140,8 @@ class SetupPlanTest {
                 NodeState.DirKind.OTHER,
                 ETC + "/enroot.conf.d",
                 NodeState.DirKind.MISSING),
-            Map.of());
+            Map.of(),
+            null);
     assertThat(SetupPlan.of(broken, ETC, desired, true).problems())
         .containsExactly(
             ETC + " exists but is not a directory", ETC + "/hooks.d exists but is not a directory");
@@ -146,7 +149,7 @@ class SetupPlanTest {
 
   @Test
   void scriptsArePlainAsciiWhateverTheFilesHold() {
-    NodeState bare = new NodeState(0, Map.of(ETC, NodeState.DirKind.DIR), Map.of());
+    NodeState bare = new NodeState(0, Map.of(ETC, NodeState.DirKind.DIR), Map.of(), null);
     SetupPlan plan = SetupPlan.of(bare, ETC, desired, false);
     SetupScripts scripts = new SetupScripts(ETC, plan.dirsToCreate(), List.of(hook, dropIn));
     String script =

@@ -61,7 +61,8 @@ class SetupScriptsTest {
                 conf,
                 foreign(conf, FileState.Kind.FILE, "ENROOT_DATA_PATH /old\n"),
                 link,
-                foreign(link, FileState.Kind.SYMLINK, "B=2\n")));
+                foreign(link, FileState.Kind.SYMLINK, "B=2\n")),
+            null);
     SetupPlan plan = SetupPlan.of(current, ETC, desired, true);
     assertThat(plan.problems()).isEmpty();
     SetupScripts scripts =
