@@ -300,9 +300,8 @@ public final class DaemonProof {
     /** Why daemons left no proof: what the nodes said, or, when they said nothing, the guess. */
     private String whyMissing() {
       if (errors.isEmpty()) {
-        return "no error came from the nodes either: another hook or setting replaces clusterrun's"
-            + " launch agent, or the daemon never started (run `clusterrun check`, see"
-            + " launch-agent)";
+        return "another hook or setting replaces clusterrun's launch agent, or the daemon never"
+            + " started, and no node said why (run `clusterrun check`, see launch-agent)";
       }
       List<String> said = new ArrayList<>();
       errors.forEach((l, n) -> said.add("`" + l + "`" + (n > 1 ? " (" + n + " times)" : "")));

@@ -204,8 +204,8 @@ class DaemonProofTest {
     t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null));
     assertThat(t.failure(true))
         .startsWith(
-            "node3: no proof from its daemon: no error came from the nodes either: another hook"
-                + " or setting replaces clusterrun's launch agent");
+            "node3: no proof from its daemon: another hook or setting replaces clusterrun's"
+                + " launch agent, or the daemon never started, and no node said why");
   }
 
   /**
