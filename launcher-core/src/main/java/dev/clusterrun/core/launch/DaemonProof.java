@@ -291,7 +291,6 @@ public final class DaemonProof {
             String.join(", ", missing)
                 + ": no proof from "
                 + (missing.size() == 1 ? "its daemon" : "their daemons")
-                + ": "
                 + whyMissing());
       }
       return parts.isEmpty() ? null : String.join("; ", parts);
@@ -300,13 +299,13 @@ public final class DaemonProof {
     /** Why daemons left no proof: what the nodes said, or, when they said nothing, the guess. */
     private String whyMissing() {
       if (errors.isEmpty()) {
-        return "another hook or setting replaces clusterrun's launch agent, or the daemon never"
+        return ": another hook or setting replaces clusterrun's launch agent, or the daemon never"
             + " started, and no node said why (run `clusterrun check`, see launch-agent)";
       }
       List<String> said = new ArrayList<>();
       errors.forEach((l, n) -> said.add("`" + l + "`" + (n > 1 ? " (" + n + " times)" : "")));
       String text =
-          "the daemon never started; the nodes said, on mpirun's standard error: "
+          "; what the nodes said on mpirun's standard error (which names no node): "
               + String.join(", ", said);
       if (errors.keySet().stream().anyMatch(l -> l.contains(ROOTFS_LOCK))) {
         text +=

@@ -224,8 +224,8 @@ class DaemonProofTest {
     String f = t.failure(true);
     assertThat(f)
         .startsWith(
-            "node3: no proof from its daemon: the daemon never started; the nodes said, on"
-                + " mpirun's standard error: `[ERROR] Could not acquire rootfs lock`. enroot"
+            "node3: no proof from its daemon; what the nodes said on mpirun's standard error"
+                + " (which names no node): `[ERROR] Could not acquire rootfs lock`. enroot"
                 + " could not acquire the container's rootfs lock")
         .contains("ROOTFS/.lock, 30 s at most")
         .contains("Fix: give the job a name (--container-name)")
@@ -238,8 +238,8 @@ class DaemonProofTest {
     }
     assertThat(other.failure(true))
         .isEqualTo(
-            "node2, node3: no proof from their daemons: the daemon never started; the nodes said,"
-                + " on mpirun's standard error: `bash: line 1: orted: command not found` (3"
+            "node2, node3: no proof from their daemons; what the nodes said on mpirun's standard"
+                + " error (which names no node): `bash: line 1: orted: command not found` (3"
                 + " times)");
   }
 
