@@ -829,12 +829,12 @@ start_registries() {
     setsid docker-registry serve "$REG_STATE/$name.yml" </dev/null >>"$REG_STATE/$name.log" 2>&1 9>&- &
     echo $! >"$REG_STATE/$name.pid"
   done
-  # A registry serves as soon as it listens.
+  # A registry serves as soon as it listens (30 s at most: a loaded machine starts it slowly).
   for name in open private; do
     addr=$(registry_addr "$name")
     for ((i = 0; ; i++)); do
       if (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null; then break; fi
-      if ((i >= 250)) || ! registry_pid "$name" >/dev/null; then
+      if ((i >= 1500)) || ! registry_pid "$name" >/dev/null; then
         die "up: the $name registry on $addr did not answer (see $REG_STATE/$name.log)"
       fi
       sleep 0.02
