@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A real multi-node cluster on one Linux machine, for clusterrun's integration tests and quick start.
 #
-# Each node is a network namespace on a bridge of its own (10.213.77.0/24, no route out), with its
+# Each node is a network namespace on a bridge of its own (10.213.76.0/23, no route out), with its
 # own UTS namespace (hostname nodeK) and mount namespace (its own /tmp, /run and /etc/enroot),
 # held by one long-lived process whose PID is recorded. Every node runs its own OpenSSH sshd.
 # enroot on the nodes is the stand-in (enroot-standin/, with its packaged configuration) or the
@@ -37,15 +37,19 @@ readonly JOB_HOME=/home/$JOB_USER
 readonly JOB2_USER=crjob2
 readonly JOB2_UID=4243
 readonly JOB2_HOME=$SHARED_ROOT/home/$JOB2_USER
+# A /23 (10.213.76.0 .. 10.213.77.255): node1..node244 keep the addresses they had on the /24 that
+# came before (10.213.77.11 .. .254); node245..node498 take 10.213.76.1 .. .254.
 readonly SUBNET_PREFIX=10.213.77
-readonly SUBNET=$SUBNET_PREFIX.0/24
+readonly LOW_PREFIX=10.213.76
+readonly PREFIX_LEN=23
+readonly SUBNET=$LOW_PREFIX.0/$PREFIX_LEN
 readonly HOST_ADDR=$SUBNET_PREFIX.1
 readonly BRIDGE=crlc0
 readonly NETNS_PREFIX=crlc-
 readonly HOSTS_BEGIN="# BEGIN clusterrun-local-cluster (managed by examples/local-cluster/cluster.sh)"
 readonly HOSTS_END="# END clusterrun-local-cluster"
-# Addresses 10.213.77.11 .. .254 on the /24.
-readonly MAX_NODES=244
+# Addresses 10.213.77.11 .. .254, then 10.213.76.1 .. .254 (see node_addr).
+readonly MAX_NODES=498
 readonly OWNER_LOCK=/run/clusterrun-lc.owner.lock
 # The cluster's own (Docker-like) bridge on every node with `up N --docker-bridge`.
 readonly DOCKER_BRIDGE=docker0
@@ -56,6 +60,8 @@ readonly DOCKER_ADDR=172.17.0.1/16
 readonly REGISTRY_PORT=5000
 readonly PRIVATE_REGISTRY_PORT=5001
 readonly REGISTRY_USER=crlc-puller
+# The hook 'slow-hook' installs in a node's own /etc/enroot/hooks.d.
+readonly SLOW_HOOK=90-slow.sh
 
 usage() {
   cat <<EOF
@@ -92,6 +98,11 @@ Commands:
                             to PEER's address (an htb class with a u32 filter on the destination;
                             the rest passes unlimited): the link between NODE and PEER alone
   unlimit NODE              undo 'limit'
+  slow-hook NODE|all SECONDS
+                            give NODE (or every node) an enroot hook that takes SECONDS (e.g. 0.8,
+                            as the NVIDIA hook costs a GPU node): /etc/enroot/hooks.d/$SLOW_HOOK
+                            in the node's own /etc/enroot, run by every enroot start there
+  fast-hook NODE|all        undo 'slow-hook'
   push [--private] [--oci] [--arch ARCH[,ARCH...]] REPO:TAG [--add PATH=CONTENT]...
        [--remove PATH]... [--env KEY=VALUE]...
                             push a new version of the tiny image to the cluster's open registry
@@ -168,7 +179,9 @@ node_index() {
   echo "$k"
 }
 
-node_addr() { echo "$SUBNET_PREFIX.$((10 + $1))"; }
+node_addr() {
+  if (($1 <= 244)); then echo "$SUBNET_PREFIX.$((10 + $1))"; else echo "$LOW_PREFIX.$(($1 - 244))"; fi
+}
 
 # The holder PID of a node, checked to still be our holder (PIDs may be reused).
 holder_pid() {
@@ -635,7 +648,7 @@ make_enroot_template() {
 # One node. Few processes per node: at 64 nodes every fork counts on a small machine.
 make_node() {
   local k=$1 node=node$1 addr dir ns pid i arg0 batch
-  addr=$SUBNET_PREFIX.$((10 + k))
+  addr=$(node_addr "$k")
   dir=$STATE_DIR/nodes/$node
   ns=$NETNS_PREFIX$node
   cp -a "$STATE_DIR/etc-enroot.template" "$dir/etc-enroot"
@@ -644,7 +657,7 @@ make_node() {
   ip netns add "$ns"
   record link "crlc-v$k"
   ip link add "crlc-v$k" master "$BRIDGE" up type veth peer name eth0 netns "$ns"
-  batch="link set lo up"$'\n'"addr add $addr/24 dev eth0"$'\n'"link set eth0 up"$'\n'
+  batch="link set lo up"$'\n'"addr add $addr/$PREFIX_LEN dev eth0"$'\n'"link set eth0 up"$'\n'
   if ((UP_DOCKER_BRIDGE)); then
     # What every GPU node with Docker has: docker0, the same 172.17.0.1/16 on every node, up (with
     # no container running it has no carrier, as on such a node). Gone with the namespace.
@@ -704,7 +717,7 @@ wait_sshds() {
   for ((k = 1; k <= n; k++)); do
     for ((i = 0; ; i++)); do
       if [[ -s $STATE_DIR/nodes/node$k/sshd.pid ]] &&
-        (exec 3<>"/dev/tcp/$SUBNET_PREFIX.$((10 + k))/22") 2>/dev/null; then
+        (exec 3<>"/dev/tcp/$(node_addr "$k")/22") 2>/dev/null; then
         break
       fi
       ((i < 500)) || die "node$k: sshd did not come up (see $STATE_DIR/nodes/node$k/sshd.log)"
@@ -819,12 +832,12 @@ start_registries() {
     setsid docker-registry serve "$REG_STATE/$name.yml" </dev/null >>"$REG_STATE/$name.log" 2>&1 9>&- &
     echo $! >"$REG_STATE/$name.pid"
   done
-  # A registry serves as soon as it listens.
+  # A registry serves as soon as it listens (30 s at most: a loaded machine starts it slowly).
   for name in open private; do
     addr=$(registry_addr "$name")
     for ((i = 0; ; i++)); do
       if (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null; then break; fi
-      if ((i >= 250)) || ! registry_pid "$name" >/dev/null; then
+      if ((i >= 1500)) || ! registry_pid "$name" >/dev/null; then
         die "up: the $name registry on $addr did not answer (see $REG_STATE/$name.log)"
       fi
       sleep 0.02
@@ -1088,7 +1101,7 @@ do_up() {
 
   record link "$BRIDGE"
   ip link add "$BRIDGE" type bridge
-  ip addr add "$HOST_ADDR/24" dev "$BRIDGE"
+  ip addr add "$HOST_ADDR/$PREFIX_LEN" dev "$BRIDGE"
   ip link set "$BRIDGE" up
   start_registries
   # The registries' images are pushed while the nodes are made (joined below).
@@ -1407,6 +1420,41 @@ do_unlimit() {
   rm -f "$STATE_DIR/nodes/$node/limited"
 }
 
+# The nodes a command names: one node, or every node up with 'all'.
+nodes_named() {
+  if [[ $1 == all ]]; then
+    local k
+    for ((k = 1; k <= $(node_count); k++)); do echo "node$k"; done
+  else
+    node_index "$1" >/dev/null
+    echo "$1"
+  fi
+}
+
+# A hook of SECONDS on NODE (or every node): each node's /etc/enroot is its own directory under the
+# state directory, bound there in the node's mount namespace, so the file is written from here.
+do_slow_hook() {
+  local target=$1 seconds=$2 node dir
+  require_up
+  [[ $seconds =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "slow-hook: SECONDS must be a number such as 0.8, got '$seconds'"
+  while read -r node; do
+    dir=$STATE_DIR/nodes/$node/etc-enroot/hooks.d
+    mkdir -p "$dir"
+    printf '#!/bin/sh\n# cluster.sh slow-hook: a hook that costs what a GPU node'"'"'s does\nsleep %s\n' \
+      "$seconds" >"$dir/$SLOW_HOOK.tmp"
+    chmod 0755 "$dir/$SLOW_HOOK.tmp"
+    mv -f "$dir/$SLOW_HOOK.tmp" "$dir/$SLOW_HOOK"
+  done < <(nodes_named "$target")
+}
+
+do_fast_hook() {
+  local node
+  require_up
+  while read -r node; do
+    rm -f "$STATE_DIR/nodes/$node/etc-enroot/hooks.d/$SLOW_HOOK"
+  done < <(nodes_named "$1")
+}
+
 do_hostfile() {
   local slots=${1:-1} k
   [[ $slots =~ ^[1-9][0-9]*$ ]] || die "hostfile: SLOTS must be a positive number, got '$slots'"
@@ -1590,6 +1638,18 @@ main() {
       require_root
       require_owner unlimit
       do_unlimit "$1"
+      ;;
+    slow-hook)
+      [[ $# -eq 2 ]] || die "usage: cluster.sh slow-hook NODE|all SECONDS"
+      require_root
+      require_owner slow-hook
+      do_slow_hook "$1" "$2"
+      ;;
+    fast-hook)
+      [[ $# -eq 1 ]] || die "usage: cluster.sh fast-hook NODE|all"
+      require_root
+      require_owner fast-hook
+      do_fast_hook "$1"
       ;;
     push)
       require_root

@@ -211,7 +211,10 @@ class BenchCommandsTest {
             "--dry-run");
     assertThat(e.code()).as(e.err()).isZero();
     assertThat(e.out())
-        .contains("enroot create --name clusterrun-nccl /images/nccl.sqsh\n" + "\n" + "## hostfile")
+        .contains("enroot create --name clusterrun-nccl /images/nccl.sqsh\n# export the container")
+        .contains(
+            "enroot export --output /home/tester/clusterrun/.clusterrun/containers/clusterrun-nccl.sqsh"
+                + " clusterrun-nccl\n\n## hostfile")
         .contains(
             " clusterrun-nccl mpirun -np 16 --hostfile "
                 + hostfile(runId(e.out()))

@@ -290,7 +290,8 @@ class CheckIT {
       assertThat(line).as("node2 in %s", knownHosts).isPositive();
       Files.write(knownHosts, lines);
 
-      String nobody = c.subnet().replaceAll("\\.0/24$", ".250");
+      // An address on the cluster's network that no node of this cluster has.
+      String nobody = c.facts().get("HOST_ADDR").replaceAll("\\.1$", ".250");
       Files.writeString(sshConfig, "Host node4\n  HostName " + nobody + "\n");
       Files.setPosixFilePermissions(
           sshConfig, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));

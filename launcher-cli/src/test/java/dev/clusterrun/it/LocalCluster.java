@@ -140,7 +140,7 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * Brings up {@code nodes} nodes (1 to 244; 64 take some 10 to 20 s on a small machine), made as
+   * Brings up {@code nodes} nodes (1 to 498; 64 take some 10 to 20 s on a small machine), made as
    * {@code options} say, taking down any earlier cluster first.
    */
   public static LocalCluster up(int nodes, EnrootMode mode, Options options) {
@@ -482,7 +482,7 @@ public final class LocalCluster implements AutoCloseable {
             List.of("sh", "-c", "cat > " + dev.clusterrun.core.remote.ShellQuote.quote(path))));
   }
 
-  /** The cluster's /24, e.g. {@code 10.213.77.0/24}. */
+  /** The cluster's network, e.g. {@code 10.213.76.0/23}. */
   public String subnet() {
     return fact("SUBNET");
   }

@@ -132,7 +132,9 @@ class LocalClusterFaultsIT {
     for (String node : c.nodes()) {
       String addrs = ok(c.exec(node, "ip", "-o", "-4", "addr", "show")).stdout();
       assertThat(addrs).as(node).containsPattern("docker0\\s+inet 172\\.17\\.0\\.1/16");
-      assertThat(addrs).as(node).contains("inet " + c.address(node) + "/24");
+      assertThat(addrs)
+          .as(node)
+          .contains("inet " + c.address(node) + "/" + c.subnet().split("/")[1]);
       // Up (IFF_UP), which is all Open MPI looks at; no carrier with no container, as on a node.
       assertThat(ok(c.exec(node, "ip", "-o", "link", "show", "docker0")).out())
           .as(node)

@@ -14,18 +14,22 @@ import java.util.List;
  * @param startsImage the job starts its {@code .sqsh} image directly on every node (squashfuse)
  * @param image the job's registry image, resolved once on the head by the {@code image} check, or
  *     {@code null} when the job has none
+ * @param othersStartImage every node but the head starts a {@code .sqsh} directly (a named
+ *     container's snapshot, or the image of the run's own container: docs/scale.md), so they need
+ *     squashfuse too
  */
 public record CheckJob(
     String containerName,
     List<Mount> mounts,
     Boolean mountHome,
     boolean startsImage,
-    ImagePin image) {
+    ImagePin image,
+    boolean othersStartImage) {
   public static final CheckJob NONE = new CheckJob(null, List.of(), null);
 
   public CheckJob(
       String containerName, List<Mount> mounts, Boolean mountHome, boolean startsImage) {
-    this(containerName, mounts, mountHome, startsImage, null);
+    this(containerName, mounts, mountHome, startsImage, null, startsImage);
   }
 
   /** A job that starts a container (named, or none at all). */
@@ -46,7 +50,8 @@ public record CheckJob(
         c.mounts(),
         c.mountHome(),
         c.name() == null && c.image() != null && c.save() == null,
-        ImagePin.of(c.image(), null));
+        ImagePin.of(c.image(), null),
+        c.name() != null || c.image() != null);
   }
 
   public List<String> containerNames() {

@@ -87,6 +87,14 @@ public final class ContainerPreparer {
     return new Prepared(p.actions(), p.created(), importSeconds);
   }
 
+  /**
+   * The job is over: when it could write into its named container ({@code --container-writable}),
+   * the container's snapshot is taken again next time ({@link ContainerSnapshot#finished}).
+   */
+  public void finished(Plan plan, String workspace) throws IOException {
+    ContainerSnapshot.finished(plan, Path.of(workspace));
+  }
+
   private Prepared prepareContainer(Plan plan, String workspace)
       throws IOException, InterruptedException, PrepareException {
     List<String> actions = new ArrayList<>();
@@ -105,6 +113,33 @@ public final class ContainerPreparer {
                 StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
         FileLock lock = ch.lock()) {
+      Prepared made = makeContainer(plan, Path.of(workspace), record, actions);
+      if (ContainerSnapshot.planned(plan)) {
+        ContainerSnapshot.Head h =
+            new ContainerSnapshot.Head() {
+              @Override
+              public void mustRun(List<String> argv, String what)
+                  throws IOException, InterruptedException, PrepareException {
+                ContainerPreparer.this.mustRun(argv, what);
+              }
+
+              @Override
+              public void say(String line) {
+                ContainerPreparer.this.say(line);
+              }
+            };
+        ContainerSnapshot.take(
+            h, Path.of(workspace), name, readRecord(record), made.created(), actions);
+      }
+      return made;
+    }
+  }
+
+  /** The named or run's container made ready; runs under the container's lock. */
+  private Prepared makeContainer(Plan plan, Path workspace, Path record, List<String> actions)
+      throws IOException, InterruptedException, PrepareException {
+    String name = plan.containerName();
+    {
       boolean exists = containerExists(name);
       if (plan.image() == null) {
         if (!exists) {

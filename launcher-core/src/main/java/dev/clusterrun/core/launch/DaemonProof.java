@@ -22,6 +22,19 @@ import java.util.Set;
  * the container by construction: mpirun forks them itself.
  */
 public final class DaemonProof {
+  /** enroot's message when it cannot lock a container's rootfs ({@code runtime::_start}). */
+  static final String ROOTFS_LOCK = "Could not acquire rootfs lock";
+
+  /** How many different error lines of the nodes a failure names. */
+  static final int ERRORS_KEPT = 4;
+
+  /**
+   * A line of a node's error: enroot's {@code [ERROR] …}/{@code [WARN] …}, or a program's {@code
+   * PROGRAM: …} ({@code bash: orted: command not found}, {@code mkdir: cannot create directory …}).
+   */
+  static final java.util.regex.Pattern NODE_ERROR =
+      java.util.regex.Pattern.compile("^(\\[(ERROR|WARN)\\] |[A-Za-z0-9_./-]+: \\S)");
+
   /** The tag that starts every proof line. */
   public static final String TAG = "clusterrun-proof";
 
@@ -166,6 +179,7 @@ public final class DaemonProof {
     private final Map<String, String> nodeOfHost = new LinkedHashMap<>();
     private final Map<String, NodeProof> proofs = new LinkedHashMap<>();
     private final List<NodeProof> bad = new ArrayList<>();
+    private final Map<String, Integer> errors = new LinkedHashMap<>();
 
     /**
      * @param nodes every hostfile node in hostfile order
@@ -248,6 +262,25 @@ public final class DaemonProof {
       return out;
     }
 
+    /**
+     * Takes one line of mpirun's standard error that is no proof line: an error a node's {@code
+     * enroot start}, shell or ssh printed ({@code [ERROR] …}, {@code PROGRAM: …}) is kept, the
+     * first {@link #ERRORS_KEPT} different ones with how often each came, to say why a daemon never
+     * proved itself.
+     */
+    public synchronized void heard(String line) {
+      String l = line.strip();
+      if (!NODE_ERROR.matcher(l).find()) {
+        return;
+      }
+      if (l.length() > 300) {
+        l = l.substring(0, 300) + "…";
+      }
+      if (errors.containsKey(l) || errors.size() < ERRORS_KEPT) {
+        errors.merge(l, 1, Integer::sum);
+      }
+    }
+
     /** Why the proof failed, node by node, for people; null when it did not. */
     public synchronized String failure(boolean ended) {
       List<String> parts = new ArrayList<>();
@@ -260,10 +293,32 @@ public final class DaemonProof {
             String.join(", ", missing)
                 + ": no proof from "
                 + (missing.size() == 1 ? "its daemon" : "their daemons")
-                + ": another hook or setting replaces clusterrun's launch agent, or the daemon"
-                + " never started (run `clusterrun check`, see launch-agent)");
+                + whyMissing());
       }
       return parts.isEmpty() ? null : String.join("; ", parts);
+    }
+
+    /** Why daemons left no proof: what the nodes said, or, when they said nothing, the guess. */
+    private String whyMissing() {
+      if (errors.isEmpty()) {
+        return ": another hook or setting replaces clusterrun's launch agent, or the daemon never"
+            + " started, and no node said why (run `clusterrun check`, see launch-agent)";
+      }
+      List<String> said = new ArrayList<>();
+      errors.forEach((l, n) -> said.add("`" + l + "`" + (n > 1 ? " (" + n + " times)" : "")));
+      String text =
+          "; what the nodes said on mpirun's standard error (which names no node): "
+              + String.join(", ", said);
+      if (errors.keySet().stream().anyMatch(l -> l.contains(ROOTFS_LOCK))) {
+        text +=
+            ". enroot could not acquire the container's rootfs lock: `enroot start` of a"
+                + " container holds a lock in its rootfs (ROOTFS/.lock, 30 s at most) while it runs"
+                + " the hooks, so nodes that start one rootfs on a shared data path wait for each"
+                + " other, one hook time each. Fix: give the job a name (--container-name) or an"
+                + " image so every node but the head starts a squashfs of its own (docs/scale.md),"
+                + " or make the hooks faster";
+      }
+      return text;
     }
   }
 }

@@ -205,6 +205,13 @@ public final class JobRunner {
     }
     lifeline.close();
     if (preparer != null) {
+      if (end.end() != RunEnd.PREPARE_FAILED) {
+        try {
+          preparer.finished(rq.plan(), rq.workspace());
+        } catch (IOException e) {
+          run.note("could not mark the container's snapshot as outdated: " + e.getMessage());
+        }
+      }
       // The job no longer uses its image: eviction may take it from now on.
       preparer.release();
     }

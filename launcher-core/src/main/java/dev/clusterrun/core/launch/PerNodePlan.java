@@ -120,6 +120,9 @@ public final class PerNodePlan {
    * @param fromHost {@code container.env-from-host}: passed with {@code --env NAME}, the value is
    *     the head's (put in the node's {@code env} at launch)
    * @param workdir the command's working directory in the container, or null
+   * @param othersName what every node but the first starts: the named container's snapshot, so no
+   *     two nodes start one rootfs and wait on its lock (docs/scale.md); the first node starts the
+   *     container itself
    */
   public record Start(
       String name,
@@ -127,7 +130,8 @@ public final class PerNodePlan {
       Boolean mountHome,
       List<String> fromHost,
       String workdir,
-      List<String> command) {}
+      List<String> command,
+      String othersName) {}
 
   /**
    * Every node's start, in hostfile order.
@@ -152,7 +156,12 @@ public final class PerNodePlan {
       List<String> argv = new ArrayList<>(List.of("env"));
       LaunchAgent.enrootEnvironment(flags, mountHome).forEach((k, v) -> argv.add(k + "=" + v));
       argv.add(LaunchAgent.RUN_ID_VAR + "=" + runId);
-      argv.addAll(EnrootArgs.start(flags, envFlags, containerName, inDir(workdir, command)));
+      argv.addAll(
+          EnrootArgs.start(
+              flags,
+              envFlags,
+              rank == 0 ? containerName : start.othersName(),
+              inDir(workdir, command)));
       out.add(
           new NodeStart(
               h.name(),

@@ -385,6 +385,12 @@ public record Plan(
       START_IMAGE,
       /** No command: the container given by name must exist. */
       USE_EXISTING,
+      /**
+       * {@code enroot export} of the named container to its snapshot in the workspace ({@link
+       * ContainerSnapshot#of}), which every node but the head starts directly: only the head takes
+       * the named container's rootfs lock (docs/scale.md).
+       */
+      SNAPSHOT,
       /** {@code enroot export} of the container after the job. */
       SAVE,
       /** {@code enroot remove} of the run's container after the job. */

@@ -8,7 +8,6 @@ import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.image.ImageCache;
 import dev.clusterrun.core.mpi.MpiTuning;
 import dev.clusterrun.core.mpi.MpirunArgs;
-import dev.clusterrun.core.spec.Carry;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.LauncherKind;
 import dev.clusterrun.core.spec.Mount;
@@ -110,7 +109,9 @@ public final class Planner {
     ContainerFlags flags = flags(job, paths, new LinkedHashMap<>());
     if (job.launcher().value() != LauncherKind.PER_NODE) {
       AgentLength.check(
-          job, LaunchAgent.string(agent(job, options, paths, flags, containerName(job, options))));
+          job,
+          LaunchAgent.string(
+              agent(job, options, paths, flags, NodeContainers.agentContainer(job, options))));
     }
   }
 
@@ -157,7 +158,8 @@ public final class Planner {
                       job.mountHome().value(),
                       job.envFromHost().value(),
                       job.workdir().value(),
-                      job.command().value()),
+                      job.command().value(),
+                      NodeContainers.agentContainer(job, options)),
                   masterPort));
     }
     return plan.build();
@@ -253,6 +255,10 @@ public final class Planner {
               List.of(),
               "it must exist on every node"));
     }
+    if (named) {
+      // Only the head starts the named container; the other nodes start its snapshot.
+      prepare.add(ContainerSnapshot.step(name, NodeContainers.snapshot(job)));
+    }
     if (job.save().value() != null) {
       cleanup.add(
           new Plan.Step(
@@ -282,7 +288,7 @@ public final class Planner {
    * The name {@code enroot start} is given: the job's container, the run's own, or the image file
    * when the job starts its image directly ({@link #startsImage}).
    */
-  private static String containerName(ResolvedJob job, Options options) {
+  static String containerName(ResolvedJob job, Options options) {
     if (startsImage(job)) {
       return squashfs(job);
     }
@@ -296,7 +302,7 @@ public final class Planner {
    * kept in the workspace's cache under its digest: a tag pushed again is a new file, never the
    * old.
    */
-  private static String squashfs(ResolvedJob job) {
+  static String squashfs(ResolvedJob job) {
     ImageRef image = job.image().value();
     if (!image.isUri()) {
       return image.value();
@@ -317,16 +323,9 @@ public final class Planner {
     if (job.containerName().value() != null || image == null || job.save().value() != null) {
       return false;
     }
-    if (!image.isUri()) {
-      // The image file is then a word of the launch agent: a path the agent cannot carry (white
-      // space, a control character) is made into a container instead, as before.
-      try {
-        Carry.agentWord(image.value(), "");
-      } catch (IllegalArgumentException e) {
-        return false;
-      }
-    }
-    return true;
+    // The image file is then a word of the launch agent: a path the agent cannot carry (white
+    // space, a control character) is made into a container instead, as before.
+    return image.isUri() || NodeContainers.carries(image.value());
   }
 
   /**
@@ -355,7 +354,7 @@ public final class Planner {
       }
       runFiles.put(
           paths.runDir() + "/" + DaemonProof.FILE, DaemonProof.script(options.runId(), targets));
-      agent = agent(job, options, paths, flags, name);
+      agent = agent(job, options, paths, flags, NodeContainers.agentContainer(job, options));
       agentString = LaunchAgent.string(agent);
       AgentLength.check(job, agentString);
     }

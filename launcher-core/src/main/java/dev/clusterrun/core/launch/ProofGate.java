@@ -119,6 +119,7 @@ final class ProofGate {
     private final OutputStream log;
     private final boolean proofs;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream text = new ByteArrayOutputStream();
 
     /** The current line cannot be a proof line: it has been passed on as it came. */
     private boolean passing;
@@ -196,6 +197,17 @@ final class ProofGate {
     private void pass(byte[] b, int off, int len) throws IOException {
       if (len <= 0) {
         return;
+      }
+      if (proofs) {
+        // Each whole line of mpirun's standard error, for the tally to name the nodes' errors.
+        for (int k = off; k < off + len; k++) {
+          if (b[k] == '\n') {
+            tally.heard(text.toString(StandardCharsets.UTF_8));
+            text.reset();
+          } else if (text.size() < 1024) {
+            text.write(b[k]);
+          }
+        }
       }
       log.write(b, off, len);
       log.flush();

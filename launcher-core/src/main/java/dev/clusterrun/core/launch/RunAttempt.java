@@ -69,7 +69,8 @@ final class RunAttempt implements AutoCloseable {
             job.mounts().value(),
             job.mountHome().value(),
             Planner.startsImage(job),
-            pin);
+            pin,
+            NodeContainers.othersStartImage(job));
     // enroot's version is read once per executable (EnrootVersions), not on every run.
     this.flow = CheckFlow.standard().remembering(EnrootVersions.in(workspace()));
   }

@@ -746,4 +746,21 @@ class ChecksTest {
     CheckResult noFuse = of(CheckStatus.FAIL, in, CheckId.SQUASHFUSE, "node3");
     assertThat(noFuse.reason()).startsWith("/dev/fuse is not readable and writable");
   }
+
+  /**
+   * A named job: the head starts the container, every other node its squashfs snapshot
+   * (docs/scale.md), so squashfuse is checked on every node but the head.
+   */
+  @Test
+  void aNamedJobNeedsSquashfuseOnEveryNodeButTheHead() {
+    nodes.get("node1").set("squashfuse", "");
+    nodes.get("node2").set("squashfuse", "");
+    CheckJob named = new CheckJob("pytorch", List.of(), null, false, null, true);
+    CheckInput in = input(allShared(), sshOk(), named);
+    assertThat(of(in, CheckId.SQUASHFUSE, "node1").reason())
+        .isEqualTo("the head starts the container itself; the other nodes start its snapshot");
+    assertThat(of(CheckStatus.FAIL, in, CheckId.SQUASHFUSE, "node2").fix())
+        .contains("install squashfuse on node2");
+    assertThat(of(in, CheckId.SQUASHFUSE, "node3").status()).isEqualTo(CheckStatus.PASS);
+  }
 }

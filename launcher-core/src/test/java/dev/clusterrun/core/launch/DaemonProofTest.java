@@ -205,7 +205,42 @@ class DaemonProofTest {
     assertThat(t.failure(true))
         .startsWith(
             "node3: no proof from its daemon: another hook or setting replaces clusterrun's"
-                + " launch agent");
+                + " launch agent, or the daemon never started, and no node said why");
+  }
+
+  /**
+   * A daemon that never started because its node's {@code enroot start} failed is named with the
+   * node's own error, never as a foreign launch agent; enroot's rootfs lock gets its cause and fix.
+   */
+  @Test
+  void aDaemonThatNeverStartedIsNamedWithItsNodesOwnErrorAndTheRootfsLockWithItsFix()
+      throws IOException {
+    DaemonProof.Tally t = runTally();
+    ProofGate g = new ProofGate(t, () -> {});
+    OutputStream err = g.err(new ByteArrayOutputStream(), new ByteArrayOutputStream());
+    write(err, "clusterrun-proof RUN h2 mnt:[9] ok\n");
+    write(err, "[ERROR] Could not acquire rootfs lock\n--------------------\n");
+    write(err, "ORTE was unable to reliably start one or more daemons.\n");
+    String f = t.failure(true);
+    assertThat(f)
+        .startsWith(
+            "node3: no proof from its daemon; what the nodes said on mpirun's standard error"
+                + " (which names no node): `[ERROR] Could not acquire rootfs lock`. enroot"
+                + " could not acquire the container's rootfs lock")
+        .contains("ROOTFS/.lock, 30 s at most")
+        .contains("Fix: give the job a name (--container-name)")
+        .doesNotContain("replaces clusterrun's launch agent")
+        .doesNotContain("ORTE was unable");
+
+    DaemonProof.Tally other = runTally();
+    for (int i = 0; i < 3; i++) {
+      other.heard("bash: line 1: orted: command not found");
+    }
+    assertThat(other.failure(true))
+        .isEqualTo(
+            "node2, node3: no proof from their daemons; what the nodes said on mpirun's standard"
+                + " error (which names no node): `bash: line 1: orted: command not found` (3"
+                + " times)");
   }
 
   @Test

@@ -74,7 +74,8 @@ class PerNodePlanTest {
                 Boolean.FALSE,
                 List.of("HF_TOKEN"),
                 "/work dir",
-                List.of("torchrun", "train.py")),
+                List.of("torchrun", "train.py"),
+                "pyt"),
             29500);
     assertThat(nodes)
         .extracting(PerNodePlan.NodeStart::node)
@@ -97,10 +98,28 @@ class PerNodePlanTest {
             THREE,
             "RUN",
             "/r",
-            new PerNodePlan.Start("pyt", flags, null, List.of(), null, List.of("hostname")),
+            new PerNodePlan.Start("pyt", flags, null, List.of(), null, List.of("hostname"), "pyt"),
             1);
     assertThat(plain.get(0).argv()).endsWith("pyt", "hostname");
     assertThat(plain.get(0).argv()).doesNotContain("ENROOT_MOUNT_HOME=n");
+  }
+
+  /** A named container: the first node starts it, the others its snapshot (docs/scale.md). */
+  @Test
+  void everyNodeButTheFirstStartsTheNamedContainersSnapshot() {
+    EnrootArgs.ContainerFlags flags =
+        new EnrootArgs.ContainerFlags(false, false, List.of(), Map.of());
+    List<PerNodePlan.NodeStart> starts =
+        PerNodePlan.nodes(
+            THREE,
+            "RUN",
+            "/r",
+            new PerNodePlan.Start(
+                "pyt", flags, null, List.of(), null, List.of("hostname"), "/ws/pyt.sqsh"),
+            1);
+    assertThat(starts.get(0).argv()).endsWith("pyt", "hostname");
+    assertThat(starts.get(1).argv()).endsWith("/ws/pyt.sqsh", "hostname").doesNotContain("pyt");
+    assertThat(starts.get(2).argv()).endsWith("/ws/pyt.sqsh", "hostname");
   }
 
   @Test
@@ -114,7 +133,8 @@ class PerNodePlanTest {
             null,
             List.of("HF_TOKEN"),
             "/w",
-            List.of("echo", "--env", "MASTER_PORT=" + PerNodePlan.PORT_AT_LAUNCH, "$(x) 'q'"));
+            List.of("echo", "--env", "MASTER_PORT=" + PerNodePlan.PORT_AT_LAUNCH, "$(x) 'q'"),
+            "pyt");
     List<PerNodePlan.NodeStart> planned = PerNodePlan.nodes(THREE, "RUN", "/r", start, null);
     List<PerNodePlan.NodeStart> picked = PerNodePlan.nodes(THREE, "RUN", "/r", start, 29517);
     assertThat(planned.get(1).variables()).containsEntry("MASTER_PORT", PerNodePlan.PORT_AT_LAUNCH);
@@ -147,7 +167,8 @@ class PerNodePlanTest {
                     null,
                     List.of("HF_TOKEN", "UNSET_HERE"),
                     null,
-                    List.of("hostname")),
+                    List.of("hostname"),
+                    "pyt"),
                 1)
             .get(0);
     assertThat(s.argv()).contains("HF_TOKEN").doesNotContain("HF_TOKEN=s3cret it's");

@@ -111,7 +111,8 @@ class PlannerTest {
     assertThat(p.agentString())
         .isEqualTo(
             "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n CLUSTERRUN_RUN_ID=RUN enroot start"
-                + " --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN hpc-benchmarks"
+                + " --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN"
+                + " /shared/ws/.clusterrun/containers/hpc-benchmarks.sqsh"
                 + " /bin/sh /app/runs/RUN/agent-proof.sh orted");
     // The proof script is the run's own, written beside the hostfile, and checks the job's mounts.
     assertThat(p.runFiles().get("/shared/ws/runs/RUN/agent-proof.sh"))
@@ -243,7 +244,7 @@ class PlannerTest {
         .containsExactly(
             "--env",
             "CLUSTERRUN_RUN_ID=RUN",
-            "x",
+            "/ws/.clusterrun/containers/x.sqsh",
             "/bin/sh",
             "/app/runs/RUN/agent-proof.sh",
             "orted");
@@ -265,7 +266,11 @@ class PlannerTest {
             "CLUSTERRUN_RUN_ID=RUN",
             "enroot",
             "start")
-        .endsWith("x", "/bin/sh", "/app/runs/RUN/agent-proof.sh", "orted");
+        .endsWith(
+            "/ws/.clusterrun/containers/x.sqsh",
+            "/bin/sh",
+            "/app/runs/RUN/agent-proof.sh",
+            "orted");
     assertThat(launch).contains("--allow-run-as-root", "--wdir", "/app");
   }
 
