@@ -155,7 +155,7 @@ class PerNodeIT {
 
   @Test
   @Order(5)
-  void aNamedWritableRemappedContainerOnEveryNodeIsSavedWithWhatEveryNodeWrote()
+  void aNamedWritableRemappedContainerOnEveryNodeIsSavedWithWhatTheFirstNodeWrote()
       throws IOException {
     String saved = app + "/saved.sqsh";
     Files.deleteIfExists(Paths.get(saved));
@@ -176,12 +176,11 @@ class PerNodeIT {
     for (String node : HEAD.cluster().nodes()) {
       assertThat(r.stdout()).contains(node + ": uid=0\n");
     }
-    // Saved on the head after the job, with what each node wrote into the shared container.
+    // Saved on the head after the job, with what the first node wrote into the named container:
+    // the other nodes start its snapshot, each on an overlay of its own that ends with the run
+    // (no node waits on the container's one rootfs lock: docs/scale.md).
     String listing = ok(HEAD.cluster().exec("node1", "unsquashfs", "-l", saved)).out();
-    assertThat(listing)
-        .contains("/written-by-0")
-        .contains("/written-by-1")
-        .contains("/written-by-2");
+    assertThat(listing).contains("/written-by-0");
   }
 
   // ----------------------------------------------------------------------------------------------
