@@ -26,43 +26,54 @@ final class LineLabels extends OutputStream {
 
   @Override
   public synchronized void write(int b) throws IOException {
-    line.write(b);
-    if (b == '\n') {
-      emit();
-    }
+    write(new byte[] {(byte) b}, 0, 1);
   }
 
+  /**
+   * Every line the bytes complete goes out in one write to the target, each with its prefix: a
+   * chunk of many short lines costs one write and one flush, not one per line (a rank printing a
+   * million lines).
+   */
   @Override
   public synchronized void write(byte[] b, int off, int len) throws IOException {
+    ByteArrayOutputStream whole = null;
     int start = off;
     for (int i = off; i < off + len; i++) {
       if (b[i] == '\n') {
-        line.write(b, start, i + 1 - start);
-        emit();
+        if (whole == null) {
+          whole = new ByteArrayOutputStream(len + 16 * prefix.length + line.size());
+        }
+        whole.write(prefix);
+        line.writeTo(whole);
+        line.reset();
+        whole.write(b, start, i + 1 - start);
         start = i + 1;
       }
     }
     line.write(b, start, off + len - start);
+    if (whole != null) {
+      emit(whole);
+    }
   }
 
-  private void emit() throws IOException {
-    // One write for the prefix and the line: whoever else writes to the target cannot come between.
-    byte[] whole = new byte[prefix.length + line.size()];
-    System.arraycopy(prefix, 0, whole, 0, prefix.length);
-    byte[] l = line.toByteArray();
-    System.arraycopy(l, 0, whole, prefix.length, l.length);
+  private void emit(ByteArrayOutputStream whole) throws IOException {
+    // One write for the lines and their prefixes: whoever else writes to the target cannot come
+    // between.
     synchronized (target) {
-      target.write(whole);
+      whole.writeTo(target);
       target.flush();
     }
-    line.reset();
   }
 
   @Override
   public synchronized void close() throws IOException {
     if (line.size() > 0) {
-      line.write('\n');
-      emit();
+      ByteArrayOutputStream whole = new ByteArrayOutputStream(prefix.length + line.size() + 1);
+      whole.write(prefix);
+      line.writeTo(whole);
+      whole.write('\n');
+      line.reset();
+      emit(whole);
     }
   }
 }
