@@ -128,9 +128,6 @@ public final class MpirunLauncher implements Launcher {
   /** How long the daemons may take to prove themselves at all. */
   static final Duration PROOF_DEADLINE = Duration.ofSeconds(120);
 
-  /** How often the nodes whose daemons have not proved themselves yet are named. */
-  static final Duration SLOW_NOTE = Duration.ofSeconds(10);
-
   /** How long a stopped run's output may take to reach its reader before clusterrun goes on. */
   static final Duration STOPPED_OUTPUT_WAIT = Duration.ofSeconds(30);
 
@@ -415,9 +412,9 @@ public final class MpirunLauncher implements Launcher {
     long slowSaid = t0;
     try {
       while (!p.waitFor(Duration.ofMillis(100))) {
-        if (gate != null && System.nanoTime() - slowSaid >= SLOW_NOTE.toNanos()) {
+        if (gate != null && System.nanoTime() - slowSaid >= SlowNodes.EVERY.toNanos()) {
           slowSaid = System.nanoTime();
-          String slow = slowNodes(gate, t0);
+          String slow = SlowNodes.note(gate, t0);
           if (slow != null) {
             said.accept(slow);
           }
@@ -463,36 +460,6 @@ public final class MpirunLauncher implements Launcher {
         p.spool().close();
       }
     }
-  }
-
-  /**
-   * The nodes whose daemons have not proved themselves yet, named while the others wait (as {@code
-   * --node-timeout} names a silent node); null when none is missing or the gate is open.
-   */
-  static String slowNodes(ProofGate gate, long t0) {
-    if (gate.opened() || gate.tally().failed()) {
-      return null;
-    }
-    List<String> missing = gate.tally().missing();
-    if (missing.isEmpty()) {
-      return null;
-    }
-    int proved = gate.tally().proofs().size();
-    long secs = Duration.ofNanos(System.nanoTime() - t0).toSeconds();
-    List<String> shown = missing.size() > 8 ? missing.subList(0, 8) : missing;
-    return "slow: "
-        + String.join(", ", shown)
-        + (missing.size() > shown.size() ? " and " + (missing.size() - shown.size()) + " more" : "")
-        + (missing.size() == 1
-            ? ": its daemon has not proved itself"
-            : ": their daemons have not proved themselves")
-        + " after "
-        + secs
-        + " s"
-        + (proved > 0 ? " (" + proved + (proved == 1 ? " node's" : " nodes'") + " did)" : "")
-        + ": enroot start is slow there (its hooks?); the job waits up to "
-        + PROOF_DEADLINE.toSeconds()
-        + " s for them";
   }
 
   /** A line failed, or output waits too long for proof, or the daemons never prove themselves. */

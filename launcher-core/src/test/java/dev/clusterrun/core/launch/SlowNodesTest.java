@@ -22,22 +22,22 @@ class SlowNodesTest {
     DaemonProof.Tally t = tally(3);
     ProofGate gate = new ProofGate(t, () -> {});
     long t0 = System.nanoTime() - 12_000_000_000L;
-    assertThat(MpirunLauncher.slowNodes(gate, t0))
+    assertThat(SlowNodes.note(gate, t0))
         .startsWith("slow: node2, node3: their daemons have not proved themselves after 12 s:")
         .contains("enroot start is slow there (its hooks?)")
         .contains("waits up to 120 s");
     t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null));
-    assertThat(MpirunLauncher.slowNodes(gate, t0))
+    assertThat(SlowNodes.note(gate, t0))
         .startsWith("slow: node3: its daemon has not proved itself")
         .contains("(1 node's did)");
     t.add(new DaemonProof.Line("RUN", "h3", "mnt:[8]", null));
-    assertThat(MpirunLauncher.slowNodes(gate, t0)).isNull();
+    assertThat(SlowNodes.note(gate, t0)).isNull();
   }
 
   @Test
   void manyAreCountedNotListed() {
     DaemonProof.Tally t = tally(20);
-    assertThat(MpirunLauncher.slowNodes(new ProofGate(t, () -> {}), System.nanoTime()))
+    assertThat(SlowNodes.note(new ProofGate(t, () -> {}), System.nanoTime()))
         .startsWith("slow: node2, node3, node4, node5, node6, node7, node8, node9 and 11 more:");
   }
 }
