@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.spec.TimeLimit;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -15,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The runs alive on the nodes, put together from every node's {@link RunScan.Node}, and the nodes
@@ -129,7 +132,7 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
   }
 
   /** These runs, each with when its time limit passes as {@code ends} says (null: none). */
-  public RunList withTimeLimits(java.util.function.Function<String, Instant> ends) {
+  public RunList withTimeLimits(Function<String, Instant> ends) {
     List<Run> with = new ArrayList<>();
     for (Run r : runs) {
       with.add(
@@ -152,10 +155,10 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
     if (ends == null) {
       return "-";
     }
-    java.time.Duration d = java.time.Duration.between(now, ends);
+    Duration d = Duration.between(now, ends);
     return d.isNegative() || d.isZero()
         ? "0s (stopping)"
-        : dev.clusterrun.core.spec.TimeLimit.display(d.withNanos(0).plusSeconds(1));
+        : TimeLimit.display(d.withNanos(0).plusSeconds(1));
   }
 
   private static List<RunScan.Proc> mine(RunScan.Node n, String id) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Proof carried by the job's own launch: the launch agent runs a small script of the run (in the
@@ -32,8 +33,7 @@ public final class DaemonProof {
    * A line of a node's error: enroot's {@code [ERROR] …}/{@code [WARN] …}, or a program's {@code
    * PROGRAM: …} ({@code bash: orted: command not found}, {@code mkdir: cannot create directory …}).
    */
-  static final java.util.regex.Pattern NODE_ERROR =
-      java.util.regex.Pattern.compile("^(\\[(ERROR|WARN)\\] |[A-Za-z0-9_./-]+: \\S)");
+  static final Pattern NODE_ERROR = Pattern.compile("^(\\[(ERROR|WARN)\\] |[A-Za-z0-9_./-]+: \\S)");
 
   /** The tag that starts every proof line. */
   public static final String TAG = "clusterrun-proof";

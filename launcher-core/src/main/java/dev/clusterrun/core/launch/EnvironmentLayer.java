@@ -11,6 +11,7 @@ import dev.clusterrun.core.spec.SettingRules;
 import dev.clusterrun.core.spec.SshSpec;
 import dev.clusterrun.core.spec.TimeLimit;
 import dev.clusterrun.core.spec.WorkspaceSpec;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -167,7 +168,7 @@ public final class EnvironmentLayer {
       vars.put("workspace.image-cache-limit", IMAGE_CACHE_LIMIT);
     }
     String timeText = prefix == Prefix.CLUSTERRUN ? env.get(TIME) : null;
-    java.time.Duration time = null;
+    Duration time = null;
     if (timeText != null) {
       time = BadInputException.about(TIME, () -> TimeLimit.parse(timeText));
       vars.put("time", TIME);

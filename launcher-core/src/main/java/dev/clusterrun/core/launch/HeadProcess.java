@@ -54,11 +54,8 @@ public final class HeadProcess {
   public static HeadProcess startSpooled(
       List<String> argv, Map<String, String> env, Spool spool, OutputStream err, boolean keepInput)
       throws IOException {
-    String program = argv.get(0);
-    String path = fullEnv(env).getOrDefault("PATH", "");
-    if (!program.contains("/") && !onPath(program, path)) {
-      throw notInstalled(program, path);
-    }
+    // The wrapper always starts: a program missing from the head is found before it.
+    requireInstalled(argv.get(0), fullEnv(env));
     return start(spool.wrap(argv), env, null, new Pipes(err, err, keepInput), spool);
   }
 
@@ -76,14 +73,20 @@ public final class HeadProcess {
     return full;
   }
 
-  /** What the `enroot` check would have said (with --skip-checks nothing said so before). */
-  private static ExitException notInstalled(String program, String path) {
-    return new ExitException(
-        ExitCode.CHECK_FAILED,
-        program
-            + " is not installed on the head (not in PATH="
-            + path
-            + "): nothing was started; `clusterrun check` shows what each node lacks");
+  /**
+   * Refuses {@code program} when it is a bare name on no directory of {@code env}'s PATH: what the
+   * `enroot` check would have said (with --skip-checks nothing said so before).
+   */
+  private static void requireInstalled(String program, Map<String, String> env) {
+    String path = env.getOrDefault("PATH", "");
+    if (!program.contains("/") && !onPath(program, path)) {
+      throw new ExitException(
+          ExitCode.CHECK_FAILED,
+          program
+              + " is not installed on the head (not in PATH="
+              + path
+              + "): nothing was started; `clusterrun check` shows what each node lacks");
+    }
   }
 
   /**
@@ -159,10 +162,7 @@ public final class HeadProcess {
         Thread.currentThread().interrupt();
       }
       String program = argv.get(0);
-      String path = full.getOrDefault("PATH", "");
-      if (!program.contains("/") && !onPath(program, path)) {
-        throw notInstalled(program, path);
-      }
+      requireInstalled(program, full);
       Exception e = handler.getException();
       throw new IOException(
           "cannot start " + program + (e == null ? "" : ": " + e.getMessage()), e);

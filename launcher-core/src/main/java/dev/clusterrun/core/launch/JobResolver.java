@@ -149,7 +149,7 @@ public final class JobResolver {
             s -> s.workspace().imageCacheLimit(),
             "workspace.image-cache-limit",
             DEFAULT_IMAGE_CACHE_LIMIT),
-        pick(JobSpec::time, "time", java.time.Duration.ZERO));
+        pick(JobSpec::time, "time", Duration.ZERO));
   }
 
   /**

@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -135,10 +137,9 @@ public final class MpirunLauncher implements Launcher {
   private Path spoolDir;
 
   /** Where the launch speaks to people while it runs (the run's progress). */
-  private java.util.function.Consumer<String> said = line -> {};
+  private Consumer<String> said = line -> {};
 
-  private final java.util.concurrent.atomic.AtomicInteger spools =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger spools = new AtomicInteger();
 
   public MpirunLauncher(Config config) {
     this.config = config;

@@ -3,8 +3,10 @@ package dev.clusterrun.core.launch;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.mpi.MpiTuning;
 import dev.clusterrun.core.remote.SshMasters;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -43,9 +45,9 @@ final class PlanTuning {
    * the daemons out of the container ({@link MpiTuning#sshLauncher}), then the job's {@code
    * mpi.args}.
    */
-  static java.util.List<String> mpirunWords(ResolvedJob job, Planner.Options options) {
-    java.util.List<String> w =
-        new java.util.ArrayList<>(
+  static List<String> mpirunWords(ResolvedJob job, Planner.Options options) {
+    List<String> w =
+        new ArrayList<>(
             MpiTuning.sshLauncher(
                 options.daemon() == LaunchAgent.Daemon.PRTED,
                 job.mca().value(),

@@ -90,7 +90,7 @@ final class SettingsTable {
   }
 
   private static Plan.SettingView timeView(ResolvedJob job) {
-    Setting<java.time.Duration> s = job.time();
+    Setting<Duration> s = job.time();
     return new Plan.SettingView(
         "time",
         TimeLimit.display(s.value()),

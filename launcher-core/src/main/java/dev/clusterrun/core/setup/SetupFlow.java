@@ -1,6 +1,7 @@
 package dev.clusterrun.core.setup;
 
 import dev.clusterrun.core.check.SharedPathProof;
+import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.session.Progress;
 import dev.clusterrun.core.session.Session;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The flow of {@code clusterrun setup}: connect, prove the data path shared (the head creates it,
@@ -101,10 +103,7 @@ public final class SetupFlow {
    * write when the leader succeeded); {@code changed} when its files were not as wanted before.
    */
   private static NodeOutcome follow(
-      NodeSetup setup,
-      dev.clusterrun.core.remote.NodeShell s,
-      NodeSetup.Read before,
-      Map<String, String> leaderOf) {
+      NodeSetup setup, NodeShell s, NodeSetup.Read before, Map<String, String> leaderOf) {
     NodeOutcome now = setup.apply(s);
     List<FileChange> planned = setup.plannedChanges(before);
     if (now.status() != NodeOutcome.Status.UNCHANGED || planned.isEmpty()) {
@@ -126,8 +125,8 @@ public final class SetupFlow {
             .toList());
   }
 
-  private static Function<dev.clusterrun.core.remote.NodeShell, NodeSetup.Read> guarded(
-      Function<dev.clusterrun.core.remote.NodeShell, NodeSetup.Read> read) {
+  private static Function<NodeShell, NodeSetup.Read> guarded(
+      Function<NodeShell, NodeSetup.Read> read) {
     return s -> {
       try {
         return read.apply(s);
@@ -138,8 +137,7 @@ public final class SetupFlow {
     };
   }
 
-  private static NodeOutcome guardedOutcome(
-      String node, java.util.function.Supplier<NodeOutcome> task) {
+  private static NodeOutcome guardedOutcome(String node, Supplier<NodeOutcome> task) {
     try {
       return task.get();
     } catch (RuntimeException e) {

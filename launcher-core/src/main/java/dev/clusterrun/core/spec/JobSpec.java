@@ -1,5 +1,6 @@
 package dev.clusterrun.core.spec;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -21,7 +22,7 @@ public record JobSpec(
     SshSpec ssh,
     String source,
     LauncherKind launcher,
-    java.time.Duration time) {
+    Duration time) {
 
   /** A layer that does not say which launcher. */
   public JobSpec(
@@ -44,7 +45,7 @@ public record JobSpec(
    * The same layer, saying the wall-clock limit ({@code time:}, {@link TimeLimit}; zero: none;
    * null: it does not say).
    */
-  public JobSpec withTime(java.time.Duration t) {
+  public JobSpec withTime(Duration t) {
     return new JobSpec(name, container, workspace, mpi, command, ssh, source, launcher, t);
   }
 
