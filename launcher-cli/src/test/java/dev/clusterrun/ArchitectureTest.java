@@ -6,6 +6,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.InstanceofCheck;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -35,7 +36,9 @@ import picocli.CommandLine.Option;
  * terminal, never exits and never knows picocli; the one thread pool (and timer) of a command lives
  * in the session layer; core's packages depend on each other without cycles. In the CLI, every
  * command is a {@code BaseCommand} and an option several commands take is declared once, in a
- * mixin.
+ * mixin. The run path's role packages under launch/ depend one way ({@link #LAUNCH_LAYERS}), no two
+ * of its classes use each other, launch/ itself keeps only the run's entry points, and a run's
+ * attempt hands its state on as values, never through a field it changes.
  */
 class ArchitectureTest {
   static final String CORE = "dev.clusterrun.core..";
@@ -61,8 +64,8 @@ class ArchitectureTest {
   static final Set<String> PROCESS_PLUMBING =
       Set.of(
           "dev.clusterrun.core.remote.LocalNodeShell",
-          "dev.clusterrun.core.launch.HeadProcess",
-          "dev.clusterrun.core.launch.HeadCommands");
+          "dev.clusterrun.core.launch.head.HeadProcess",
+          "dev.clusterrun.core.launch.head.HeadCommands");
 
   static final JavaClasses CLASSES =
       new ClassFileImporter()
@@ -243,5 +246,96 @@ class ArchitectureTest {
               || name.equals("parallelStream")
               || (name.equals("parallel") && owner.getName().startsWith("java.util.stream."));
         });
+  }
+
+  /** The run path's role packages, lowest first: each may use only those before it. */
+  static final List<List<String>> LAUNCH_LAYERS =
+      List.of(
+          List.of("io", "head", "cleanup"),
+          List.of("job"),
+          List.of("proof"),
+          List.of("plan"),
+          List.of("container"),
+          List.of("run"),
+          List.of("mpirun", "pernode"));
+
+  static final String LAUNCH = "dev.clusterrun.core.launch";
+
+  /** The top-level class a class of launch/ is part of (a nested type is part of its outer one). */
+  private static JavaClass topLevel(JavaClass c) {
+    JavaClass t = c;
+    while (t.getEnclosingClass().isPresent()) {
+      t = t.getEnclosingClass().get();
+    }
+    return t;
+  }
+
+  private static boolean inLaunch(JavaClass c) {
+    return c.getPackageName().equals(LAUNCH) || c.getPackageName().startsWith(LAUNCH + ".");
+  }
+
+  /** The role package of a class of launch/: "" for launch/ itself. */
+  private static String role(JavaClass c) {
+    String p = c.getPackageName();
+    return p.equals(LAUNCH) ? "" : p.substring(LAUNCH.length() + 1);
+  }
+
+  @Test
+  void launchRolesDependOneWay() {
+    Map<String, Integer> rank = new TreeMap<>();
+    for (int i = 0; i < LAUNCH_LAYERS.size(); i++) {
+      for (String r : LAUNCH_LAYERS.get(i)) {
+        rank.put(r, i);
+      }
+    }
+    rank.put("", LAUNCH_LAYERS.size());
+    Set<String> wrong = new TreeSet<>();
+    for (JavaClass c : CLASSES) {
+      if (!inLaunch(c)) {
+        continue;
+      }
+      assertThat(rank)
+          .as("role package of %s named in LAUNCH_LAYERS", c.getName())
+          .containsKey(role(c));
+      for (Dependency d : c.getDirectDependenciesFromSelf()) {
+        JavaClass t = d.getTargetClass();
+        if (!inLaunch(t) || role(t).equals(role(c))) {
+          continue;
+        }
+        if (rank.get(role(t)) >= rank.get(role(c))) {
+          wrong.add(topLevel(c).getName() + " -> " + topLevel(t).getName());
+        }
+      }
+    }
+    assertThat(wrong).as("dependencies of launch/'s role packages against LAUNCH_LAYERS").isEmpty();
+  }
+
+  @Test
+  void launchClassesHaveNoCycles() {
+    Map<String, Set<String>> uses = new TreeMap<>();
+    for (JavaClass c : CLASSES) {
+      if (!inLaunch(c)) {
+        continue;
+      }
+      Set<String> out = uses.computeIfAbsent(topLevel(c).getName(), k -> new TreeSet<>());
+      for (Dependency d : c.getDirectDependenciesFromSelf()) {
+        if (inLaunch(d.getTargetClass())) {
+          out.add(topLevel(d.getTargetClass()).getName());
+        }
+      }
+      out.remove(topLevel(c).getName());
+    }
+    assertThat(Cycles.of(uses)).as("cycles between classes of launch/").isEmpty();
+  }
+
+  @Test
+  void launchItselfKeepsOnlyTheRunsEntryPoints() {
+    Set<String> own = new TreeSet<>();
+    for (JavaClass c : CLASSES) {
+      if (c.getPackageName().equals(LAUNCH) && c.getEnclosingClass().isEmpty()) {
+        own.add(c.getSimpleName());
+      }
+    }
+    assertThat(own).as("top-level classes of launch/ itself").hasSizeLessThanOrEqualTo(15);
   }
 }

@@ -77,8 +77,8 @@ class UnusedMemberTest {
         "core.check.SharedPathProof$Verdict.notProven",
         "core.session.FanOut.<init>",
         "core.session.Session.over",
-        "core.launch.EnvironmentLayer.read",
-        "core.launch.JobRunner$Request.<init>",
+        "core.launch.job.EnvironmentLayer.read",
+        "core.launch.run.JobRunner$Request.<init>",
         "core.remote.SshTarget.of",
         "core.remote.SshTarget.withConnectTimeout",
         "core.remote.SshTarget.withIdentityAgent",
@@ -100,9 +100,9 @@ class UnusedMemberTest {
         "core.bench.References$MetricCheck.holds",
         "core.bench.References.entries",
         "core.bench.Verdict.passed",
-        "core.launch.HeadProcess.pid",
-        "core.launch.LaunchOptions.labels",
-        "core.launch.Setting.isSet",
+        "core.launch.head.HeadProcess.pid",
+        "core.launch.job.LaunchOptions.labels",
+        "core.launch.job.Setting.isSet",
         "core.mpi.MpiTuning$Additions.isEmpty",
         "core.mpi.MpiTuning$Keepalive.total",
         "core.remote.NodeConnectException.node");
@@ -120,8 +120,8 @@ class UnusedMemberTest {
         m,
         overload,
         "core.bench.BenchFlow.verdict",
-        "core.launch.JobResolver.resolve",
-        "core.launch.RunEnd.exitCode");
+        "core.launch.job.JobResolver.resolve",
+        "core.launch.run.RunEnd.exitCode");
     return m;
   }
 

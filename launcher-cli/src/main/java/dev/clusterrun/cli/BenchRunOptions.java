@@ -4,7 +4,7 @@ import dev.clusterrun.core.bench.BenchFlow;
 import dev.clusterrun.core.bench.BenchOutcome;
 import dev.clusterrun.core.bench.BenchPreset;
 import dev.clusterrun.core.bench.BenchRequest;
-import dev.clusterrun.core.launch.JobWords;
+import dev.clusterrun.core.launch.job.JobWords;
 import picocli.CommandLine.Mixin;
 
 /**

@@ -1,7 +1,7 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.bench.BenchPreset;
-import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.launch.job.LaunchOptions;
 import dev.clusterrun.core.spec.LauncherKind;
 import java.util.Iterator;
 import java.util.List;

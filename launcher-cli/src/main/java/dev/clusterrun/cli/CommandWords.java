@@ -1,6 +1,6 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.launch.JobWords;
+import dev.clusterrun.core.launch.job.JobWords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Stack;

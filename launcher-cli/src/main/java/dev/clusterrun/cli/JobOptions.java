@@ -1,7 +1,7 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.launch.JobInput;
-import dev.clusterrun.core.launch.JobWords;
+import dev.clusterrun.core.launch.job.JobInput;
+import dev.clusterrun.core.launch.job.JobWords;
 import dev.clusterrun.core.spec.JobFlags;
 import dev.clusterrun.core.spec.JobFlags.Choice;
 import dev.clusterrun.core.spec.SshSpec;

@@ -1,6 +1,6 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.launch.job.LaunchOptions;
 import dev.clusterrun.core.spec.JobFlags.Choice;
 import picocli.CommandLine.Option;
 

@@ -2,8 +2,8 @@ package dev.clusterrun.cli;
 
 import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.launch.LaunchFlow;
-import dev.clusterrun.core.launch.Plan;
-import dev.clusterrun.core.launch.PlanRenderer;
+import dev.clusterrun.core.launch.plan.Plan;
+import dev.clusterrun.core.launch.plan.PlanRenderer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

@@ -1,7 +1,7 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.ExitCode;
-import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.launch.job.LaunchOptions;
 import dev.clusterrun.core.output.ClosedReader;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.terminal.Detached;

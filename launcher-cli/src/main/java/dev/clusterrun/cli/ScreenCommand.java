@@ -1,7 +1,7 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.launch.JobWords;
-import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.launch.job.JobWords;
+import dev.clusterrun.core.launch.job.LaunchOptions;
 import dev.clusterrun.core.screen.ScreenFlow;
 import dev.clusterrun.core.screen.ScreenOutcome;
 import dev.clusterrun.core.screen.ScreenReport;

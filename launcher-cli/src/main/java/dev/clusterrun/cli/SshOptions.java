@@ -1,7 +1,7 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.launch.JobResolver;
-import dev.clusterrun.core.launch.Source;
+import dev.clusterrun.core.launch.job.JobResolver;
+import dev.clusterrun.core.launch.job.Source;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.SshFlags;
 import dev.clusterrun.core.spec.SshSpec;

@@ -3,8 +3,8 @@ package dev.clusterrun.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.ExitCode;
-import dev.clusterrun.core.launch.EnvironmentLayer;
-import dev.clusterrun.core.launch.JobWords;
+import dev.clusterrun.core.launch.job.EnvironmentLayer;
+import dev.clusterrun.core.launch.job.JobWords;
 import dev.clusterrun.core.spec.SpecLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package dev.clusterrun.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clusterrun.core.launch.RunEnd;
+import dev.clusterrun.core.launch.run.RunEnd;
 import org.junit.jupiter.api.Test;
 
 class ExitCodeTest {

@@ -140,7 +140,7 @@ class ShellcheckTest {
         .contains(
             "launcher-core/src/main/resources/dev/clusterrun/core/check/facts.sh",
             "launcher-core/src/main/resources/dev/clusterrun/core/setup/setup.sh",
-            "launcher-core/src/main/resources/dev/clusterrun/core/launch/agent-proof.sh",
+            "launcher-core/src/main/resources/dev/clusterrun/core/launch/proof/agent-proof.sh",
             "examples/local-cluster/enroot-standin/enroot",
             "examples/local-cluster/cluster.sh",
             "examples/bench/ci-hpcc.sh",

@@ -7,17 +7,19 @@ import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.Facts;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.EnrootArgs;
-import dev.clusterrun.core.launch.CanaryMode;
-import dev.clusterrun.core.launch.ContainerPreparer;
-import dev.clusterrun.core.launch.HeadCommands;
+import dev.clusterrun.core.launch.Launch;
 import dev.clusterrun.core.launch.LaunchFlow;
-import dev.clusterrun.core.launch.LaunchOptions;
 import dev.clusterrun.core.launch.LaunchOutcome;
-import dev.clusterrun.core.launch.Plan;
-import dev.clusterrun.core.launch.PlanRenderer;
-import dev.clusterrun.core.launch.ResolvedJob;
-import dev.clusterrun.core.launch.RunSummary;
-import dev.clusterrun.core.launch.Source;
+import dev.clusterrun.core.launch.container.ContainerPreparer;
+import dev.clusterrun.core.launch.container.PrepareException;
+import dev.clusterrun.core.launch.head.HeadCommands;
+import dev.clusterrun.core.launch.job.CanaryMode;
+import dev.clusterrun.core.launch.job.LaunchOptions;
+import dev.clusterrun.core.launch.job.ResolvedJob;
+import dev.clusterrun.core.launch.job.Source;
+import dev.clusterrun.core.launch.plan.Plan;
+import dev.clusterrun.core.launch.plan.PlanRenderer;
+import dev.clusterrun.core.launch.run.RunSummary;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Session;
@@ -102,8 +104,7 @@ public final class BenchFlow {
     }
     LaunchOutcome out =
         LaunchFlow.launch(
-            new LaunchFlow.Launch(
-                hostfile, first, runId, null, rq.launch(), rq.clusterrunVersion()),
+            new Launch(hostfile, first, runId, null, rq.launch(), rq.clusterrunVersion()),
             (session, report, j) -> flow.finish(j, session, report),
             console);
     return flow.report(first, out, new Gates(baseline, gate, references, cluster));
@@ -211,7 +212,7 @@ public final class BenchFlow {
               .actions()) {
         say(a);
       }
-    } catch (ContainerPreparer.PrepareException e) {
+    } catch (PrepareException e) {
       throw new ExitException(ExitCode.SETUP_FAILED, job.preset().id() + ": " + e.getMessage());
     }
     HplDat dat = settings.hpl().datOrAuto();

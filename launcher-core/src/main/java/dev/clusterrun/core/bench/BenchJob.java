@@ -3,11 +3,12 @@ package dev.clusterrun.core.bench;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
-import dev.clusterrun.core.launch.JobResolver;
-import dev.clusterrun.core.launch.Plan;
-import dev.clusterrun.core.launch.Planner;
-import dev.clusterrun.core.launch.ResolvedJob;
-import dev.clusterrun.core.launch.Source;
+import dev.clusterrun.core.launch.job.JobResolver;
+import dev.clusterrun.core.launch.job.ResolvedJob;
+import dev.clusterrun.core.launch.job.Source;
+import dev.clusterrun.core.launch.plan.Plan;
+import dev.clusterrun.core.launch.plan.PlanOptions;
+import dev.clusterrun.core.launch.plan.Planner;
 import dev.clusterrun.core.spec.ContainerSpec;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.JobSpec;
@@ -134,6 +135,6 @@ record BenchJob(BenchRequest rq, Hostfile hostfile, String runId) {
 
   Plan plan(ResolvedJob j) {
     return Planner.plan(
-        j, hostfile, new Planner.Options(runId, LaunchAgent.Daemon.ORTED, rq.launch().hook()));
+        j, hostfile, new PlanOptions(runId, LaunchAgent.Daemon.ORTED, rq.launch().hook()));
   }
 }

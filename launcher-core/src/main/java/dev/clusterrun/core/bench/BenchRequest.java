@@ -1,7 +1,7 @@
 package dev.clusterrun.core.bench;
 
-import dev.clusterrun.core.launch.JobInput;
-import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.launch.job.JobInput;
+import dev.clusterrun.core.launch.job.LaunchOptions;
 import java.util.List;
 
 /**

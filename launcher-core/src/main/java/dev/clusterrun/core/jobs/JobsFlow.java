@@ -2,8 +2,8 @@ package dev.clusterrun.core.jobs;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
-import dev.clusterrun.core.launch.RemoteReaper;
-import dev.clusterrun.core.launch.RunProcesses;
+import dev.clusterrun.core.launch.cleanup.RemoteReaper;
+import dev.clusterrun.core.launch.cleanup.RunProcesses;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.ShellScript;
 import dev.clusterrun.core.session.Progress;

@@ -2,8 +2,8 @@ package dev.clusterrun.core.jobs;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.WorkspaceDir;
-import dev.clusterrun.core.launch.JobRunner;
-import dev.clusterrun.core.launch.Lifeline;
+import dev.clusterrun.core.launch.cleanup.Lifeline;
+import dev.clusterrun.core.launch.run.JobRunner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -31,7 +31,7 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
    * One run.
    *
    * @param head the node whose processes carry the run's {@link
-   *     dev.clusterrun.core.launch.HeadMark}, or null when no node answering has it
+   *     dev.clusterrun.core.launch.head.HeadMark}, or null when no node answering has it
    * @param headless true when the clusterrun that started the run is gone, false when it lives,
    *     null when no node answering can tell (the head not reached, or a per-node run)
    * @param started when the run's oldest process started

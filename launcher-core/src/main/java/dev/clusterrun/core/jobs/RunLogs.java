@@ -2,7 +2,7 @@ package dev.clusterrun.core.jobs;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.ExitCode;
-import dev.clusterrun.core.launch.Lifeline;
+import dev.clusterrun.core.launch.cleanup.Lifeline;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

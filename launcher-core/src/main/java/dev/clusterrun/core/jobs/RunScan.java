@@ -1,7 +1,7 @@
 package dev.clusterrun.core.jobs;
 
-import dev.clusterrun.core.launch.HeadMark;
-import dev.clusterrun.core.launch.RunProcesses;
+import dev.clusterrun.core.launch.cleanup.RunProcesses;
+import dev.clusterrun.core.launch.head.HeadMark;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.ShellScript;
 import java.util.ArrayList;

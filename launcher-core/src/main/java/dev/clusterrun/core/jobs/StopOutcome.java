@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.ExitCode;
-import dev.clusterrun.core.launch.RemoteReaper;
+import dev.clusterrun.core.launch.cleanup.RemoteReaper;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,16 +2,22 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.check.CheckFlow;
-import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.image.ImagePin;
+import dev.clusterrun.core.launch.container.ContainerPreparer;
+import dev.clusterrun.core.launch.io.JobIo;
+import dev.clusterrun.core.launch.job.JobInput;
+import dev.clusterrun.core.launch.job.JobResolver;
+import dev.clusterrun.core.launch.job.LaunchOptions;
+import dev.clusterrun.core.launch.job.ResolvedJob;
+import dev.clusterrun.core.launch.plan.PerNodePlan;
+import dev.clusterrun.core.launch.plan.Plan;
+import dev.clusterrun.core.launch.plan.Planner;
+import dev.clusterrun.core.launch.plan.SettingsTable;
 import dev.clusterrun.core.session.Console;
-import dev.clusterrun.core.session.Session;
-import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.LauncherKind;
 import java.io.IOException;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,34 +28,6 @@ import java.util.List;
  * open, check, prepare, launch, finish. {@code plan} shows the plan alone.
  */
 public final class LaunchFlow {
-  static final Duration PROOF_TIMEOUT = Duration.ofSeconds(30);
-
-  /**
-   * Runs after the checks passed (or were skipped) and before the job; returns the job to run,
-   * which may differ from the one given (e.g. {@code hpl} finishes its command from probes inside
-   * the container). {@code report} is null when the checks were skipped.
-   */
-  @FunctionalInterface
-  public interface JobFinisher {
-    JobFinisher NONE = (session, report, job) -> job;
-
-    ResolvedJob finish(Session session, CheckReport report, ResolvedJob job)
-        throws IOException, InterruptedException;
-  }
-
-  /**
-   * A resolved job, ready to launch.
-   *
-   * @param jobFileText the job file, kept in the run directory (null when given by flags)
-   */
-  public record Launch(
-      Hostfile hostfile,
-      ResolvedJob job,
-      String runId,
-      String jobFileText,
-      LaunchOptions options,
-      String clusterrunVersion) {}
-
   private LaunchFlow() {}
 
   /** {@code clusterrun run}: the job resolved and planned, then launched. */
@@ -88,12 +66,12 @@ public final class LaunchFlow {
     ResolvedJob job = rq.input().resolve(hostfile);
     checkLauncher(job, hostfile, rq.options());
     String runId = newRunId(job.name().value());
-    ImagePin pin = pinOf(job);
+    ImagePin pin = job.imagePin();
     String imageNote = null;
     if (pin != null) {
       ImagePin.Outcome o = pin.resolve(CheckFlow.headRegistrySettings());
       if (o.ok()) {
-        job = pinned(job, o.pinned());
+        job = job.pinnedTo(o.pinned());
         imageNote = imageNote(o.pinned());
       } else {
         imageNote = "not resolved: " + o.problem() + (o.fix() == null ? "" : "; " + o.fix());
@@ -103,28 +81,6 @@ public final class LaunchFlow {
     return ContainerPreparer.lookUp(
             plans.plan(job, plans.shown(), null), job.workspacePath().value())
         .withImageNote(imageNote);
-  }
-
-  /**
-   * The pin of the job's registry image, or null: none for an image nobody gave (a preset's
-   * default) beside a named container, which is used as it is (Pyxis's habit, the plan's "only if
-   * missing"): the registry is not asked for it.
-   */
-  static ImagePin pinOf(ResolvedJob job) {
-    if (job.containerName().value() != null
-        && job.image().source() == Source.DEFAULT
-        && job.containerName().source() != Source.DEFAULT) {
-      return null;
-    }
-    return ImagePin.of(job.image().value(), job.workspacePath().value());
-  }
-
-  /** The job with its registry image pinned to the digest the run uses. */
-  static ResolvedJob pinned(ResolvedJob job, ImagePin.Pinned p) {
-    Setting<ImageRef> s = job.image();
-    return job.withImage(
-        Setting.of(
-            new ImageRef(ImageRef.Kind.URI, p.uri(), s.value().readAs()), s.source(), s.origin()));
   }
 
   /** What the plan says of the image's digest. */

@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.check.CheckReport;
+import dev.clusterrun.core.launch.run.RunSummary;
 import java.util.Map;
 
 /** How a launch ended: stopped before the job (and why), or run ({@link Ran}). */

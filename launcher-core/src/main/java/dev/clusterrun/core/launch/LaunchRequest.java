@@ -1,5 +1,8 @@
 package dev.clusterrun.core.launch;
 
+import dev.clusterrun.core.launch.job.JobInput;
+import dev.clusterrun.core.launch.job.LaunchOptions;
+
 /**
  * One {@code clusterrun run} (or {@code plan}, which shows what it would do).
  *

@@ -10,6 +10,23 @@ import dev.clusterrun.core.check.Facts;
 import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.image.ImagePin;
+import dev.clusterrun.core.launch.container.ContainerLock;
+import dev.clusterrun.core.launch.head.HeadCommands;
+import dev.clusterrun.core.launch.job.JobResolver;
+import dev.clusterrun.core.launch.job.ResolvedJob;
+import dev.clusterrun.core.launch.mpirun.ChosenHosts;
+import dev.clusterrun.core.launch.mpirun.EarlyStart;
+import dev.clusterrun.core.launch.mpirun.MpirunLauncher;
+import dev.clusterrun.core.launch.pernode.PerNodeLauncher;
+import dev.clusterrun.core.launch.plan.NetworkPick;
+import dev.clusterrun.core.launch.plan.NodeContainers;
+import dev.clusterrun.core.launch.plan.Plan;
+import dev.clusterrun.core.launch.plan.PlanOptions;
+import dev.clusterrun.core.launch.proof.DaemonProof;
+import dev.clusterrun.core.launch.run.JobRunner;
+import dev.clusterrun.core.launch.run.Launcher;
+import dev.clusterrun.core.launch.run.RunContext;
+import dev.clusterrun.core.launch.run.RunSummary;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.SshMasters;
 import dev.clusterrun.core.session.Console;
@@ -18,6 +35,7 @@ import dev.clusterrun.core.spec.LauncherKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -33,8 +51,11 @@ import java.util.Map;
  * start first among them.
  */
 final class RunAttempt implements AutoCloseable {
-  private final LaunchFlow.Launch launch;
-  private final LaunchFlow.JobFinisher finisher;
+  /** How long the workspace's proof and the head's logins may take. */
+  static final Duration PROOF_TIMEOUT = Duration.ofSeconds(30);
+
+  private final Launch launch;
+  private final JobFinisher finisher;
   private final Console console;
   private final RunPlans plans;
   private final long t0 = System.nanoTime();
@@ -53,8 +74,7 @@ final class RunAttempt implements AutoCloseable {
   private Plan firstPlan;
   private Launcher launcher;
 
-  RunAttempt(
-      LaunchFlow.Launch launch, RunPlans plans, LaunchFlow.JobFinisher finisher, Console console) {
+  RunAttempt(Launch launch, RunPlans plans, JobFinisher finisher, Console console) {
     this.launch = launch;
     this.plans = plans;
     this.finisher = finisher;
@@ -62,13 +82,13 @@ final class RunAttempt implements AutoCloseable {
     this.job = launch.job();
     this.checks = !launch.options().skipChecks();
     // The registry image's tag is asked once, on the head (the image check, or the early start).
-    this.pin = LaunchFlow.pinOf(job);
+    this.pin = job.imagePin();
     this.checkJob =
         new CheckJob(
             job.containerName().value(),
             job.mounts().value(),
             job.mountHome().value(),
-            Planner.startsImage(job),
+            NodeContainers.startsImage(job),
             pin,
             NodeContainers.othersStartImage(job));
     // enroot's version is read once per executable (EnrootVersions), not on every run.
@@ -81,7 +101,7 @@ final class RunAttempt implements AutoCloseable {
    * ({@link EarlyStart#consider}); then the container lock (with the checks) and the session.
    */
   void open() throws IOException, InterruptedException {
-    masters = SshMasters.forSettings(job.ssh().explicit(), LaunchFlow.PROOF_TIMEOUT);
+    masters = SshMasters.forSettings(job.ssh().explicit(), PROOF_TIMEOUT);
     opening = flow.opening(checkJob, selection(), workspace());
     if (masters != null && checks) {
       opening.give(masters);
@@ -91,7 +111,12 @@ final class RunAttempt implements AutoCloseable {
     }
     early =
         EarlyStart.consider(
-            launch, checks, finisher != LaunchFlow.JobFinisher.NONE, masters, this::candidate);
+            launch.job(),
+            launch.options(),
+            checks,
+            finisher != JobFinisher.NONE,
+            masters,
+            this::candidate);
     // A named container another run is making is judged once it is made: the lock is taken before
     // the logins that gather the facts, and let go after the checks.
     if (checks) {
@@ -127,7 +152,7 @@ final class RunAttempt implements AutoCloseable {
         workspaceProblem(
             checked.workspace() != null
                 ? checked.workspace()
-                : SharedPathProof.ofDirectory(session, workspace(), LaunchFlow.PROOF_TIMEOUT));
+                : SharedPathProof.ofDirectory(session, workspace(), PROOF_TIMEOUT));
     if (problem != null) {
       return new LaunchOutcome.WorkspaceNotShared(workspace(), problem);
     }
@@ -136,8 +161,8 @@ final class RunAttempt implements AutoCloseable {
   }
 
   /**
-   * The image pinned, the job finished ({@link LaunchFlow.JobFinisher}), the network settled, then
-   * the plan the run starts from and its launcher; null when the run goes on, else why it stops.
+   * The image pinned, the job finished ({@link JobFinisher}), the network settled, then the plan
+   * the run starts from and its launcher; null when the run goes on, else why it stops.
    */
   LaunchOutcome prepare() throws IOException, InterruptedException {
     CheckReport report = report();
@@ -150,14 +175,14 @@ final class RunAttempt implements AutoCloseable {
         // Said by the image check's WARN too, which a run that passed does not show.
         console.progress().note("warning: " + o.pinned().warning());
       }
-      job = LaunchFlow.pinned(job, o.pinned());
+      job = job.pinnedTo(o.pinned());
     }
     job = finisher.finish(session, report, job);
     NetworkPick network = NetworkPick.settle(job, networkFacts(report), session.head());
     console.progress().note("network: " + network.value() + " (" + network.origin() + ")");
     Facts head = RunFacts.head(report, session.head());
     if (job.launcher().value() == LauncherKind.PER_NODE) {
-      Planner.Options o = plans.options(job, null, null, null);
+      PlanOptions o = plans.options(job, null, null, null);
       firstPlan = plans.plan(job, o, null);
       PerNodeLauncher perNode =
           new PerNodeLauncher(
@@ -188,7 +213,7 @@ final class RunAttempt implements AutoCloseable {
         .choosing(
             chosen == null
                 ? null
-                : new MpirunLauncher.Chosen(chosen, String.join(" ", job.mpiArgs().value())),
+                : new ChosenHosts(chosen, String.join(" ", job.mpiArgs().value())),
             launch.options().io())
         .withEarly(early, this::stopEarly);
   }
@@ -276,7 +301,7 @@ final class RunAttempt implements AutoCloseable {
       if (!o.ok()) {
         return null;
       }
-      j = LaunchFlow.pinned(j, o.pinned());
+      j = j.pinnedTo(o.pinned());
     }
     boolean others = launch.hostfile().names().stream().anyMatch(n -> !n.equals(head));
     NetworkPick network = NetworkPick.settle(j, Map.of(head, f), head);

@@ -6,6 +6,7 @@ import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.FactParser;
 import dev.clusterrun.core.check.Facts;
 import dev.clusterrun.core.image.ImagePin;
+import dev.clusterrun.core.launch.proof.DaemonProof;
 import dev.clusterrun.core.remote.ExecResult;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,6 +2,15 @@ package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.launch.job.JobResolver;
+import dev.clusterrun.core.launch.job.LaunchOptions;
+import dev.clusterrun.core.launch.job.ResolvedJob;
+import dev.clusterrun.core.launch.mpirun.DaemonDetection;
+import dev.clusterrun.core.launch.mpirun.EarlyStart;
+import dev.clusterrun.core.launch.plan.NetworkPick;
+import dev.clusterrun.core.launch.plan.Plan;
+import dev.clusterrun.core.launch.plan.PlanOptions;
+import dev.clusterrun.core.launch.plan.Planner;
 import dev.clusterrun.core.spec.LauncherKind;
 import java.io.IOException;
 import java.util.HashMap;
@@ -9,8 +18,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The plans of one run: {@link Planner.Options} built in one place from the run's settings, and a
- * plan made once for the same inputs. Before any node is touched the job is only checked ({@link
+ * The plans of one run: {@link PlanOptions} built in one place from the run's settings, and a plan
+ * made once for the same inputs. Before any node is touched the job is only checked ({@link
  * #check}); the plan is made from the facts. The early start's plan (made from the head's facts),
  * the run's plan once the checks are in and the launcher's plan for the daemon it found are one
  * plan whenever their job and options are the same; a plan is made again only when an input
@@ -22,10 +31,10 @@ final class RunPlans {
   /** What makes a plan: {@link Planner#plan}, or a test's counting stand-in. */
   @FunctionalInterface
   interface Maker {
-    Plan plan(ResolvedJob job, Hostfile hostfile, Planner.Options options, Integer masterPort);
+    Plan plan(ResolvedJob job, Hostfile hostfile, PlanOptions options, Integer masterPort);
   }
 
-  private record Key(ResolvedJob job, Planner.Options options, Integer masterPort) {}
+  private record Key(ResolvedJob job, PlanOptions options, Integer masterPort) {}
 
   private final Maker maker;
   private final Hostfile hostfile;
@@ -56,15 +65,15 @@ final class RunPlans {
    * @param network the network settled from the facts, null before
    * @param sshMasters the head's SSH masters mpirun's ssh rides on, or null
    */
-  Planner.Options options(
+  PlanOptions options(
       ResolvedJob job, LaunchAgent.Daemon daemon, NetworkPick network, String sshMasters) {
     LaunchAgent.Daemon fixed = given();
     if (job.launcher().value() == LauncherKind.PER_NODE) {
-      return new Planner.Options(runId, LaunchAgent.Daemon.ORTED, settings.hook(), fixed == null);
+      return new PlanOptions(runId, LaunchAgent.Daemon.ORTED, settings.hook(), fixed == null);
     }
     LaunchAgent.Daemon d =
         daemon != null ? daemon : fixed != null ? fixed : LaunchAgent.Daemon.ORTED;
-    return new Planner.Options(runId, d, settings.hook(), fixed == null)
+    return new PlanOptions(runId, d, settings.hook(), fixed == null)
         .withNetwork(network)
         .withSshMasters(sshMasters)
         .withIo(settings.io());
@@ -74,9 +83,9 @@ final class RunPlans {
    * The options {@code plan} shows: the network not settled, the daemon orted unless given (with
    * {@code --mpi-daemon auto}, run asks the container).
    */
-  Planner.Options shown() {
+  PlanOptions shown() {
     LaunchAgent.Daemon fixed = given();
-    return new Planner.Options(
+    return new PlanOptions(
             runId, fixed == null ? LaunchAgent.Daemon.ORTED : fixed, settings.hook(), fixed == null)
         .withIo(settings.io());
   }
@@ -90,7 +99,7 @@ final class RunPlans {
   }
 
   /** The plan of {@code job} with {@code options}: made once, then the same plan. */
-  synchronized Plan plan(ResolvedJob job, Planner.Options options, Integer masterPort) {
+  synchronized Plan plan(ResolvedJob job, PlanOptions options, Integer masterPort) {
     Key k = new Key(job, options, masterPort);
     Plan p = made.get(k);
     if (p == null) {
@@ -114,7 +123,7 @@ final class RunPlans {
    */
   EarlyStart.Candidate early(
       ResolvedJob job, NetworkPick network, String sshMasters, String dataPath) throws IOException {
-    Planner.Options assumed = options(job, null, network, sshMasters);
+    PlanOptions assumed = options(job, null, network, sshMasters);
     Plan plan = plan(job, assumed, null);
     LaunchAgent.Daemon d = given();
     if (d == null) {

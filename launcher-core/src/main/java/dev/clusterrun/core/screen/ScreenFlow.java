@@ -6,15 +6,16 @@ import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.Sha256;
 import dev.clusterrun.core.bench.References;
 import dev.clusterrun.core.cluster.Hostfile;
-import dev.clusterrun.core.launch.JobResolver;
+import dev.clusterrun.core.launch.Launch;
 import dev.clusterrun.core.launch.LaunchFlow;
-import dev.clusterrun.core.launch.LaunchOptions;
 import dev.clusterrun.core.launch.LaunchOutcome;
-import dev.clusterrun.core.launch.ResolvedJob;
-import dev.clusterrun.core.launch.RunEnd;
-import dev.clusterrun.core.launch.RunSummary;
-import dev.clusterrun.core.launch.Setting;
-import dev.clusterrun.core.launch.Source;
+import dev.clusterrun.core.launch.job.JobResolver;
+import dev.clusterrun.core.launch.job.LaunchOptions;
+import dev.clusterrun.core.launch.job.ResolvedJob;
+import dev.clusterrun.core.launch.job.Setting;
+import dev.clusterrun.core.launch.job.Source;
+import dev.clusterrun.core.launch.run.RunEnd;
+import dev.clusterrun.core.launch.run.RunSummary;
 import dev.clusterrun.core.remote.ShellScript;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.spec.ContainerSpec;
@@ -278,9 +279,8 @@ public final class ScreenFlow {
             Integer.toString(hf.hosts().size()),
             PairRounds.argument(rounds));
     LaunchOptions o = again ? rq.launch().withoutChecks() : rq.launch();
-    LaunchFlow.Launch launch =
-        new LaunchFlow.Launch(
-            hf, first, LaunchFlow.newRunId("screen"), null, o, rq.clusterrunVersion());
+    Launch launch =
+        new Launch(hf, first, LaunchFlow.newRunId("screen"), null, o, rq.clusterrunVersion());
     return LaunchFlow.launch(
         launch,
         (session, report, job) -> {

@@ -3,7 +3,7 @@ package dev.clusterrun.core.screen;
 import dev.clusterrun.core.bench.BenchResult;
 import dev.clusterrun.core.bench.ResultsLog;
 import dev.clusterrun.core.bench.Verdict;
-import dev.clusterrun.core.launch.RunSummary;
+import dev.clusterrun.core.launch.run.RunSummary;
 import dev.clusterrun.core.screen.ScreenJudge.Cell;
 import dev.clusterrun.core.screen.ScreenJudge.Metric;
 import java.io.IOException;

@@ -2,8 +2,8 @@ package dev.clusterrun.core.screen;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.bench.References;
-import dev.clusterrun.core.launch.JobInput;
-import dev.clusterrun.core.launch.LaunchOptions;
+import dev.clusterrun.core.launch.job.JobInput;
+import dev.clusterrun.core.launch.job.LaunchOptions;
 import java.nio.file.Path;
 
 /**

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * A job as one layer gives it (the YAML file, the environment or the flags). Every field may be
- * null, meaning "this layer does not say"; {@code dev.clusterrun.core.launch.JobResolver} merges
- * the layers with precedence flag &gt; environment &gt; file &gt; default.
+ * null, meaning "this layer does not say"; {@code dev.clusterrun.core.launch.job.JobResolver}
+ * merges the layers with precedence flag &gt; environment &gt; file &gt; default.
  *
  * @param name job name, used in run directory names
  * @param command the program and its arguments, as words (run by mpirun inside the container)

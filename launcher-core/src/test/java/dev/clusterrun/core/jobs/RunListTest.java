@@ -77,7 +77,7 @@ class RunListTest {
     java.nio.file.Path dir = ws.resolve("runs/" + A);
     java.nio.file.Files.createDirectories(dir);
     java.nio.file.Files.writeString(
-        dir.resolve(dev.clusterrun.core.launch.JobRunner.TIME_LIMIT_FILE),
+        dir.resolve(dev.clusterrun.core.launch.run.JobRunner.TIME_LIMIT_FILE),
         now.plusSeconds(3725).toString() + "\n");
     RunList plain = RunList.of(List.of(head(), other("node2")), Map.of());
     assertThat(plain.renderTable(now)).doesNotContain("TIME LEFT");

@@ -25,7 +25,7 @@ class RunScanTest {
     String gone = "20261127-040000-g" + tail + "-0002";
     long me = ProcessHandle.current().pid();
     String myStart =
-        dev.clusterrun.core.launch.HeadMarkAccess.startTicks(
+        dev.clusterrun.core.launch.head.HeadMarkAccess.startTicks(
             java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat")));
     ProcessBuilder a = new ProcessBuilder("sleep", "60");
     a.environment().put("CLUSTERRUN_RUN_ID", alive);

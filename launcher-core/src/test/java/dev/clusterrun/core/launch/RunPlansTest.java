@@ -3,6 +3,18 @@ package dev.clusterrun.core.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.launch.job.CanaryMode;
+import dev.clusterrun.core.launch.job.JobResolver;
+import dev.clusterrun.core.launch.job.LaunchOptions;
+import dev.clusterrun.core.launch.job.ResolvedJob;
+import dev.clusterrun.core.launch.job.Source;
+import dev.clusterrun.core.launch.mpirun.DaemonDetection;
+import dev.clusterrun.core.launch.mpirun.EarlyStart;
+import dev.clusterrun.core.launch.mpirun.MpirunLauncher;
+import dev.clusterrun.core.launch.plan.NetworkPick;
+import dev.clusterrun.core.launch.plan.Plan;
+import dev.clusterrun.core.launch.plan.Planner;
+import dev.clusterrun.core.launch.plan.PlannerTest;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.JobSpecBuilder;
 import java.nio.file.Files;

@@ -1,0 +1,2 @@
+/** The head's processes of a run: their output spooled, their process group signalled. */
+package dev.clusterrun.core.launch.head;

@@ -1,0 +1,2 @@
+/** One run around its launcher: the run directory, the clean-up, {@code summary.json}. */
+package dev.clusterrun.core.launch.run;

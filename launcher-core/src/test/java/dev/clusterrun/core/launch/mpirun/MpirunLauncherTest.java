@@ -1,0 +1,63 @@
+package dev.clusterrun.core.launch.mpirun;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.launch.container.ContainerPreparer;
+import dev.clusterrun.core.launch.plan.Plan;
+import dev.clusterrun.core.launch.plan.PlannerTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MpirunLauncherTest {
+  @TempDir Path ws;
+
+  private Plan plan(String image, String name) {
+    return PlannerTest.planOf(ws, image, name);
+  }
+
+  @Test
+  void theDaemonIsRememberedOnlyForContentsThatCannotChangeUnseen() throws Exception {
+    Path img = ws.resolve("i.sqsh");
+    Files.writeString(img, "one");
+    Plan direct = plan(img.toString(), null);
+    String key = DaemonDetection.contentKey(direct, ws, null);
+    assertThat(key).startsWith("image " + img + " 3 ");
+    // A rebuilt image is other contents.
+    Files.writeString(img, "other");
+    Files.setLastModifiedTime(img, FileTime.fromMillis(1000));
+    assertThat(DaemonDetection.contentKey(direct, ws, null)).isNotEqualTo(key);
+
+    // A named container: only with clusterrun's record of what made it, which a re-creation
+    // rewrites.
+    Plan named = plan(img.toString(), "mine");
+    assertThat(DaemonDetection.contentKey(named, ws, null)).isNull();
+    Path rec = ContainerPreparer.containerRecord(ws, "mine");
+    Files.createDirectories(rec.getParent());
+    Files.writeString(rec, "/x/i.sqsh 3 100\n");
+    String before = DaemonDetection.contentKey(named, ws, null);
+    assertThat(before).startsWith("container mine /x/i.sqsh 3 100 ");
+    Files.setLastModifiedTime(rec, FileTime.fromMillis(5000));
+    assertThat(DaemonDetection.contentKey(named, ws, null)).isNotEqualTo(before);
+
+    // Made outside clusterrun (no record): known by its root directory in the head's data path,
+    // which a removal and a new `enroot create` replace.
+    Plan outside = plan(img.toString(), "theirs");
+    Path data = Files.createDirectories(ws.resolve("data"));
+    assertThat(DaemonDetection.contentKey(outside, ws, data.toString())).isNull();
+    Path rootfs = Files.createDirectories(data.resolve("theirs"));
+    String made = DaemonDetection.contentKey(outside, ws, data.toString());
+    assertThat(made).startsWith("container theirs rootfs " + rootfs + " ");
+    assertThat(DaemonDetection.contentKey(outside, ws, data.toString())).isEqualTo(made);
+    Files.delete(rootfs);
+    Thread.sleep(20);
+    Files.createDirectories(rootfs);
+    assertThat(DaemonDetection.contentKey(outside, ws, data.toString())).isNotEqualTo(made);
+
+    assertThat(DaemonDetection.daemonFor("5.0.3")).isEqualTo(LaunchAgent.Daemon.PRTED);
+    assertThat(DaemonDetection.daemonFor("4.1.4")).isEqualTo(LaunchAgent.Daemon.ORTED);
+  }
+}
