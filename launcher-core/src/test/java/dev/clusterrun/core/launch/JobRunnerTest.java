@@ -65,7 +65,7 @@ class JobRunnerTest {
     JobRunner runner =
         new JobRunner(
             INTERRUPTED,
-            Session.over(
+            new Session(
                 PlannerTest.TWO_BY_EIGHT,
                 "gpu01",
                 Map.of("gpu01", counting),
@@ -105,7 +105,7 @@ class JobRunnerTest {
     MpirunLauncher mpirun = mpirun(job);
     new JobRunner(
             INTERRUPTED,
-            Session.over(
+            new Session(
                 PlannerTest.TWO_BY_EIGHT, "gpu01", Map.of(), Map.of(), new FanOut(2), saying),
             new Console(
                 saying, new ByteArrayOutputStream(), new ByteArrayOutputStream(), null, null))
