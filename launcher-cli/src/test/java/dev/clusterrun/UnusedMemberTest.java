@@ -76,7 +76,6 @@ class UnusedMemberTest {
         "core.check.SharedPathProof$Verdict.assumed",
         "core.check.SharedPathProof$Verdict.notProven",
         "core.session.FanOut.<init>",
-        "core.session.Session.over",
         "core.launch.job.EnvironmentLayer.read",
         "core.launch.run.JobRunner$Request.<init>",
         "core.remote.SshTarget.of",

@@ -82,7 +82,7 @@ public record BenchResult(
 
   /** A result for output that could not be read; never a pass. */
   public static BenchResult parseError(String preset, String reason) {
-    return builder(preset).verdict(Verdict.PARSE_ERROR).reason(reason).build();
+    return builder(preset).parseError(reason);
   }
 
   /** The same result with where and when it ran. */
@@ -180,6 +180,16 @@ public record BenchResult(
     public Builder verdict(Verdict v) {
       this.verdict = v;
       return this;
+    }
+
+    /** The result, {@link Verdict#FAILED} for {@code why}. */
+    public BenchResult failed(String why) {
+      return verdict(Verdict.FAILED).reason(why).build();
+    }
+
+    /** The result, a {@link Verdict#PARSE_ERROR} for {@code why}. */
+    public BenchResult parseError(String why) {
+      return verdict(Verdict.PARSE_ERROR).reason(why).build();
     }
 
     public Builder reason(String r) {

@@ -125,26 +125,22 @@ public final class HpccParser implements BenchParser {
               : "hpcc's summary says Success=0");
     }
     if (!failures.isEmpty()) {
-      return b.verdict(Verdict.FAILED).reason(String.join("; ", failures)).build();
+      return b.failed(String.join("; ", failures));
     }
     if (summary == null) {
-      return b.verdict(Verdict.PARSE_ERROR)
-          .reason(
-              "no \"Begin of Summary section\" … \"End of Summary section\" in "
-                  + OUTPUT_FILE
-                  + "; hpcc did not finish or the file is cut short")
-          .build();
+      return b.parseError(
+          "no \"Begin of Summary section\" … \"End of Summary section\" in "
+              + OUTPUT_FILE
+              + "; hpcc did not finish or the file is cut short");
     }
     if (hpl == null) {
-      return b.verdict(Verdict.PARSE_ERROR)
-          .reason("no \"Begin of HPL section\" … \"End of HPL section\" in " + OUTPUT_FILE)
-          .build();
+      return b.parseError("no \"Begin of HPL section\" … \"End of HPL section\" in " + OUTPUT_FILE);
     }
     if (hpl.verdict() != Verdict.PASSED) {
       return b.verdict(hpl.verdict()).reason("HPL: " + hpl.reason()).build();
     }
     if (!summary.containsKey("HPL_Tflops")) {
-      return b.verdict(Verdict.PARSE_ERROR).reason("the summary section has no HPL_Tflops").build();
+      return b.parseError("the summary section has no HPL_Tflops");
     }
     return b.verdict(Verdict.PASSED).build();
   }

@@ -55,14 +55,12 @@ public final class HpcgParser implements BenchParser {
       b.headline(new Metric("HPCG", rating, "GFLOP/s"));
     }
     if (invalid) {
-      return b.verdict(Verdict.FAILED).reason("HPCG result is INVALID").build();
+      return b.failed("HPCG result is INVALID");
     }
     if (rating == null || rating.isNaN()) {
-      return b.verdict(Verdict.PARSE_ERROR)
-          .reason(
-              "no \"HPCG result is VALID with a GFLOP/s rating of\" line; HPCG did not finish or"
-                  + " the output is cut short")
-          .build();
+      return b.parseError(
+          "no \"HPCG result is VALID with a GFLOP/s rating of\" line; HPCG did not finish or"
+              + " the output is cut short");
     }
     return b.verdict(Verdict.PASSED).build();
   }

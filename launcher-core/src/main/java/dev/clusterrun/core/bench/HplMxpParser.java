@@ -159,23 +159,19 @@ public final class HplMxpParser implements BenchParser {
       b.timeSeconds((luSeconds == null ? 0 : luSeconds) + (irSeconds == null ? 0 : irSeconds));
     }
     if (!failures.isEmpty()) {
-      return b.verdict(Verdict.FAILED).reason(String.join("; ", failures)).build();
+      return b.failed(String.join("; ", failures));
     }
     if (best == null) {
-      return b.verdict(Verdict.PARSE_ERROR)
-          .reason(
-              "no \"GFLOPS = …, per GPU = …\" result line; HPL-MxP did not finish or the output"
-                  + " is cut short")
-          .build();
+      return b.parseError(
+          "no \"GFLOPS = …, per GPU = …\" result line; HPL-MxP did not finish or the output"
+              + " is cut short");
     }
     for (Block blk : blocks) {
       if (blk.passed() == null) {
-        return b.verdict(Verdict.PARSE_ERROR)
-            .reason("a result without its residual check line; the output is cut short")
-            .build();
+        return b.parseError("a result without its residual check line; the output is cut short");
       }
       if (blk.gflops().isNaN() || (blk.residual() != null && blk.residual().isNaN())) {
-        return b.verdict(Verdict.FAILED).reason("HPL-MxP reported NaN").build();
+        return b.failed("HPL-MxP reported NaN");
       }
     }
     return b.verdict(Verdict.PASSED).build();

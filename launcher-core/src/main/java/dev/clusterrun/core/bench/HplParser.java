@@ -161,35 +161,27 @@ public final class HplParser implements BenchParser {
           failures.isEmpty()
               ? failed + " test(s) completed and failed residual checks"
               : String.join("; ", failures);
-      return b.verdict(Verdict.FAILED).reason(reason).build();
+      return b.failed(reason);
     }
     if (rows.isEmpty()) {
-      return b.verdict(Verdict.PARSE_ERROR)
-          .reason(
-              "no HPL result row (T/V N NB P Q Time Gflops) in the output;"
-                  + " HPL did not run or the output is cut short")
-          .build();
+      return b.parseError(
+          "no HPL result row (T/V N NB P Q Time Gflops) in the output;"
+              + " HPL did not run or the output is cut short");
     }
     if (passed == null) {
       if (unchecked != null) {
-        return b.verdict(Verdict.FAILED)
-            .reason(
-                unchecked
-                    + " test(s) completed without residual checks (threshold <= 0 in the dat"
-                    + " file); an unchecked result is not a pass")
-            .build();
+        return b.failed(
+            unchecked
+                + " test(s) completed without residual checks (threshold <= 0 in the dat"
+                + " file); an unchecked result is not a pass");
       }
-      return b.verdict(Verdict.PARSE_ERROR)
-          .reason(
-              "the output ends before HPL's summary (\"N tests completed and passed residual"
-                  + " checks\"); the run was cut short or its output truncated")
-          .build();
+      return b.parseError(
+          "the output ends before HPL's summary (\"N tests completed and passed residual"
+              + " checks\"); the run was cut short or its output truncated");
     }
     for (HplRow r : rows) {
       if (Double.isNaN(r.gflops()) || (r.residual() != null && Double.isNaN(r.residual()))) {
-        return b.verdict(Verdict.FAILED)
-            .reason("HPL reported NaN for N=" + r.n() + " NB=" + r.nb())
-            .build();
+        return b.failed("HPL reported NaN for N=" + r.n() + " NB=" + r.nb());
       }
     }
     if (passed == 0) {
@@ -197,14 +189,13 @@ public final class HplParser implements BenchParser {
           skipped != null && skipped > 0
               ? "all " + skipped + " test(s) skipped because of illegal input values"
               : "no test passed the residual check";
-      return b.verdict(Verdict.FAILED).reason(why).build();
+      return b.failed(why);
     }
     if (scan.orphanFailures == 0 && passed < rows.size()) {
       long withoutCheck = rows.stream().filter(r -> r.residualPassed() == null).count();
       if (withoutCheck > 0) {
-        return b.verdict(Verdict.FAILED)
-            .reason(rows.size() + " result rows but only " + passed + " passed the residual check")
-            .build();
+        return b.failed(
+            rows.size() + " result rows but only " + passed + " passed the residual check");
       }
     }
     return b.verdict(Verdict.PASSED).build();

@@ -95,27 +95,21 @@ public final class NcclTestsParser implements BenchParser {
       b.metric("out_of_bounds", oob);
     }
     if (failure != null) {
-      return b.verdict(Verdict.FAILED).reason(failure).build();
+      return b.failed(failure);
     }
     if (wrong > 0) {
-      return b.verdict(Verdict.FAILED)
-          .reason(wrong + " wrong value(s) in the #wrong columns")
-          .build();
+      return b.failed(wrong + " wrong value(s) in the #wrong columns");
     }
     if (oobFailed || (oob != null && oob > 0)) {
-      return b.verdict(Verdict.FAILED).reason(oob + " out-of-bounds value(s)").build();
+      return b.failed(oob + " out-of-bounds value(s)");
     }
     if (avg == null || sizes == 0) {
-      return b.verdict(Verdict.PARSE_ERROR)
-          .reason(
-              "no size table and \"# Avg bus bandwidth\" line; the test did not finish or the"
-                  + " output is cut short")
-          .build();
+      return b.parseError(
+          "no size table and \"# Avg bus bandwidth\" line; the test did not finish or the"
+              + " output is cut short");
     }
     if (oob == null) {
-      return b.verdict(Verdict.PARSE_ERROR)
-          .reason("no \"# Out of bounds values\" line; the output is cut short")
-          .build();
+      return b.parseError("no \"# Out of bounds values\" line; the output is cut short");
     }
     return b.verdict(Verdict.PASSED).build();
   }

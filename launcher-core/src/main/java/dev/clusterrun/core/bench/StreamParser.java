@@ -62,19 +62,16 @@ public final class StreamParser implements BenchParser {
       b.headline(new Metric("Triad", triad, unit));
     }
     if (failedValidation != null) {
-      return b.verdict(Verdict.FAILED).reason(failedValidation).build();
+      return b.failed(failedValidation);
     }
     if (triad == null || min.size() < 4) {
-      return b.verdict(Verdict.PARSE_ERROR)
-          .reason(
-              "no complete Copy/Scale/Add/Triad table; STREAM did not finish or the output is"
-                  + " cut short")
-          .build();
+      return b.parseError(
+          "no complete Copy/Scale/Add/Triad table; STREAM did not finish or the output is"
+              + " cut short");
     }
     if (!validates && !nvidia) {
-      return b.verdict(Verdict.PARSE_ERROR)
-          .reason("no \"Solution Validates\" line after the table; the output is cut short")
-          .build();
+      return b.parseError(
+          "no \"Solution Validates\" line after the table; the output is cut short");
     }
     return b.verdict(Verdict.PASSED).build();
   }

@@ -43,7 +43,13 @@ public final class Session implements AutoCloseable {
   private Reach reach;
   private FanOut.Task<Boolean> releasing;
 
-  private Session(
+  /**
+   * A session over shells that are open already (tests, and callers that made their own).
+   *
+   * @param head the node clusterrun runs on; must be in {@code shells}
+   * @param unreachable nodes that could not be reached, with the problem
+   */
+  public Session(
       Hostfile hostfile,
       String head,
       Map<String, NodeShell> shells,
@@ -276,22 +282,6 @@ public final class Session implements AutoCloseable {
   public Reach reach() {
     Reach r = reach;
     return r == null ? Reach.DIRECT : r;
-  }
-
-  /**
-   * A session over shells that are open already (tests, and callers that made their own).
-   *
-   * @param head the node clusterrun runs on; must be in {@code shells}
-   * @param unreachable nodes that could not be reached, with the problem
-   */
-  public static Session over(
-      Hostfile hostfile,
-      String head,
-      Map<String, NodeShell> shells,
-      Map<String, String> unreachable,
-      FanOut fanOut,
-      Progress progress) {
-    return new Session(hostfile, head, shells, unreachable, fanOut, progress);
   }
 
   private record Unreachable(String node, String problem) {}

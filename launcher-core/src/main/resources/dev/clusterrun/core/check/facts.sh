@@ -303,16 +303,22 @@ if [ -f "$CR_SYSCONF/enroot.conf" ]; then cr_add_conf "$CR_SYSCONF/enroot.conf";
 for cr_f in "$CR_SYSCONF"/enroot.conf.d/*.conf; do
   if [ -f "$cr_f" ]; then cr_add_conf "$cr_f"; fi
 done
-# Whether a file is hashed in the batch: set with cr_f from the numbered pairs cr_cf_N, cr_cp_N.
-cr_p=''
-cr_conf_batch() {
-  set --
+# cr_pick FILES KINDS N 'KIND...': appends to cr_args the files cr_FILES_J (J below N) whose
+# cr_KINDS_J is one of the KINDs, as words for eval "CMD $cr_args": only names and counters are
+# ever part of the evaluated text, never a file's name.
+cr_pk='' cr_args=''
+cr_pick() {
   cr_j=0
-  while [ "$cr_j" -lt "$cr_nc" ]; do
-    eval "cr_f=\$cr_cf_$cr_j cr_p=\$cr_cp_$cr_j"
-    if [ "$cr_p" = yes ]; then set -- "$@" "$cr_f"; fi
+  while [ "$cr_j" -lt "$3" ]; do
+    eval "cr_pk=\$cr_$2_$cr_j"
+    case " $4 " in *" $cr_pk "*) cr_args="$cr_args \"\$cr_$1_$cr_j\"" ;; esac
     cr_j=$((cr_j + 1))
   done
+}
+# Whether a file is hashed in the batch: set with cr_f from the numbered pairs cr_cf_N, cr_cp_N.
+cr_p=''
+# cr_conf_batch FILE...: one sha256sum and one scan for the plain files.
+cr_conf_batch() {
   cr_sums=
   cr_sc=
   if [ $# -gt 0 ]; then
@@ -320,7 +326,9 @@ cr_conf_batch() {
     cr_sc=$(cr_scan "$@")
   fi
 }
-cr_conf_batch
+cr_args=
+cr_pick cf cp "$cr_nc" yes
+eval "cr_conf_batch $cr_args"
 cr_j=0
 while [ "$cr_j" -lt "$cr_nc" ]; do
   eval "cr_f=\$cr_cf_$cr_j cr_p=\$cr_cp_$cr_j"
@@ -510,37 +518,27 @@ cr_add_environ() {
 }
 cr_add_environ system "$CR_SYSCONF/environ.d"
 if [ -n "${ENROOT_CONFIG_PATH-}" ]; then cr_add_environ user "$ENROOT_CONFIG_PATH/environ.d"; fi
+# cr_hook_batch FILE...: one stat and one sha256sum for the plain hooks.
 cr_hook_batch() {
-  set --
-  cr_j=0
-  while [ "$cr_j" -lt "$cr_nh" ]; do
-    eval "cr_f=\$cr_hf_$cr_j cr_k=\$cr_hk_$cr_j"
-    if [ "$cr_k" != o ]; then set -- "$@" "$cr_f"; fi
-    cr_j=$((cr_j + 1))
-  done
   cr_stats=
   cr_sums=
   if [ $# -gt 0 ]; then
     cr_stats=$(stat -L -c '%n/%a %u %U %F' -- "$@" 2>/dev/null)
     cr_sums=$(sha256sum -- "$@" 2>/dev/null)
   fi
-  set --
-  cr_j=0
-  while [ "$cr_j" -lt "$cr_nh" ]; do
-    eval "cr_f=\$cr_hf_$cr_j cr_k=\$cr_hk_$cr_j"
-    if [ "$cr_k" = f ]; then set -- "$@" "$cr_f"; fi
-    cr_j=$((cr_j + 1))
-  done
-  cr_j=0
-  while [ "$cr_j" -lt "$cr_ne" ]; do
-    eval "cr_f=\$cr_ef_$cr_j cr_k=\$cr_ek_$cr_j"
-    if [ "$cr_k" = f ]; then set -- "$@" "$cr_f"; fi
-    cr_j=$((cr_j + 1))
-  done
+}
+# cr_plain_scan FILE...: one scan for the plain regular files, hooks and environ.d files alike.
+cr_plain_scan() {
   cr_sc=
   if [ $# -gt 0 ]; then cr_sc=$(cr_scan "$@"); fi
 }
-cr_hook_batch
+cr_args=
+cr_pick hf hk "$cr_nh" 'f d'
+eval "cr_hook_batch $cr_args"
+cr_args=
+cr_pick hf hk "$cr_nh" f
+cr_pick ef ek "$cr_ne" f
+eval "cr_plain_scan $cr_args"
 cr_hook=0
 while [ "$cr_hook" -lt "$cr_nh" ]; do
   eval "cr_f=\$cr_hf_$cr_hook cr_k=\$cr_hk_$cr_hook cr_x=\$cr_hs_$cr_hook"

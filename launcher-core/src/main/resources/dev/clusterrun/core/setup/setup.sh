@@ -87,6 +87,18 @@ get() {
 }
 # What get sets, named here once.
 p='' f='' h='' bp='' tmpl='' fm='' s='' text='' ti='' bi='' mi='' dj='' dir='' sk=''
+# change I: the words of change I and whether it is skipped, into p f h bp tmpl fm s text sk.
+change() {
+    get p path "$1"
+    get f fp "$1"
+    get h how "$1"
+    get bp backup "$1"
+    get tmpl template "$1"
+    get fm mode "$1"
+    get s sha "$1"
+    get text content "$1"
+    get sk skip "$1"
+}
 
 verb=$1
 shift
@@ -119,6 +131,7 @@ while [ "$i" -lt "$n" ]; do
     put mode "$i" "$6"
     put sha "$i" "$7"
     put content "$i" "$8"
+    put skip "$i" ''
     put t "$i" ''
     put b "$i" ''
     put m "$i" ''
@@ -169,12 +182,7 @@ trap 'exit 1' HUP INT TERM
 [ -d "$sysconf" ] || fail "$sysconf is not a directory"
 i=0
 while [ "$i" -lt "$n" ]; do
-    get p path "$i"
-    get f fp "$i"
-    get h how "$i"
-    get bp backup "$i"
-    get s sha "$i"
-    put skip "$i" ''
+    change "$i"
     now=$(fingerprint "$p")
     if [ "$now" = "file:$s" ] && [ "$now" != "$f" ]; then
         put skip "$i" 1
@@ -205,12 +213,7 @@ done
 # 3. New contents beside their targets, checked.
 i=0
 while [ "$i" -lt "$n" ]; do
-    get p path "$i"
-    get tmpl template "$i"
-    get fm mode "$i"
-    get s sha "$i"
-    get text content "$i"
-    get sk skip "$i"
+    change "$i"
     if [ -n "$sk" ]; then i=$((i + 1)); continue; fi
     ti=$(mktemp "$tmpl")
     put t "$i" "$ti"
@@ -226,10 +229,7 @@ done
 # mode, times) at no cost; a symbolic link is copied as a link.
 i=0
 while [ "$i" -lt "$n" ]; do
-    get p path "$i"
-    get h how "$i"
-    get bp backup "$i"
-    get sk skip "$i"
+    change "$i"
     [ -z "$sk" ] || h=none
     case $h in
         link) ln -- "$p" "$bp" ;;
@@ -243,9 +243,8 @@ done
 # 5. Renames: each one atomic.
 i=0
 while [ "$i" -lt "$n" ]; do
-    get p path "$i"
+    change "$i"
     get ti t "$i"
-    get sk skip "$i"
     if [ -z "$sk" ]; then
         mv -f -- "$ti" "$p"
         put t "$i" ''

@@ -117,7 +117,7 @@ class CheckFlowTest {
           }
         };
     Session session =
-        Session.over(
+        new Session(
             hostfile("n1", "n2", "n3", "gone", "slow"),
             "n1",
             shells,
@@ -206,7 +206,7 @@ class CheckFlowTest {
     ShNodeShell a = ShNodeShell.of("a", tmp.toString());
     ShNodeShell b = ShNodeShell.of("b", tmp.toString());
     Session session =
-        Session.over(
+        new Session(
             hostfile("a", "b"),
             "a",
             Map.of("a", a, "b", b),

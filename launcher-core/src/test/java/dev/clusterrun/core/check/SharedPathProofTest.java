@@ -81,7 +81,7 @@ class SharedPathProofTest {
     List<Host> hosts = new ArrayList<>();
     shells.keySet().forEach(n -> hosts.add(new Host(n, 1, false, 0, hosts.size() + 1)));
     Session session =
-        Session.over(
+        new Session(
             new Hostfile("hosts.txt", hosts), "head", shells, Map.of(), pool, Progress.NONE);
     return SharedPathProof.ofPath(
         session, PathTemplate.parse("--data-path", template, PathTemplate.Kind.STORAGE), T);

@@ -59,7 +59,7 @@ class NodeWatchTest {
       shells.put(n.name, n);
       hosts.add(new Host(n.name, 1, true, 0, line++));
     }
-    return Session.over(
+    return new Session(
         new Hostfile("hosts.txt", hosts),
         nodes[0].name,
         shells,

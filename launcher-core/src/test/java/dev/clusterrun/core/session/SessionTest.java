@@ -103,7 +103,7 @@ class SessionTest {
     List<String> order = Collections.synchronizedList(new ArrayList<>());
     LocalNodeShell head = new LocalNodeShell("head");
     Session s =
-        Session.over(
+        new Session(
             new Hostfile("hosts.txt", List.of(new Host("head", 1, false, 0, 1))),
             "head",
             Map.of("head", head),

@@ -91,7 +91,7 @@ class PerNodeLauncherTest {
             said.add(line);
           }
         };
-    return Session.over(PlannerTest.TWO_BY_EIGHT, "gpu01", shells, Map.of(), new FanOut(4), p);
+    return new Session(PlannerTest.TWO_BY_EIGHT, "gpu01", shells, Map.of(), new FanOut(4), p);
   }
 
   /** Runs the scripts, one a node, with the launcher's label and keep-going choices. */

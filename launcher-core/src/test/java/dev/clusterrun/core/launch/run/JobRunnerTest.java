@@ -74,7 +74,7 @@ class JobRunnerTest {
     JobRunner runner =
         new JobRunner(
             INTERRUPTED,
-            Session.over(
+            new Session(
                 PlannerTest.TWO_BY_EIGHT,
                 "gpu01",
                 Map.of("gpu01", counting),
@@ -114,7 +114,7 @@ class JobRunnerTest {
     MpirunLauncher mpirun = mpirun(job);
     new JobRunner(
             INTERRUPTED,
-            Session.over(
+            new Session(
                 PlannerTest.TWO_BY_EIGHT, "gpu01", Map.of(), Map.of(), new FanOut(2), saying),
             new Console(
                 saying, new ByteArrayOutputStream(), new ByteArrayOutputStream(), null, null))
