@@ -13,6 +13,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.domain.JavaConstructorCall;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
@@ -337,5 +338,12 @@ class ArchitectureTest {
       }
     }
     assertThat(own).as("top-level classes of launch/ itself").hasSizeLessThanOrEqualTo(15);
+  }
+
+  @Test
+  void aRunAttemptKeepsNoMutableState() {
+    assertThat(CLASSES.get(LAUNCH + ".RunAttempt").getFields())
+        .as("fields of RunAttempt")
+        .allSatisfy(f -> assertThat(f.getModifiers()).as(f.getName()).contains(JavaModifier.FINAL));
   }
 }

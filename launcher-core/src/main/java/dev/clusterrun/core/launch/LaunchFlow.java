@@ -168,13 +168,17 @@ public final class LaunchFlow {
       throws IOException, InterruptedException {
     // The run's first line, once its input is known good: how many nodes, and from where.
     console.progress().note(nodesLine(launch.hostfile()));
-    try (RunAttempt run = new RunAttempt(launch, plans, finisher, console)) {
-      run.open();
-      LaunchOutcome stopped = run.check();
-      if (stopped == null) {
-        stopped = run.prepare();
+    RunAttempt run = new RunAttempt(launch, plans, finisher, console);
+    try (RunAttempt.Opened opened = run.open()) {
+      RunAttempt.Checked checked = run.check(opened);
+      if (checked.stop() != null) {
+        return checked.stop();
       }
-      return stopped != null ? stopped : run.finish(run.launch());
+      RunAttempt.Prepared prepared = run.prepare(opened, checked);
+      if (prepared.stop() != null) {
+        return prepared.stop();
+      }
+      return run.finish(run.launch(opened, checked, prepared));
     }
   }
 }

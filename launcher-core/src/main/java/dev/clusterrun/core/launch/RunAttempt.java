@@ -21,7 +21,6 @@ import dev.clusterrun.core.launch.pernode.PerNodeLauncher;
 import dev.clusterrun.core.launch.plan.NetworkPick;
 import dev.clusterrun.core.launch.plan.NodeContainers;
 import dev.clusterrun.core.launch.plan.Plan;
-import dev.clusterrun.core.launch.plan.PlanOptions;
 import dev.clusterrun.core.launch.proof.DaemonProof;
 import dev.clusterrun.core.launch.run.JobRunner;
 import dev.clusterrun.core.launch.run.Launcher;
@@ -41,16 +40,19 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * One run of a resolved job, its steps in the order they run: {@link #open} (the head's logins, the
- * early start considered, the container lock, the session), {@link #check} (the checks and the
- * workspace's proof), {@link #prepare} (the image pinned, the job finished, the network and the
- * plan settled, the launcher made), {@link #launch} ({@link JobRunner} with the launcher) and
- * {@link #finish} (what people hear of it). {@link #close} lets go of what is still held, the early
- * start first among them.
+ * One run of a resolved job, its steps in the order they run, each taking what the steps before it
+ * returned: {@link #open} (the head's logins, the early start considered, the container lock, the
+ * session: {@link Opened}), {@link #check} (the checks and the workspace's proof: {@link Checked}),
+ * {@link #prepare} (the image pinned, the job finished, the network and the plan settled, the
+ * launcher made: {@link Prepared}), {@link #launch} ({@link JobRunner} with the launcher: the run's
+ * {@link RunSummary}) and {@link #finish} (what people hear of it). Closing {@link Opened} lets go
+ * of what is still held, the early start among them. The attempt itself keeps only what it was
+ * given.
  */
-final class RunAttempt implements AutoCloseable {
+final class RunAttempt {
   /** How long the workspace's proof and the head's logins may take. */
   static final Duration PROOF_TIMEOUT = Duration.ofSeconds(30);
 
@@ -63,23 +65,79 @@ final class RunAttempt implements AutoCloseable {
   private final ImagePin pin;
   private final CheckJob checkJob;
   private final CheckFlow flow;
-  private SshMasters masters;
-  private CheckFlow.Opening opening;
-  private EarlyStart.Slot early;
-  private volatile LaunchAgent.Daemon earlyDaemon;
-  private ContainerLock.Held lock = ContainerLock.Held.NONE;
-  private Session session;
-  private CheckFlow.Checked checked;
-  private ResolvedJob job;
-  private Plan firstPlan;
-  private Launcher launcher;
+
+  /**
+   * What {@link #open} holds until the run ends: the head's OpenSSH logins (null when the settings
+   * do not allow them), the checks' opening, the early start (null when not considered), the
+   * container lock and the session.
+   */
+  record Opened(
+      SshMasters masters,
+      CheckFlow.Opening opening,
+      EarlyStart.Slot early,
+      ContainerLock.Held lock,
+      Session session)
+      implements AutoCloseable {
+    /** The session, the lock (when the checks did not let it go) and an early start still held. */
+    @Override
+    public void close() throws IOException, InterruptedException {
+      try {
+        try {
+          if (session != null) {
+            session.close();
+          }
+        } finally {
+          lock.close();
+        }
+      } finally {
+        stopEarly();
+      }
+    }
+
+    /**
+     * Stops the early start if one is still held: when the launcher is done with it (before anyone
+     * looks for the run's leftovers) or when the run ends before the launcher. The one place it
+     * stops.
+     */
+    void stopEarly() throws InterruptedException {
+      if (early != null) {
+        early.stop();
+      }
+    }
+
+    /** The daemon the head's first answer named for the container's contents, or null. */
+    LaunchAgent.Daemon earlyDaemon() {
+      return early == null ? null : early.daemon();
+    }
+  }
+
+  /**
+   * What {@link #check} found: the checks' outcome (null when skipped), and why the run stops, or
+   * null when it goes on.
+   */
+  record Checked(CheckFlow.Checked checks, LaunchOutcome stop) {
+    /** The checks' report, or null when they were skipped. */
+    CheckReport report() {
+      return checks == null ? null : checks.report();
+    }
+  }
+
+  /**
+   * What {@link #prepare} settled: the job as it runs (pinned, finished), the plan it starts from
+   * and its launcher; or why the run stops (the rest null).
+   */
+  record Prepared(ResolvedJob job, Plan plan, Launcher launcher, LaunchOutcome stop) {
+    static Prepared stopped(LaunchOutcome why) {
+      return new Prepared(null, null, null, why);
+    }
+  }
 
   RunAttempt(Launch launch, RunPlans plans, JobFinisher finisher, Console console) {
     this.launch = launch;
     this.plans = plans;
     this.finisher = finisher;
     this.console = console;
-    this.job = launch.job();
+    ResolvedJob job = launch.job();
     this.checks = !launch.options().skipChecks();
     // The registry image's tag is asked once, on the head (the image check, or the early start).
     this.pin = job.imagePin();
@@ -98,54 +156,71 @@ final class RunAttempt implements AutoCloseable {
   /**
    * The head's OpenSSH logins (when the settings allow them) are made the run's connections, the
    * facts and the proofs' first rounds riding on them; the head's container may start meanwhile
-   * ({@link EarlyStart#consider}); then the container lock (with the checks) and the session.
+   * ({@link EarlyStart#consider}); then the container lock (with the checks) and the session. What
+   * was begun is let go when a later part fails.
    */
-  void open() throws IOException, InterruptedException {
-    masters = SshMasters.forSettings(job.ssh().explicit(), PROOF_TIMEOUT);
-    opening = flow.opening(checkJob, selection(), workspace());
+  Opened open() throws IOException, InterruptedException {
+    ResolvedJob job = launch.job();
+    SshMasters masters = SshMasters.forSettings(job.ssh().explicit(), PROOF_TIMEOUT);
+    CheckFlow.Opening opening = flow.opening(checkJob, selection(), workspace());
     if (masters != null && checks) {
       opening.give(masters);
     }
     if (checks) {
       makeWorkspace(workspace());
     }
-    early =
+    EarlyStart.Slot early =
         EarlyStart.consider(
-            launch.job(),
+            job,
             launch.options(),
             checks,
             finisher != JobFinisher.NONE,
             masters,
-            this::candidate);
-    // A named container another run is making is judged once it is made: the lock is taken before
-    // the logins that gather the facts, and let go after the checks.
-    if (checks) {
-      lock = ContainerLock.hold(workspace(), job.containerName().value(), console.progress());
+            (head, answer) -> candidate(masters, head, answer));
+    ContainerLock.Held lock = ContainerLock.Held.NONE;
+    Session session = null;
+    try {
+      // A named container another run is making is judged once it is made: the lock is taken
+      // before the logins that gather the facts, and let go after the checks.
+      if (checks) {
+        lock = ContainerLock.hold(workspace(), job.containerName().value(), console.progress());
+      }
+      session = Session.open(launch.hostfile(), job.ssh().explicit(), console.progress(), masters);
+      return new Opened(masters, opening, early, lock, session);
+    } catch (InterruptedException | RuntimeException e) {
+      try {
+        new Opened(masters, opening, early, lock, session).close();
+      } catch (IOException | InterruptedException | RuntimeException c) {
+        e.addSuppressed(c);
+      }
+      throw e;
     }
-    session = Session.open(launch.hostfile(), job.ssh().explicit(), console.progress(), masters);
   }
 
   /**
    * The checks and the workspace proven shared (or, with {@code --skip-checks}, every node
-   * reached); null when the run goes on, else why it stops.
+   * reached).
    */
-  LaunchOutcome check() throws IOException, InterruptedException {
+  Checked check(Opened o) throws IOException, InterruptedException {
+    Session session = o.session();
     if (!checks) {
-      return session.unreachable().isEmpty()
-          ? null
-          : new LaunchOutcome.Unreachable(session.unreachable());
+      return new Checked(
+          null,
+          session.unreachable().isEmpty()
+              ? null
+              : new LaunchOutcome.Unreachable(session.unreachable()));
     }
-    checked =
+    CheckFlow.Checked checked =
         flow.check(
             session,
             checkJob,
             selection(),
             workspace(),
-            job.launcher().value() != LauncherKind.PER_NODE,
-            opening);
-    lock.close();
+            launch.job().launcher().value() != LauncherKind.PER_NODE,
+            o.opening());
+    o.lock().close();
     if (!checked.report().passed()) {
-      return new LaunchOutcome.ChecksFailed(checked.report());
+      return new Checked(checked, new LaunchOutcome.ChecksFailed(checked.report()));
     }
     // Proven with the data path; on its own only when that proof could not run.
     String problem =
@@ -154,60 +229,68 @@ final class RunAttempt implements AutoCloseable {
                 ? checked.workspace()
                 : SharedPathProof.ofDirectory(session, workspace(), PROOF_TIMEOUT));
     if (problem != null) {
-      return new LaunchOutcome.WorkspaceNotShared(workspace(), problem);
+      return new Checked(checked, new LaunchOutcome.WorkspaceNotShared(workspace(), problem));
     }
     console.progress().note("checks passed on " + launch.hostfile().names().size() + " nodes");
-    return null;
+    return new Checked(checked, null);
   }
 
   /**
    * The image pinned, the job finished ({@link JobFinisher}), the network settled, then the plan
-   * the run starts from and its launcher; null when the run goes on, else why it stops.
+   * the run starts from and its launcher.
    */
-  LaunchOutcome prepare() throws IOException, InterruptedException {
-    CheckReport report = report();
+  Prepared prepare(Opened o, Checked c) throws IOException, InterruptedException {
+    Session session = o.session();
+    CheckReport report = c.report();
+    ResolvedJob job = launch.job();
     if (pin != null) {
-      ImagePin.Outcome o = pinAfterChecks(report);
-      if (!o.ok()) {
-        return new LaunchOutcome.ImageUnavailable(o.problem(), o.fix());
+      ImagePin.Outcome po = pinAfterChecks(session, report);
+      if (!po.ok()) {
+        return Prepared.stopped(new LaunchOutcome.ImageUnavailable(po.problem(), po.fix()));
       }
-      if (o.pinned().warning() != null) {
+      if (po.pinned().warning() != null) {
         // Said by the image check's WARN too, which a run that passed does not show.
-        console.progress().note("warning: " + o.pinned().warning());
+        console.progress().note("warning: " + po.pinned().warning());
       }
-      job = job.pinnedTo(o.pinned());
+      job = job.pinnedTo(po.pinned());
     }
     job = finisher.finish(session, report, job);
-    NetworkPick network = NetworkPick.settle(job, networkFacts(report), session.head());
+    NetworkPick network =
+        NetworkPick.settle(job, networkFacts(session, job, report), session.head());
     console.progress().note("network: " + network.value() + " (" + network.origin() + ")");
     Facts head = RunFacts.head(report, session.head());
     if (job.launcher().value() == LauncherKind.PER_NODE) {
-      PlanOptions o = plans.options(job, null, null, null);
-      firstPlan = plans.plan(job, o, null);
+      Plan plan = plans.plan(job, plans.options(job, null, null, null), null);
       PerNodeLauncher perNode =
           new PerNodeLauncher(
-              firstPlan::withMasterPort, launch.options().label(), launch.options().keepGoing());
+              plan::withMasterPort, launch.options().label(), launch.options().keepGoing());
       perNode.input(launch.options().stdin());
-      launcher = perNode;
-      return null;
+      return new Prepared(job, plan, perNode, null);
     }
+    SshMasters masters = o.masters();
     String ssh =
         RunFacts.usableMasters(
-            masters != null ? masters.masters() : checked == null ? null : checked.sshMasters(),
+            masters != null
+                ? masters.masters()
+                : c.checks() == null ? null : c.checks().sshMasters(),
             head);
-    MpirunLauncher mpirun = new MpirunLauncher(mpirunConfig(network, ssh, head));
-    firstPlan = mpirun.firstPlan();
-    launcher = mpirun;
-    return null;
+    MpirunLauncher mpirun =
+        new MpirunLauncher(mpirunConfig(o, report, job, new NetworkAndSsh(network, ssh), head));
+    return new Prepared(job, mpirun.firstPlan(), mpirun, null);
   }
 
+  /** The network settled and the SSH masters mpirun's ssh rides on (null for none). */
+  private record NetworkAndSsh(NetworkPick network, String ssh) {}
+
   /** The mpirun launcher's configuration: the plan for each daemon, and what the checks read. */
-  private MpirunLauncher.Config mpirunConfig(NetworkPick network, String ssh, Facts head) {
-    CheckReport report = report();
-    LaunchAgent.Daemon remembered = earlyDaemon;
-    java.util.Set<String> chosen = DaemonProof.chosenHosts(job.mpiArgs().value());
+  private MpirunLauncher.Config mpirunConfig(
+      Opened o, CheckReport report, ResolvedJob job, NetworkAndSsh net, Facts head) {
+    LaunchAgent.Daemon remembered = plans.given() == null ? o.earlyDaemon() : null;
+    Set<String> chosen = DaemonProof.chosenHosts(job.mpiArgs().value());
     return MpirunLauncher.Config.of(
-            plans.forDaemon(job, network, ssh), plans.given(), launch.options().canary())
+            plans.forDaemon(job, net.network(), net.ssh()),
+            plans.given(),
+            launch.options().canary())
         .assuming(remembered != null ? remembered : LaunchAgent.Daemon.ORTED)
         .knowing(report == null ? null : RunFacts.knownNodes(report), RunFacts.dataPath(head))
         .choosing(
@@ -215,26 +298,28 @@ final class RunAttempt implements AutoCloseable {
                 ? null
                 : new ChosenHosts(chosen, String.join(" ", job.mpiArgs().value())),
             launch.options().io())
-        .withEarly(early, this::stopEarly);
+        .withEarly(o.early(), o::stopEarly);
   }
 
   /** The job run: the container ready, the launcher's processes, the clean-up on every node. */
-  RunSummary launch() throws IOException {
+  RunSummary launch(Opened o, Checked c, Prepared p) throws IOException {
+    Session session = o.session();
+    ResolvedJob job = p.job();
     JobRunner runner =
         new JobRunner(HeadCommands.LOCAL, session, console)
             .watchNodes(job.nodeTimeout().value())
             .timeLimit(job.time() == null ? null : job.time().value(), t0)
-            .headDataPath(RunFacts.dataPath(RunFacts.head(report(), session.head())))
+            .headDataPath(RunFacts.dataPath(RunFacts.head(c.report(), session.head())))
             .imageCacheLimit(
                 job.imageCacheLimit().value() == null ? -1 : job.imageCacheLimit().value().bytes());
     try (Console.Handle h = console.interrupts().onInterrupt(runner::interrupt)) {
       return runner.run(
           new JobRunner.Request(
-              firstPlan,
-              workspace(),
+              p.plan(),
+              job.workspacePath().value(),
               launch.jobFileText(),
               launch.clusterrunVersion(),
-              launcher,
+              p.launcher(),
               RunContext.secs(t0)));
     }
   }
@@ -258,39 +343,13 @@ final class RunAttempt implements AutoCloseable {
     return new LaunchOutcome.Ran(s);
   }
 
-  /** The session, the lock (when the checks did not let it go) and an early start still held. */
-  @Override
-  public void close() throws IOException, InterruptedException {
-    try {
-      try {
-        if (session != null) {
-          session.close();
-        }
-      } finally {
-        lock.close();
-      }
-    } finally {
-      stopEarly();
-    }
-  }
-
-  /**
-   * Stops the early start if one is still held: when the launcher is done with it (before anyone
-   * looks for the run's leftovers) or when the run ends before the launcher. The one place it
-   * stops.
-   */
-  private void stopEarly() throws InterruptedException {
-    if (early != null) {
-      early.stop();
-    }
-  }
-
   /**
    * What the head's first answer makes of the run ({@link EarlyStart#consider}): its facts, the
    * image's tag asked once with them (the checks take this answer), the network they settle, and
    * the plan for the daemon given or remembered for the container's contents.
    */
-  private EarlyStart.Candidate candidate(String head, ExecResult answer) throws IOException {
+  private EarlyStart.Candidate candidate(SshMasters masters, String head, ExecResult answer)
+      throws IOException {
     Facts f = RunFacts.headAnswer(head, answer);
     if (f == null) {
       return null;
@@ -306,18 +365,15 @@ final class RunAttempt implements AutoCloseable {
     boolean others = launch.hostfile().names().stream().anyMatch(n -> !n.equals(head));
     NetworkPick network = NetworkPick.settle(j, Map.of(head, f), head);
     String ssh = others ? RunFacts.usableMasters(masters.plannedMasters(), f) : null;
-    EarlyStart.Candidate c = plans.early(j, network, ssh, RunFacts.dataPath(f));
-    if (plans.given() == null) {
-      earlyDaemon = c.daemon();
-    }
-    return c;
+    return plans.early(j, network, ssh, RunFacts.dataPath(f));
   }
 
   /**
    * The pin of the job's image: the image check's answer, or with {@code --skip-checks} one round
    * of facts and that check alone (the head's enroot settings say how to reach the registry).
    */
-  private ImagePin.Outcome pinAfterChecks(CheckReport report) throws InterruptedException {
+  private ImagePin.Outcome pinAfterChecks(Session session, CheckReport report)
+      throws InterruptedException {
     ImagePin.Outcome o = pin.outcome();
     if (o == null && report == null) {
       CheckFlow.standard().check(session, checkJob, new CheckSelection(EnumSet.of(CheckId.IMAGE)));
@@ -330,7 +386,8 @@ final class RunAttempt implements AutoCloseable {
    * The facts the network is chosen from: the checks', or with {@code --skip-checks} and {@code
    * auto} one round of facts alone (no check judged).
    */
-  private Map<String, Facts> networkFacts(CheckReport report) throws InterruptedException {
+  private static Map<String, Facts> networkFacts(
+      Session session, ResolvedJob job, CheckReport report) throws InterruptedException {
     if (report != null) {
       return report.facts();
     }
@@ -342,13 +399,8 @@ final class RunAttempt implements AutoCloseable {
         .facts();
   }
 
-  /** The checks' report, or null when they were skipped. */
-  private CheckReport report() {
-    return checked == null ? null : checked.report();
-  }
-
   private String workspace() {
-    return job.workspacePath().value();
+    return launch.job().workspacePath().value();
   }
 
   private CheckSelection selection() {

@@ -117,6 +117,9 @@ public final class EarlyStart {
         (head, answer) -> {
           try {
             Candidate c = candidates.at(head, answer);
+            if (c != null) {
+              slot.daemon = c.daemon();
+            }
             if (c == null
                 || c.daemon() == null
                 || (c.daemon() == LaunchAgent.Daemon.PRTED && c.networkAuto())
@@ -274,6 +277,16 @@ public final class EarlyStart {
   public static final class Slot {
     private final AtomicReference<EarlyStart> held = new AtomicReference<>();
     private volatile boolean closed;
+    private volatile LaunchAgent.Daemon daemon;
+
+    /**
+     * The daemon the head's first answer made the candidate for (given, or remembered for the
+     * container's contents), whether or not it began; null before that answer or when none is
+     * known.
+     */
+    public LaunchAgent.Daemon daemon() {
+      return daemon;
+    }
 
     /** Begins {@code plan}'s container unless the slot is closed or holds one already. */
     void begin(Plan plan) throws IOException, InterruptedException {
