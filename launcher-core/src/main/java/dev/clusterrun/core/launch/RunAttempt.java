@@ -198,6 +198,7 @@ final class RunAttempt implements AutoCloseable {
     JobRunner runner =
         new JobRunner(HeadCommands.LOCAL, session, console)
             .watchNodes(job.nodeTimeout().value())
+            .countingPlans(plans::count)
             .timeLimit(job.time() == null ? null : job.time().value(), t0)
             .headDataPath(RunFacts.dataPath(RunFacts.head(report(), session.head())))
             .imageCacheLimit(

@@ -32,6 +32,7 @@ final class RunPlans {
   private final String runId;
   private final LaunchOptions settings;
   private final Map<Key, Plan> made = new HashMap<>();
+  private int count;
 
   RunPlans(Hostfile hostfile, String runId, LaunchOptions settings) {
     this(Planner::plan, hostfile, runId, settings);
@@ -95,9 +96,15 @@ final class RunPlans {
     Plan p = made.get(k);
     if (p == null) {
       p = maker.plan(job, hostfile, options, masterPort);
+      count++;
       made.put(k, p);
     }
     return p;
+  }
+
+  /** How many plans were made so far ({@code summary.json}'s {@code plans}). */
+  synchronized int count() {
+    return count;
   }
 
   /** The plan for each daemon, the rest of the options as given: what the mpirun launcher asks. */
