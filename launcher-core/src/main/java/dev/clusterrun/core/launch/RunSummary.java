@@ -27,8 +27,9 @@ import java.util.Map;
  *     SIGPIPE} (the reader of clusterrun's output went away), else the outcome's word
  * @param outputBytes the bytes of the job's output passed on, {@code stdout} and {@code stderr}:
  *     what the run directory's logs hold (per node: the nodes' logs together)
- * @param plans how many plans the run made ({@link Planner#plan} through its {@link RunPlans}), or
- *     null when not counted
+ * @param plans how many plans the run made ({@link Planner#plan} through its {@link RunPlans}):
+ *     one, what the run settles afterwards put into it ({@link Planner#settle}); null when not
+ *     counted
  */
 public record RunSummary(
     int schema,
