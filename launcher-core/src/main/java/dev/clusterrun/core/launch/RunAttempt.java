@@ -308,6 +308,7 @@ final class RunAttempt {
     JobRunner runner =
         new JobRunner(HeadCommands.LOCAL, session, console)
             .watchNodes(job.nodeTimeout().value())
+            .countingPlans(plans::count)
             .timeLimit(job.time() == null ? null : job.time().value(), t0)
             .headDataPath(RunFacts.dataPath(RunFacts.head(c.report(), session.head())))
             .imageCacheLimit(

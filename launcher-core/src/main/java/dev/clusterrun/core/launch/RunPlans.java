@@ -15,17 +15,18 @@ import dev.clusterrun.core.spec.LauncherKind;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * The plans of one run: {@link PlanOptions} built in one place from the run's settings, and a plan
- * made once for the same inputs. Before any node is touched the job is only checked ({@link
- * #check}); the plan is made from the facts. The early start's plan (made from the head's facts),
- * the run's plan once the checks are in and the launcher's plan for the daemon it found are one
- * plan whenever their job and options are the same; a plan is made again only when an input
- * differs: the network or mpirun's ssh settled from every node's facts rather than the head's, or a
- * daemon found other than the one assumed. Per-node's rendezvous port, picked at launch, is put
- * into the same plan ({@link Plan#withMasterPort}).
+ * The plan of one run: {@link PlanOptions} built in one place from the run's settings, and the plan
+ * made once ({@link Planner#plan}). Before any node is touched the job is only checked ({@link
+ * #check}); the plan is made from the facts, at the head's first answer when the run may start
+ * early ({@link #early}), else once the checks are in. What the run settles after that is put into
+ * the same plan ({@link Planner#settle}), never a new one: the network and mpirun's ssh settled
+ * from every node's facts rather than the head's alone, the daemon remembered for the container's
+ * contents or found in it. Per-node's rendezvous port, picked at launch, is put into it too ({@link
+ * Plan#withMasterPort}). A plan is made again only for another job.
  */
 final class RunPlans {
   /** What makes a plan: {@link Planner#plan}, or a test's counting stand-in. */
@@ -40,7 +41,9 @@ final class RunPlans {
   private final Hostfile hostfile;
   private final String runId;
   private final LaunchOptions settings;
-  private final Map<Key, Plan> made = new HashMap<>();
+  private final Map<Key, Plan> known = new HashMap<>();
+  private Key first;
+  private int count;
 
   RunPlans(Hostfile hostfile, String runId, LaunchOptions settings) {
     this(Planner::plan, hostfile, runId, settings);
@@ -98,15 +101,48 @@ final class RunPlans {
     Planner.check(job, hostfile, options(job, null, null, null));
   }
 
-  /** The plan of {@code job} with {@code options}: made once, then the same plan. */
+  /**
+   * The plan of {@code job} with {@code options}: made once, then the same plan, with the daemon,
+   * the network and mpirun's ssh settled into it when only they differ.
+   */
   synchronized Plan plan(ResolvedJob job, PlanOptions options, Integer masterPort) {
     Key k = new Key(job, options, masterPort);
-    Plan p = made.get(k);
-    if (p == null) {
-      p = maker.plan(job, hostfile, options, masterPort);
-      made.put(k, p);
+    Plan p = known.get(k);
+    if (p != null) {
+      return p;
     }
+    if (first != null && settles(first, k)) {
+      p = Planner.settle(known.get(first), job, options);
+    } else {
+      p = maker.plan(job, hostfile, options, masterPort);
+      count++;
+      if (first == null) {
+        first = k;
+      }
+    }
+    known.put(k, p);
     return p;
+  }
+
+  /**
+   * Whether {@code wanted} is {@code made}'s plan settled: the same job and port, and options that
+   * differ at most in the daemon, the network and mpirun's ssh.
+   */
+  private static boolean settles(Key made, Key wanted) {
+    return made.job().equals(wanted.job())
+        && Objects.equals(made.masterPort(), wanted.masterPort())
+        && unsettled(made.options()).equals(unsettled(wanted.options()));
+  }
+
+  /** {@code o} without what {@link Planner#settle} settles. */
+  private static PlanOptions unsettled(PlanOptions o) {
+    return new PlanOptions(
+        o.runId(), LaunchAgent.Daemon.ORTED, o.hook(), o.daemonDetected(), null, null, o.io());
+  }
+
+  /** How many plans were made so far ({@code summary.json}'s {@code plans}): one in a run. */
+  synchronized int count() {
+    return count;
   }
 
   /** The plan for each daemon, the rest of the options as given: what the mpirun launcher asks. */
@@ -118,8 +154,8 @@ final class RunPlans {
   /**
    * The early start's candidate ({@link EarlyStart#consider}) from the head's facts: the plan for
    * the daemon given, else the one remembered for the container's contents ({@link
-   * DaemonDetection}), made again for it when it is not the one assumed (orted); the daemon null
-   * when none is known.
+   * DaemonDetection}), settled into the plan when it is not the one assumed (orted); the daemon
+   * null when none is known.
    */
   EarlyStart.Candidate early(
       ResolvedJob job, NetworkPick network, String sshMasters, String dataPath) throws IOException {

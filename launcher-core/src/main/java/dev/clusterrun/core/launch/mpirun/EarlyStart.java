@@ -137,7 +137,7 @@ public final class EarlyStart {
   }
 
   /** The words that start the container of {@code plan}, before its command. */
-  static List<String> containerWords(Plan plan) {
+  public static List<String> containerWords(Plan plan) {
     return List.copyOf(plan.launch().subList(0, plan.launchCommandAt()));
   }
 

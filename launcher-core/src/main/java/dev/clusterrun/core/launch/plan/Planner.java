@@ -98,13 +98,10 @@ public final class Planner {
             .hostfilePath(paths.hostfile())
             .hostfileHostPath(paths.ws() + paths.hostfile().substring(paths.wsMount().length()))
             .hostfileContent(hostfile.render())
-            .daemon(options.daemon().command())
             .hook(options.hook())
-            .settings(
-                SettingsTable.of(job, options, paths.perRunHostfile() ? paths.hostfile() : null))
             .placement(Canary.Placement.of(job, hostfile));
     String name = container(job, options, plan);
-    ContainerFlags flags = launch(job, options, paths, name, plan);
+    ContainerFlags flags = settled(job, options, paths, name, plan);
     if (job.launcher().value() == LauncherKind.PER_NODE) {
       plan.launcher(LauncherKind.PER_NODE.word())
           .perNode(
@@ -123,6 +120,30 @@ public final class Planner {
                   masterPort));
     }
     return plan.build();
+  }
+
+  /**
+   * {@code plan} ({@link #plan}'s for {@code job}) with the daemon, the network and mpirun's ssh
+   * settled as {@code options} say, which differ from the plan's own in nothing else: the plan
+   * {@link #plan} makes with {@code options}, its container, steps, paths, hostfile and placement
+   * kept; the settings, the agent and the launch words made for them, as {@link
+   * Plan#withMasterPort} puts per-node's port into its plan.
+   */
+  public static Plan settle(Plan plan, ResolvedJob job, PlanOptions options) {
+    if (plan.isPerNode() || !plan.runId().equals(options.runId())) {
+      throw new IllegalArgumentException("not a plan to settle: " + plan.runId());
+    }
+    Plan.Builder b = plan.toBuilder();
+    settled(job, options, Paths.of(job, options.runId()), plan.containerName(), b);
+    return b.build();
+  }
+
+  /** What the daemon, the network and mpirun's ssh decide: the settings, the agent, the launch. */
+  private static ContainerFlags settled(
+      ResolvedJob job, PlanOptions options, Paths paths, String name, Plan.Builder plan) {
+    plan.daemon(options.daemon().command())
+        .settings(SettingsTable.of(job, options, paths.perRunHostfile() ? paths.hostfile() : null));
+    return launch(job, options, paths, name, plan);
   }
 
   /**

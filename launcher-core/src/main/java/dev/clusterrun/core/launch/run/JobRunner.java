@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * Runs a planned job: the container ready in the shared data path, then the {@link Launcher} (which
@@ -72,6 +73,7 @@ public final class JobRunner {
   private Duration timeLimit = Duration.ZERO;
   private long timeStart;
   private volatile boolean timedOut;
+  private IntSupplier plansMade;
 
   public JobRunner(HeadCommands head, Session session, Console console) {
     this.head = head;
@@ -126,6 +128,14 @@ public final class JobRunner {
    */
   public JobRunner imageCacheLimit(long bytes) {
     imageCacheLimit = bytes;
+    return this;
+  }
+
+  /**
+   * How many plans the run made, asked when {@code summary.json} is written (null: not counted).
+   */
+  public JobRunner countingPlans(IntSupplier made) {
+    plansMade = made;
     return this;
   }
 
@@ -228,6 +238,9 @@ public final class JobRunner {
     session.release();
     if (threadInterrupted) {
       Thread.currentThread().interrupt();
+    }
+    if (plansMade != null) {
+      run.plansMade(plansMade.getAsInt());
     }
     return run.finish(end);
   }

@@ -44,6 +44,7 @@ public final class RunContext {
   private List<String> lostNodes = List.of();
   private String message;
   private volatile String endedBy;
+  private Integer plans;
   private final AtomicLong stdoutBytes = new AtomicLong();
   private final AtomicLong stderrBytes = new AtomicLong();
   private FanOut.Task<Boolean> records;
@@ -222,6 +223,11 @@ public final class RunContext {
     }
   }
 
+  /** How many plans the run made, for {@code summary.json}. */
+  void plansMade(int n) {
+    plans = n;
+  }
+
   /** Writes {@code summary.json} for how the run ended; returns the summary. */
   RunSummary finish(Ending end) throws IOException {
     awaitRecords();
@@ -257,6 +263,7 @@ public final class RunContext {
                         ? "job"
                         : end.end().label())
             .outputBytes(outputBytes())
+            .plans(plans)
             .build();
     AtomicFiles.write(
         runDir.resolve("summary.json"),

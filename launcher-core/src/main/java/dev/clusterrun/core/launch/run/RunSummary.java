@@ -31,6 +31,9 @@ import java.util.Map;
  *     SIGPIPE} (the reader of clusterrun's output went away), else the outcome's word
  * @param outputBytes the bytes of the job's output passed on, {@code stdout} and {@code stderr}:
  *     what the run directory's logs hold (per node: the nodes' logs together)
+ * @param plans how many plans the run made ({@link Planner#plan} through its {@link RunPlans}):
+ *     one, what the run settles afterwards put into it ({@link Planner#settle}); null when not
+ *     counted
  */
 public record RunSummary(
     int schema,
@@ -57,7 +60,8 @@ public record RunSummary(
     String message,
     List<String> lostNodes,
     String ended,
-    Map<String, Long> outputBytes) {
+    Map<String, Long> outputBytes,
+    Integer plans) {
 
   public static final int SCHEMA = 1;
 
@@ -96,6 +100,7 @@ public record RunSummary(
     private List<RemoteReaper.Reaped> leftovers = List.of();
     private String message;
     private List<String> lostNodes = List.of();
+    private Integer plans;
 
     private Builder() {}
 
@@ -237,6 +242,12 @@ public record RunSummary(
       return this;
     }
 
+    /** How many plans the run made ({@link Planner#plan}). */
+    public Builder plans(Integer v) {
+      plans = v;
+      return this;
+    }
+
     public RunSummary build() {
       return new RunSummary(
           SCHEMA,
@@ -263,7 +274,8 @@ public record RunSummary(
           message,
           lostNodes,
           ended,
-          outputBytes);
+          outputBytes,
+          plans);
     }
   }
 }

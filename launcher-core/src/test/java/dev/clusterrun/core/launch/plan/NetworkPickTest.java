@@ -17,7 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class NetworkPickTest {
+public class NetworkPickTest {
   static final Hostfile HOSTS = PlannerTest.TWO_BY_EIGHT;
 
   static Facts node(String name, String reached, String addrs, String rdma, String mcaFile) {
@@ -31,7 +31,7 @@ class NetworkPickTest {
     return TestFacts.raw(name, raw);
   }
 
-  static Map<String, Facts> cluster(String rdma, String mcaFile) {
+  public static Map<String, Facts> cluster(String rdma, String mcaFile) {
     Map<String, Facts> f = new LinkedHashMap<>();
     f.put(
         "gpu01",
