@@ -1,10 +1,8 @@
 package dev.clusterrun.core.bench;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.Columns;
+import dev.clusterrun.core.Json;
 import dev.clusterrun.core.spec.DidYouMean;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -448,11 +446,6 @@ public final class Comparison {
       }
       out.add(m);
     }
-    try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(out)
-          + "\n";
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write the comparison as JSON", e);
-    }
+    return Json.pretty(out);
   }
 }

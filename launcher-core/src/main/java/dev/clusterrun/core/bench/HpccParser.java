@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * table, PTRANS residuals, STREAM validation) and the summary's {@code Success} flag. The headline
  * is HPL in Gflops ({@code HPL_Tflops} × 1000).
  */
-public final class HpccParser implements BenchParser {
+public final class HpccParser extends TextParser {
   /** hpcc writes its results to this file in its working directory, not to stdout. */
   public static final String OUTPUT_FILE = "hpccoutf.txt";
 
@@ -51,11 +51,17 @@ public final class HpccParser implements BenchParser {
           "NaturallyOrderedRingBandwidth_GBytes",
           "CommWorldProcs");
 
+  public HpccParser() {
+    super("hpcc");
+  }
+
   @Override
-  public BenchResult parse(String output) {
-    if (OutputText.isBlank(output)) {
-      return BenchResult.parseError("hpcc", "the output (" + OUTPUT_FILE + ") is empty");
-    }
+  String emptyOutput() {
+    return "the output (" + OUTPUT_FILE + ") is empty";
+  }
+
+  @Override
+  BenchResult read(String output) {
     List<String> lines = OutputText.lines(output);
     Map<String, String> summary = section(lines, "Summary");
     List<String> hplSection = sectionLines(lines, "HPL");

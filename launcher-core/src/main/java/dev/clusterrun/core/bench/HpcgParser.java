@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * and as HPCG 3.0's YAML does ({@code HPCG result is VALID with a GFLOP/s rating of: X}); NVIDIA's
  * HPCG prints the same lines to stdout. Only VALID passes.
  */
-public final class HpcgParser implements BenchParser {
+public final class HpcgParser extends TextParser {
   private static final String N = OutputText.NUM;
   private static final Pattern VALID =
       Pattern.compile("HPCG result is VALID with a GFLOP/s rating of\\s*[=:]\\s*" + N);
@@ -25,11 +25,12 @@ public final class HpcgParser implements BenchParser {
   private static final Pattern GLOBAL_DIM =
       Pattern.compile("Global Problem Dimensions::Global n([xyz])\\s*[=:]\\s*(\\d+)");
 
+  public HpcgParser() {
+    super("hpcg");
+  }
+
   @Override
-  public BenchResult parse(String output) {
-    if (OutputText.isBlank(output)) {
-      return BenchResult.parseError("hpcg", "the output is empty");
-    }
+  BenchResult read(String output) {
     BenchResult.Builder b = BenchResult.builder("hpcg");
     Double rating = null;
     boolean invalid = false;

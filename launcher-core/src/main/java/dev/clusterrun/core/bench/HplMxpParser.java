@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * GPU = Y} (the figure to report) and {@code LU GFLOPS = …}. With several test loops the best
  * GFLOPS is the headline; any FAILED residual fails the run.
  */
-public final class HplMxpParser implements BenchParser {
+public final class HplMxpParser extends TextParser {
   private static final String N = OutputText.NUM;
   private static final Pattern RESIDUAL =
       Pattern.compile(
@@ -42,11 +42,12 @@ public final class HplMxpParser implements BenchParser {
       Double luGflops,
       Double luPerGpu) {}
 
+  public HplMxpParser() {
+    super("hpl-mxp");
+  }
+
   @Override
-  public BenchResult parse(String output) {
-    if (OutputText.isBlank(output)) {
-      return BenchResult.parseError("hpl-mxp", "the output is empty");
-    }
+  BenchResult read(String output) {
     Scan scan = new Scan();
     for (String line : OutputText.lines(output)) {
       scan.line(line);

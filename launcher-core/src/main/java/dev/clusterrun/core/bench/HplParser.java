@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * summary ("N tests completed and passed residual checks") is a PARSE_ERROR, because a run cut
  * short proves nothing.
  */
-public final class HplParser implements BenchParser {
+public final class HplParser extends TextParser {
   private static final String N = OutputText.NUM;
 
   private static final Pattern ROW =
@@ -37,27 +37,22 @@ public final class HplParser implements BenchParser {
   private static final Pattern UNCHECKED =
       Pattern.compile("^(\\d+)\\s+tests? completed without checking");
 
-  private final String preset;
-
   public HplParser() {
     this("hpl");
   }
 
   HplParser(String preset) {
-    this.preset = preset;
+    super(preset);
   }
 
   @Override
-  public BenchResult parse(String output) {
-    if (OutputText.isBlank(output)) {
-      return BenchResult.parseError(preset, "the output is empty");
-    }
+  BenchResult read(String output) {
     Scan scan = new Scan();
     for (String line : OutputText.lines(output)) {
       scan.line(line);
     }
     List<HplRow> rows = scan.rows;
-    BenchResult.Builder b = BenchResult.builder(preset).rows(rows);
+    BenchResult.Builder b = BenchResult.builder(preset()).rows(rows);
     b.counts(scan.passed, scan.failed, scan.skipped);
     HplRow best = null;
     for (HplRow r : rows) {

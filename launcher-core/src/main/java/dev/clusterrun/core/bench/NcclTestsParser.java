@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * 0 OK} and {@code # Avg bus bandwidth : X} (the headline, GB/s). Wrong values, out-of-bounds
  * values or a {@code Test failure} line make the run FAILED.
  */
-public final class NcclTestsParser implements BenchParser {
+public final class NcclTestsParser extends TextParser {
   private static final String N = OutputText.NUM;
   private static final Pattern ROW =
       Pattern.compile(
@@ -33,11 +33,12 @@ public final class NcclTestsParser implements BenchParser {
   private static final Pattern FAILURE =
       Pattern.compile("\\b(?:Test (?:NCCL |CUDA )?failure|NCCL failure)\\b");
 
+  public NcclTestsParser() {
+    super("nccl");
+  }
+
   @Override
-  public BenchResult parse(String output) {
-    if (OutputText.isBlank(output)) {
-      return BenchResult.parseError("nccl", "the output is empty");
-    }
+  BenchResult read(String output) {
     Double avg = null;
     Integer oob = null;
     boolean oobFailed = false;

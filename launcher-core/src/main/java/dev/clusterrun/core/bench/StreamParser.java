@@ -12,17 +12,18 @@ import java.util.regex.Pattern;
  * Validates}; NVIDIA-STREAM prints no validation line, so there a complete table passes. With
  * several tables (one per GPU) the headline is the lowest Triad: the weakest device.
  */
-public final class StreamParser implements BenchParser {
+public final class StreamParser extends TextParser {
   private static final Pattern HEADER =
       Pattern.compile("^Function\\s+(?:Best\\s+)?Rate\\s*\\(?\\s*(MB/s|GB/s)\\s*\\)?.*");
   private static final Pattern ROW =
       Pattern.compile("^(Copy|Scale|Add|Triad):\\s+" + OutputText.NUM + "(?:\\s+.*)?$");
 
+  public StreamParser() {
+    super("stream");
+  }
+
   @Override
-  public BenchResult parse(String output) {
-    if (OutputText.isBlank(output)) {
-      return BenchResult.parseError("stream", "the output is empty");
-    }
+  BenchResult read(String output) {
     String unit = "MB/s";
     boolean validates = false;
     String failedValidation = null;

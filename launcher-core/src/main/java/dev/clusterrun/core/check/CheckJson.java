@@ -1,18 +1,16 @@
 package dev.clusterrun.core.check;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clusterrun.core.Json;
 import dev.clusterrun.core.enroot.EnrootConfigValue;
 import java.time.Duration;
 import java.util.Locale;
 
 /** The machines' rendering of a {@link CheckReport}. */
 final class CheckJson {
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private CheckJson() {}
 
@@ -64,11 +62,7 @@ final class CheckJson {
                         .put("fix", x.fix()));
       }
     }
-    try {
-      return MAPPER.writeValueAsString(root) + "\n";
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return Json.pretty(root);
   }
 
   private static void facts(ObjectNode o, Facts f) {

@@ -3,9 +3,9 @@ package dev.clusterrun.core.image;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clusterrun.core.AtomicFiles;
+import dev.clusterrun.core.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,8 +28,7 @@ import java.util.List;
  */
 record CacheRecord(
     String digest, List<String> references, long size, Instant imported, Instant lastUsed) {
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   CacheRecord {
     references = List.copyOf(references);
@@ -65,7 +64,7 @@ record CacheRecord(
     o.put("size", size);
     o.put("imported", imported.toString());
     o.put("lastUsed", lastUsed.toString());
-    AtomicFiles.write(file, MAPPER.writeValueAsString(o) + "\n");
+    AtomicFiles.write(file, Json.pretty(o));
   }
 
   /**

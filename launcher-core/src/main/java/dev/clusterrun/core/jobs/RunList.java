@@ -1,9 +1,7 @@
 package dev.clusterrun.core.jobs;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.Json;
 import dev.clusterrun.core.spec.TimeLimit;
 import java.time.Duration;
 import java.time.Instant;
@@ -253,11 +251,6 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
     Map<String, Object> all = new LinkedHashMap<>();
     all.put("runs", list);
     all.put("unreachable", unreachable);
-    try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(all)
-          + "\n";
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return Json.pretty(all);
   }
 }

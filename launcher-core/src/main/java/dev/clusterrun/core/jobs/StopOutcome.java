@@ -1,9 +1,7 @@
 package dev.clusterrun.core.jobs;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.Json;
 import dev.clusterrun.core.launch.cleanup.RemoteReaper;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -122,11 +120,6 @@ public record StopOutcome(
     m.put("unreachable", unreachable);
     m.put("gone", gone());
     m.put("runDir", runDir == null ? null : runDir.toString());
-    try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m)
-          + "\n";
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return Json.pretty(m);
   }
 }

@@ -1,8 +1,6 @@
 package dev.clusterrun.core.screen;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.clusterrun.core.Json;
 import dev.clusterrun.core.screen.ScreenJudge.Cell;
 import dev.clusterrun.core.screen.ScreenJudge.Metric;
 import java.time.Instant;
@@ -201,12 +199,7 @@ public final class ScreenReport {
     root.put(
         "flaggedLinks",
         v.flaggedLinks().stream().map(p -> List.of(p.figure().a(), p.figure().b())).toList());
-    try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root)
-          + "\n";
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return Json.pretty(root);
   }
 
   /**

@@ -1,9 +1,7 @@
 package dev.clusterrun.core.setup;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.clusterrun.core.Json;
 import java.util.List;
 
 /**
@@ -77,13 +75,6 @@ public record SetupReport(boolean dryRun, List<NodeOutcome> nodes) {
 
   /** The report as JSON: {@code {"dryRun":..,"nodes":[{"node":..,"status":..,...}],"ok":..}}. */
   public String json() {
-    try {
-      return MAPPER.writeValueAsString(this) + "\n";
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot render the setup report as JSON", e);
-    }
+    return Json.pretty(this);
   }
-
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 }

@@ -149,11 +149,13 @@ public final class SpecLoader {
     yaml.keys(m, "");
     return new JobSpec(
         jobName(m.entries().get("name")),
-        container(m.entries().get("container")),
-        workspace(m.entries().get("workspace")),
-        mpi(m.entries().get("mpi")),
+        yaml.section(
+            m.entries().get("container"), "container", ContainerSpec.EMPTY, this::container),
+        yaml.section(
+            m.entries().get("workspace"), "workspace", WorkspaceSpec.EMPTY, this::workspace),
+        yaml.section(m.entries().get("mpi"), "mpi", MpiSpec.EMPTY, this::mpi),
         command(m.entries().get("command")),
-        ssh(m.entries().get("ssh")),
+        yaml.section(m.entries().get("ssh"), "ssh", SshSpec.EMPTY, this::ssh),
         source,
         yaml.checked(m.entries().get("launcher"), "launcher", SettingRules::launcher),
         yaml.checked(m.entries().get("time"), "time", TimeLimit::parse));
@@ -180,12 +182,7 @@ public final class SpecLoader {
     return s;
   }
 
-  private ContainerSpec container(Entry e) {
-    MapNode m = yaml.section(e, "container");
-    if (m == null) {
-      return ContainerSpec.EMPTY;
-    }
-    Map<String, Entry> k = m.entries();
+  private ContainerSpec container(Map<String, Entry> k) {
     return new ContainerSpec(
         yaml.checked(k.get("image"), "container.image", SettingRules::image),
         yaml.checked(k.get("name"), "container.name", SettingRules::containerName),
@@ -200,26 +197,17 @@ public final class SpecLoader {
         yaml.bool(k.get("entrypoint"), "container.entrypoint"));
   }
 
-  private WorkspaceSpec workspace(Entry e) {
-    MapNode m = yaml.section(e, "workspace");
-    if (m == null) {
-      return WorkspaceSpec.EMPTY;
-    }
+  private WorkspaceSpec workspace(Map<String, Entry> k) {
     return new WorkspaceSpec(
-        yaml.checked(m.entries().get("path"), "workspace.path", SettingRules::workspacePath),
-        yaml.checked(m.entries().get("mount"), "workspace.mount", SettingRules::workspaceMount),
+        yaml.checked(k.get("path"), "workspace.path", SettingRules::workspacePath),
+        yaml.checked(k.get("mount"), "workspace.mount", SettingRules::workspaceMount),
         yaml.checked(
-            m.entries().get("image-cache-limit"),
+            k.get("image-cache-limit"),
             "workspace.image-cache-limit",
             SettingRules::imageCacheLimit));
   }
 
-  private MpiSpec mpi(Entry e) {
-    MapNode m = yaml.section(e, "mpi");
-    if (m == null) {
-      return MpiSpec.EMPTY;
-    }
-    Map<String, Entry> k = m.entries();
+  private MpiSpec mpi(Map<String, Entry> k) {
     return new MpiSpec(
         yaml.integer(k.get("np"), "mpi.np", SettingRules::np),
         yaml.integer(k.get("per-node"), "mpi.per-node", SettingRules::perNode),
@@ -231,12 +219,7 @@ public final class SpecLoader {
         yaml.duration(k.get("node-timeout"), "mpi.node-timeout"));
   }
 
-  private SshSpec ssh(Entry e) {
-    MapNode m = yaml.section(e, "ssh");
-    if (m == null) {
-      return SshSpec.EMPTY;
-    }
-    Map<String, Entry> k = m.entries();
+  private SshSpec ssh(Map<String, Entry> k) {
     String user = yaml.checked(k.get("user"), "ssh.user", SettingRules::sshUser);
     String identity = yaml.checked(k.get("identity"), "ssh.identity", SettingRules::sshIdentity);
     String kh = yaml.choice(k.get("known-hosts"), "ssh.known-hosts", KNOWN_HOSTS);

@@ -66,13 +66,17 @@ public final class YamlReader {
 
   // ---------------------------------------------------------------- structure
 
-  /** A section's map with its keys checked, or null when absent or empty. */
-  public MapNode section(Entry e, String path) {
+  /**
+   * A section read by {@code read} from its entries once its keys are checked, or {@code empty}
+   * when it is absent or empty.
+   */
+  public <T> T section(Entry e, String path, T empty, Function<Map<String, Entry>, T> read) {
     MapNode m = map(e, path);
-    if (m != null) {
-      keys(m, path);
+    if (m == null) {
+      return empty;
     }
-    return m;
+    keys(m, path);
+    return read.apply(m.entries());
   }
 
   /** A map of settings, or null when absent or empty. */

@@ -1,11 +1,8 @@
 package dev.clusterrun.core.launch.plan;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.clusterrun.core.Json;
 import dev.clusterrun.core.launch.job.Secrets;
 import dev.clusterrun.core.remote.ShellQuote;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -210,12 +207,7 @@ public final class PlanRenderer {
     m.put("perNode", nodes);
     m.put("cleanup", p.cleanup().stream().map(PlanRenderer::step).toList());
     m.put("settings", p.settings());
-    try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m)
-          + "\n";
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
+    return Json.pretty(m);
   }
 
   private static Map<String, Object> step(Plan.Step s) {

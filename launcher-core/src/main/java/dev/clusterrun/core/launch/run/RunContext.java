@@ -1,8 +1,7 @@
 package dev.clusterrun.core.launch.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.clusterrun.core.AtomicFiles;
+import dev.clusterrun.core.Json;
 import dev.clusterrun.core.launch.cleanup.RemoteReaper;
 import dev.clusterrun.core.launch.head.HeadCommands;
 import dev.clusterrun.core.launch.plan.Plan;
@@ -265,9 +264,7 @@ public final class RunContext {
             .outputBytes(outputBytes())
             .plans(plans)
             .build();
-    AtomicFiles.write(
-        runDir.resolve("summary.json"),
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s) + "\n");
+    AtomicFiles.write(runDir.resolve("summary.json"), Json.pretty(s));
     return s;
   }
 
