@@ -3,7 +3,6 @@ package dev.clusterrun.core.jobs;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.spec.TimeLimit;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,11 +61,6 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
   public RunList {
     runs = List.copyOf(runs);
     unreachable = Collections.unmodifiableMap(new LinkedHashMap<>(unreachable));
-  }
-
-  /** 0 when every node was asked, else 3: the list may miss runs of the nodes not reached. */
-  public int exitCode() {
-    return unreachable.isEmpty() ? ExitCode.OK.value() : ExitCode.CHECK_FAILED.value();
   }
 
   /** The runs the nodes' answers show, oldest first; nodes in the order of {@code answers}. */
