@@ -70,7 +70,6 @@ class UnusedMemberTest {
     exempt(
         m,
         fixture,
-        "core.bench.BenchSettings$Hpcc.DEFAULTS",
         "core.bench.Gates.none",
         "core.bench.JUnitReport$Case.<init>",
         "core.check.SharedPathProof$Verdict.assumed",

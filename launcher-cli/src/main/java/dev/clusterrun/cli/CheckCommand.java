@@ -2,13 +2,10 @@ package dev.clusterrun.cli;
 
 import dev.clusterrun.core.check.CheckFlow;
 import dev.clusterrun.core.check.CheckId;
-import dev.clusterrun.core.check.CheckJob;
 import dev.clusterrun.core.check.CheckOutcome;
 import dev.clusterrun.core.check.CheckRequest;
 import dev.clusterrun.core.check.CheckSelection;
 import dev.clusterrun.core.cluster.Hostfile;
-import dev.clusterrun.core.spec.JobSpec;
-import dev.clusterrun.core.spec.SpecLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,11 +49,9 @@ final class CheckCommand extends BaseCommand {
   public Integer call() throws InterruptedException {
     CheckSelection selection = CheckSelection.parse(only, skip);
     Hostfile hostfile = nodes.read(root().env);
-    JobSpec job = jobFile == null ? null : SpecLoader.load(jobFile);
-    CheckJob checkJob = job == null ? CheckJob.NONE : CheckJob.of(job.container());
     CheckOutcome outcome =
         CheckFlow.run(
-            new CheckRequest(hostfile, ssh.explicit(job, jobFile), checkJob, selection),
+            CheckRequest.of(hostfile, ssh.flags(), jobFile, selection),
             root().console().progress(),
             o -> print(json.on ? o.report().renderJson() : o.report().renderTable()));
     return outcome.exitCode();

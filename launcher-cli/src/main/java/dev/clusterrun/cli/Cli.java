@@ -52,11 +52,15 @@ final class Cli {
     // picocli read a file named body.json.
     cl.setExpandAtFiles(false);
     cl.setExitCodeExceptionMapper(t -> ExitCode.BAD_INPUT.value());
+    // picocli's own codes from the table: a bare `clusterrun` is invalid input (RootCommand), a
+    // command that makes no core call ends with success (CompletionCommand).
+    cl.getCommandSpec().exitCodeOnInvalidInput(ExitCode.BAD_INPUT.value());
     cl.getCommandSpec()
         .usageMessage()
         .exitCodeListHeading("%nExit codes:%n")
         .exitCodeList(ExitCode.table());
     for (CommandLine sub : cl.getSubcommands().values()) {
+      sub.getCommandSpec().exitCodeOnSuccess(ExitCode.OK.value());
       var usage = sub.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n");
       if (usage.exitCodeList().isEmpty()) {
         usage.exitCodeList(ExitCode.table(sub.getCommandName()));
@@ -76,7 +80,7 @@ final class Cli {
           if (ex instanceof BadInputException bad) {
             // Bad input is the user's to fix, not clusterrun's: no stack trace, even with -v.
             err.println("clusterrun: " + bad.subject() + ": " + bad.problem());
-            return ExitCode.BAD_INPUT.value();
+            return bad.code().value();
           }
           if (ex instanceof ExitException stop) {
             err.println("clusterrun: " + BadInputException.visible(stop.getMessage()));

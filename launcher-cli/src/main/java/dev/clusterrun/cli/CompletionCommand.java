@@ -1,6 +1,5 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.ExitCode;
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,6 +16,6 @@ final class CompletionCommand extends BaseCommand {
   @Override
   public Integer call() {
     print(AutoComplete.bash("clusterrun", spec.root().commandLine()));
-    return ExitCode.OK.value();
+    return spec.exitCodeOnSuccess();
   }
 }

@@ -1,7 +1,6 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.bench.BenchSettings;
-import dev.clusterrun.core.bench.HpccInput;
 import picocli.CommandLine.Option;
 
 /** hpcc's sizing options: {@code bench} only (they mean nothing to {@code hpl}). */
@@ -10,8 +9,8 @@ final class HpccOptions {
   Long hpccN;
 
   @Option(names = "--hpcc-max-n", paramLabel = "N")
-  long hpccMaxN = BenchSettings.DEFAULT_HPCC_MAX_N;
+  long hpccMaxN = BenchSettings.Hpcc.DEFAULTS.maxN();
 
   @Option(names = "--memory-fraction", paramLabel = "F")
-  double memoryFraction = HpccInput.DEFAULT_MEMORY_FRACTION;
+  double memoryFraction = BenchSettings.Hpcc.DEFAULTS.memoryFraction();
 }

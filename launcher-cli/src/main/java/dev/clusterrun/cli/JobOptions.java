@@ -4,7 +4,6 @@ import dev.clusterrun.core.launch.job.JobInput;
 import dev.clusterrun.core.launch.job.JobWords;
 import dev.clusterrun.core.spec.JobFlags;
 import dev.clusterrun.core.spec.JobFlags.Choice;
-import dev.clusterrun.core.spec.SshSpec;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -90,13 +89,8 @@ final class JobOptions {
    */
   JobInput input(
       NodesOption nodes, JobWords words, SshOptions ssh, Map<String, String> env, String launcher) {
-    SshSpec sshLayer = ssh.flags().toSpec();
-    return new JobInput(
-        nodes.selection(),
-        words.jobFile() == null ? null : Path.of(words.jobFile()),
-        flags(launcher).toLayer(words.command(), sshLayer),
-        env,
-        Path.of("").toAbsolutePath());
+    return JobInput.of(
+        nodes.selection(), words, flags(launcher), ssh.flags(), env, Path.of("").toAbsolutePath());
   }
 
   private JobFlags flags(String launcher) {

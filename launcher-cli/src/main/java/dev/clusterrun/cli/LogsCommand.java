@@ -1,7 +1,8 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.jobs.RunDirectories;
+import dev.clusterrun.core.jobs.JobsFlow;
 import dev.clusterrun.core.jobs.RunLogs;
+import dev.clusterrun.core.session.Console;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,8 +22,9 @@ final class LogsCommand extends BaseCommand {
   public Integer call() throws Exception {
     RootCommand root = root();
     root.out.flush();
-    return new RunLogs(root.rawOut, root.rawErr, RunLogs.Pause.REAL)
-        .show(new RunLogs.Request(RunDirectories.workspace(workspace.dir, root.env), runId, follow))
+    return JobsFlow.logs(
+            new RunLogs.Request(where(workspace).path(), runId, follow),
+            new Console(null, root.rawOut, root.rawErr, null, null))
         .exitCode();
   }
 }

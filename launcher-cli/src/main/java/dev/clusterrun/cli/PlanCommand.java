@@ -1,9 +1,7 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.launch.LaunchFlow;
-import dev.clusterrun.core.launch.plan.Plan;
-import dev.clusterrun.core.launch.plan.PlanRenderer;
+import dev.clusterrun.core.launch.PlanOutcome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -15,8 +13,8 @@ final class PlanCommand extends BaseCommand {
 
   @Override
   public Integer call() {
-    Plan plan = LaunchFlow.plan(options.request(nodes, root()));
-    print(json.on ? PlanRenderer.json(plan) : PlanRenderer.text(plan));
-    return ExitCode.OK.value();
+    PlanOutcome outcome = LaunchFlow.show(options.request(nodes, root()), json.on);
+    print(outcome.stdout());
+    return outcome.exitCode();
   }
 }

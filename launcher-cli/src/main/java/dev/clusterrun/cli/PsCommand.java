@@ -1,8 +1,7 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.jobs.JobsFlow;
-import dev.clusterrun.core.jobs.RunDirectories;
-import dev.clusterrun.core.jobs.RunList;
+import dev.clusterrun.core.jobs.PsOutcome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -15,15 +14,12 @@ final class PsCommand extends BaseCommand {
 
   @Override
   public Integer call() throws InterruptedException {
-    RunList runs =
+    PsOutcome o =
         JobsFlow.ps(
-            new JobsFlow.PsRequest(
-                nodes.read(root().env),
-                ssh.explicit(),
-                RunDirectories.workspace(workspace.dir, root().env)),
+            new JobsFlow.PsRequest(nodes.read(root().env), ssh.settings(), where(workspace).path()),
             root().console().progress());
-    print(json.on ? runs.renderJson() : runs.renderTable());
-    runs.unreachable().forEach((n, p) -> note(n + ": " + p));
-    return runs.exitCode();
+    print(json.on ? o.runs().renderJson() : o.runs().renderTable());
+    o.runs().unreachable().forEach((n, p) -> note(n + ": " + p));
+    return o.exitCode();
   }
 }

@@ -1,6 +1,5 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.output.ClosedReader;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Progress;
@@ -104,6 +103,6 @@ final class RootCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     spec.commandLine().usage(out);
-    return ExitCode.BAD_INPUT.value();
+    return spec.exitCodeOnInvalidInput();
   }
 }

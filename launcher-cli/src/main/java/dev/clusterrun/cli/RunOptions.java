@@ -1,8 +1,6 @@
 package dev.clusterrun.cli;
 
-import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.launch.job.LaunchOptions;
-import dev.clusterrun.core.output.ClosedReader;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.terminal.Detached;
 import picocli.CommandLine.Option;
@@ -53,10 +51,10 @@ final class RunOptions {
       root.out.flush();
       if (root.closedReader.closed()) {
         // Nobody got the run id (| true, a reader gone): the run is stopped, as SIGPIPE would.
-        f.stopRun();
+        Detached.Foreground stopped = f.stoppedUnread();
         root.err.println(
             "clusterrun: the reader of the run id went away (EPIPE): stopping run " + f.runId());
-        return ExitCode.bySignal(ClosedReader.SIGPIPE);
+        return stopped.exitCode();
       }
       root.err.println("clusterrun: " + f.note());
     }

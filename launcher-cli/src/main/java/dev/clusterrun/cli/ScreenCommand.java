@@ -4,7 +4,6 @@ import dev.clusterrun.core.launch.job.JobWords;
 import dev.clusterrun.core.launch.job.LaunchOptions;
 import dev.clusterrun.core.screen.ScreenFlow;
 import dev.clusterrun.core.screen.ScreenOutcome;
-import dev.clusterrun.core.screen.ScreenReport;
 import dev.clusterrun.core.screen.ScreenRequest;
 import dev.clusterrun.core.screen.Tolerances;
 import java.nio.file.Path;
@@ -52,10 +51,8 @@ final class ScreenCommand extends BaseCommand {
     if (out.failed() != null) {
       RunCommand.render(out.failed(), root.err);
     }
-    if (out.verdict() != null) {
-      root.out.print(ScreenReport.render(out.verdict(), json.on));
-    }
-    ScreenReport.messages(out).forEach(root.err::println);
+    root.out.print(out.stdout(json.on));
+    out.messages().forEach(root.err::println);
     root.out.flush();
     root.err.flush();
     return out.exitCode();

@@ -44,7 +44,7 @@ final class SetupCommand extends BaseCommand {
   public Integer call() throws InterruptedException {
     SetupOutcome outcome =
         SetupFlow.run(
-            new SetupRequest(nodes.read(root().env), ssh.flags().toSpec(), spec(), dryRun.on),
+            new SetupRequest(nodes.read(root().env), ssh.settings(), spec(), dryRun.on),
             root().console().progress());
     SetupReport report = outcome.report();
     print(json.on ? report.json() : report.text());

@@ -1,7 +1,6 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.jobs.JobsFlow;
-import dev.clusterrun.core.jobs.RunDirectories;
 import dev.clusterrun.core.jobs.StopOutcome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,11 +26,7 @@ final class StopCommand extends BaseCommand {
     StopOutcome o =
         JobsFlow.stop(
             new JobsFlow.StopRequest(
-                nodes.read(root().env),
-                ssh.explicit(),
-                runId,
-                signal,
-                RunDirectories.workspace(workspace.dir, root().env)),
+                nodes.read(root().env), ssh.settings(), runId, signal, where(workspace).path()),
             root().console().progress());
     if (json.on) {
       print(o.renderJson());

@@ -117,6 +117,11 @@ public final class BadInputException extends RuntimeException {
     }
   }
 
+  /** Its row of the exit-code table: bad input, 2. */
+  public ExitCode code() {
+    return ExitCode.BAD_INPUT;
+  }
+
   public String subject() {
     return subject;
   }

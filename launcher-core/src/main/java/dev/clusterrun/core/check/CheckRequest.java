@@ -1,7 +1,11 @@
 package dev.clusterrun.core.check;
 
 import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.spec.JobSpec;
+import dev.clusterrun.core.spec.SpecLoader;
+import dev.clusterrun.core.spec.SshFlags;
 import dev.clusterrun.core.spec.SshSpec;
+import java.nio.file.Path;
 
 /**
  * One {@code clusterrun check}.
@@ -16,5 +20,20 @@ public record CheckRequest(Hostfile hostfile, SshSpec ssh, CheckJob job, CheckSe
     ssh = ssh == null ? SshSpec.EMPTY : ssh;
     job = job == null ? CheckJob.NONE : job;
     selection = selection == null ? CheckSelection.all() : selection;
+  }
+
+  /**
+   * The check of what a person gave: the job file, when there is one, is read for its container
+   * (what the checks look at) and its {@code ssh:} section, which the SSH flags override.
+   *
+   * @param jobFile the job file, or null
+   */
+  public static CheckRequest of(
+      Hostfile hostfile, SshFlags ssh, Path jobFile, CheckSelection selection) {
+    JobSpec file = jobFile == null ? null : SpecLoader.load(jobFile);
+    CheckJob job = file == null ? CheckJob.NONE : CheckJob.of(file.container());
+    SshSpec flags = ssh.toSpec();
+    return new CheckRequest(
+        hostfile, file == null ? flags : flags.over(file.ssh()), job, selection);
   }
 }

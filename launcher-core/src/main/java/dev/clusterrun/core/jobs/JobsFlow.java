@@ -6,9 +6,11 @@ import dev.clusterrun.core.launch.cleanup.RemoteReaper;
 import dev.clusterrun.core.launch.cleanup.RunProcesses;
 import dev.clusterrun.core.remote.ExecResult;
 import dev.clusterrun.core.remote.ShellScript;
+import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Progress;
 import dev.clusterrun.core.session.Session;
 import dev.clusterrun.core.spec.SshSpec;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,11 +51,21 @@ public final class JobsFlow {
       Hostfile hostfile, SshSpec ssh, String runId, String signal, Path workspace) {}
 
   /** Every run alive on the nodes: one round per node. */
-  public static RunList ps(PsRequest rq, Progress progress) throws InterruptedException {
+  public static PsOutcome ps(PsRequest rq, Progress progress) throws InterruptedException {
     try (Session s = Session.open(rq.hostfile(), rq.ssh(), progress)) {
-      return RunList.of(scan(s, null), s.unreachable())
-          .withTimeLimits(id -> RunDirectories.timeLimitEnds(rq.workspace(), id));
+      return new PsOutcome(
+          RunList.of(scan(s, null), s.unreachable())
+              .withTimeLimits(id -> RunDirectories.timeLimitEnds(rq.workspace(), id)));
     }
+  }
+
+  /**
+   * {@code clusterrun logs}: the run's output copied to the job's streams of {@code console}, as
+   * the run kept it ({@link RunLogs}).
+   */
+  public static LogsOutcome logs(RunLogs.Request rq, Console console)
+      throws IOException, InterruptedException {
+    return new RunLogs(console.out(), console.err(), RunLogs.Pause.REAL).show(rq);
   }
 
   private static List<RunScan.Node> scan(Session s, String runId) throws InterruptedException {

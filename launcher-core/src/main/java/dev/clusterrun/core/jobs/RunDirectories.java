@@ -1,7 +1,6 @@
 package dev.clusterrun.core.jobs;
 
 import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.launch.cleanup.Lifeline;
 import dev.clusterrun.core.launch.run.JobRunner;
 import java.io.IOException;
@@ -10,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -20,16 +18,6 @@ import java.util.stream.Stream;
  */
 public final class RunDirectories {
   private RunDirectories() {}
-
-  /**
-   * The workspace.
-   *
-   * @param flag {@code --workspace}, or null
-   * @param env the environment ({@code CLUSTERRUN_WORKSPACE}, {@code HOME})
-   */
-  public static Path workspace(Path flag, Map<String, String> env) {
-    return new WorkspaceDir(flag, env).path();
-  }
 
   /**
    * The run directory of {@code runId} in {@code workspace}, or null when it has none. The full id

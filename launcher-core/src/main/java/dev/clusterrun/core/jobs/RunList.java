@@ -1,6 +1,5 @@
 package dev.clusterrun.core.jobs;
 
-import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.Json;
 import dev.clusterrun.core.spec.TimeLimit;
 import java.time.Duration;
@@ -60,11 +59,6 @@ public record RunList(List<Run> runs, Map<String, String> unreachable) {
   public RunList {
     runs = List.copyOf(runs);
     unreachable = Collections.unmodifiableMap(new LinkedHashMap<>(unreachable));
-  }
-
-  /** 0 when every node was asked, else 3: the list may miss runs of the nodes not reached. */
-  public int exitCode() {
-    return unreachable.isEmpty() ? ExitCode.OK.value() : ExitCode.CHECK_FAILED.value();
   }
 
   /** The runs the nodes' answers show, oldest first; nodes in the order of {@code answers}. */

@@ -1,7 +1,6 @@
 package dev.clusterrun.core.jobs;
 
 import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.ExitCode;
 import dev.clusterrun.core.launch.cleanup.Lifeline;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -33,22 +32,11 @@ public final class RunLogs {
   }
 
   /**
-   * @param workspace the workspace ({@link RunDirectories#workspace})
+   * @param workspace the workspace ({@link dev.clusterrun.core.WorkspaceDir#path})
    * @param runId the run id as {@code run} printed it
    * @param follow follow the files until the run ends
    */
   public record Request(Path workspace, String runId, boolean follow) {}
-
-  /**
-   * What {@code logs} showed: the run directory it copied. A run id the workspace has no run of is
-   * bad input ({@link BadInputException}, exit 2), not an outcome.
-   */
-  public record Shown(Path runDir) {
-    /** The exit code of {@code logs} once the output was copied: 0. */
-    public int exitCode() {
-      return ExitCode.OK.value();
-    }
-  }
 
   private final OutputStream out;
   private final OutputStream err;
@@ -80,7 +68,7 @@ public final class RunLogs {
    * @throws BadInputException naming the run id when the workspace has no run of it
    * @throws InterruptedException when interrupted while following
    */
-  public Shown show(Request rq) throws IOException, InterruptedException {
+  public LogsOutcome show(Request rq) throws IOException, InterruptedException {
     Path dir = RunDirectories.find(rq.workspace(), rq.runId());
     if (dir == null) {
       throw new BadInputException(
@@ -91,7 +79,7 @@ public final class RunLogs {
       copyNew(dir, ended || !rq.follow());
       if (ended || !rq.follow()) {
         stoppedByItsWatchers(dir, rq.runId());
-        return new Shown(dir);
+        return new LogsOutcome(dir);
       }
       pause.pause();
     }

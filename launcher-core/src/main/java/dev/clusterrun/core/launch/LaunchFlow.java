@@ -57,6 +57,11 @@ public final class LaunchFlow {
     return "nodes: " + n + " from " + hostfile.origin();
   }
 
+  /** {@code clusterrun plan}: the {@link #plan}, as text for people or ({@code json}) JSON. */
+  public static PlanOutcome show(LaunchRequest rq, boolean json) {
+    return PlanOutcome.of(plan(rq), json);
+  }
+
   /**
    * {@code clusterrun plan}: what {@link #run} would execute, touching no node. With {@code
    * --mpi-daemon auto}, run asks the container; the plan shows Open MPI 4's orted.

@@ -21,4 +21,14 @@ public record ScreenOutcome(
     notRun = notRun == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(notRun));
     notes = notes == null ? List.of() : List.copyOf(notes);
   }
+
+  /** What goes to stdout: the verdict as a table, or JSON; nothing when nothing was judged. */
+  public String stdout(boolean json) {
+    return verdict == null ? "" : ScreenReport.render(verdict, json);
+  }
+
+  /** What goes to stderr for people, a line each ({@link ScreenReport#messages}). */
+  public List<String> messages() {
+    return ScreenReport.messages(this);
+  }
 }

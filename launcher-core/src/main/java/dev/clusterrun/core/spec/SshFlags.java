@@ -39,12 +39,6 @@ public record SshFlags(
         fanout);
   }
 
-  /** The flags as a job layer that sets SSH settings only. */
-  public JobSpec layer() {
-    return new JobSpec(
-        null, ContainerSpec.EMPTY, WorkspaceSpec.EMPTY, MpiSpec.EMPTY, null, toSpec(), "flags");
-  }
-
   /** A duration flag: 500ms, 10s, 2m, 1h or whole seconds, greater than 0. */
   static Duration duration(String subject, String text) {
     String t = text.strip();

@@ -23,6 +23,23 @@ public record SshSpec(
     Integer fanout) {
   public static final SshSpec EMPTY = new SshSpec(null, null, null, null, null, null);
 
+  /**
+   * These settings over {@code lower}'s (a job file's {@code ssh:} section): each setting this one
+   * leaves unset is {@code lower}'s.
+   */
+  public SshSpec over(SshSpec lower) {
+    if (lower == null) {
+      return this;
+    }
+    return new SshSpec(
+        user != null ? user : lower.user,
+        port != null ? port : lower.port,
+        identity != null ? identity : lower.identity,
+        knownHosts != null ? knownHosts : lower.knownHosts,
+        connectTimeout != null ? connectTimeout : lower.connectTimeout,
+        fanout != null ? fanout : lower.fanout);
+  }
+
   public enum KnownHostsPolicy {
     /** Unknown and changed host keys are refused (OpenSSH StrictHostKeyChecking=yes). */
     STRICT,

@@ -1,5 +1,7 @@
 package dev.clusterrun.core.terminal;
 
+import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.output.ClosedReader;
 import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Progress;
 import java.io.BufferedReader;
@@ -58,6 +60,15 @@ public final class Detached {
      */
     public void stopRun() {
       ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
+    }
+
+    /**
+     * The run stopped ({@link #stopRun}) because nobody got its id (the reader of clusterrun's
+     * output went away): the foreground ends as SIGPIPE would end it, 141.
+     */
+    public Foreground stoppedUnread() {
+      stopRun();
+      return new Foreground(ExitCode.bySignal(ClosedReader.SIGPIPE), runId, note, pid);
     }
   }
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.clusterrun.core.BadInputException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,15 +36,5 @@ class RunDirectoriesTest {
   @Test
   void aWorkspaceWithoutRunsKnowsNoRun() {
     assertThat(RunDirectories.find(ws, "20261127-040000-train-ab12")).isNull();
-  }
-
-  @Test
-  void theWorkspaceIsTheFlagThenTheEnvironmentThenTheHomes() {
-    assertThat(RunDirectories.workspace(Path.of("/w"), Map.of("CLUSTERRUN_WORKSPACE", "/e")))
-        .isEqualTo(Path.of("/w"));
-    assertThat(RunDirectories.workspace(null, Map.of("CLUSTERRUN_WORKSPACE", "/e", "HOME", "/h")))
-        .isEqualTo(Path.of("/e"));
-    assertThat(RunDirectories.workspace(null, Map.of("HOME", "/h")))
-        .isEqualTo(Path.of("/h/clusterrun"));
   }
 }

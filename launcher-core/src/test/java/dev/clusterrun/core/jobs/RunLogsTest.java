@@ -46,7 +46,7 @@ class RunLogsTest {
     Path d = runDir();
     append(d.resolve("stdout.log"), "rank 0 up\nrank 1 up\n");
     append(d.resolve("stderr.log"), "warning: slow\n");
-    RunLogs.Shown shown =
+    LogsOutcome shown =
         neverPausing("no pause without -f").show(new RunLogs.Request(ws, ID, false));
     assertThat(shown.runDir()).isEqualTo(d);
     assertThat(shown.exitCode()).isZero();

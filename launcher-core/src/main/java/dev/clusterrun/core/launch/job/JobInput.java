@@ -3,9 +3,12 @@ package dev.clusterrun.core.launch.job;
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.cluster.NodeSelection;
+import dev.clusterrun.core.spec.JobFlags;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.Mount;
 import dev.clusterrun.core.spec.SpecLoader;
+import dev.clusterrun.core.spec.SshFlags;
+import dev.clusterrun.core.spec.SshSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,6 +24,29 @@ public record JobInput(
     NodeSelection nodes, Path jobFile, JobSpec flags, Map<String, String> env, Path cwd) {
   public JobInput {
     env = Map.copyOf(env);
+  }
+
+  /**
+   * What a person gave, as the command line holds it: the SSH flags, then the job flags (with the
+   * command's words) checked, each by its rule, and made the flags' layer.
+   *
+   * @param words the job file and the command, or {@link JobWords#NONE}
+   * @param cwd where relative paths are given from
+   */
+  public static JobInput of(
+      NodeSelection nodes,
+      JobWords words,
+      JobFlags flags,
+      SshFlags ssh,
+      Map<String, String> env,
+      Path cwd) {
+    SshSpec sshLayer = ssh.toSpec();
+    return new JobInput(
+        nodes,
+        words.jobFile() == null ? null : Path.of(words.jobFile()),
+        flags.toLayer(words.command(), sshLayer),
+        env,
+        cwd);
   }
 
   /** The nodes: {@code --nodes} and its companions, else the allocation in {@code env}. */

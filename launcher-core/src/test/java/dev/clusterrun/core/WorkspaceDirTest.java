@@ -1,0 +1,19 @@
+package dev.clusterrun.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class WorkspaceDirTest {
+  @Test
+  void theWorkspaceIsTheFlagThenTheEnvironmentThenTheHomes() {
+    assertThat(new WorkspaceDir(Path.of("/w"), Map.of("CLUSTERRUN_WORKSPACE", "/e")).path())
+        .isEqualTo(Path.of("/w"));
+    assertThat(new WorkspaceDir(null, Map.of("CLUSTERRUN_WORKSPACE", "/e", "HOME", "/h")).path())
+        .isEqualTo(Path.of("/e"));
+    assertThat(new WorkspaceDir(null, Map.of("HOME", "/h")).path())
+        .isEqualTo(Path.of("/h/clusterrun"));
+  }
+}
