@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch.mpirun;
 
 import dev.clusterrun.core.enroot.LaunchAgent;
+import dev.clusterrun.core.image.ImageCache;
 import dev.clusterrun.core.launch.head.HeadProcess;
 import dev.clusterrun.core.launch.job.CanaryMode;
 import dev.clusterrun.core.launch.job.LaunchOptions;
@@ -148,9 +149,9 @@ public final class EarlyStart {
 
   /**
    * Whether {@code plan}'s container can start before the checks end: an image file started
-   * directly (no import) or a named container that exists under {@code dataPath}, used as it is (no
-   * image given), and no file of the run in the words that start it (the run's files are written
-   * after the checks).
+   * directly (no import, or a registry image's digest the cache holds already) or a named container
+   * that exists under {@code dataPath}, used as it is (no image given), and no file of the run in
+   * the words that start it (the run's files are written after the checks).
    */
   public static boolean startsAsIs(Plan plan, String dataPath) {
     if (plan.launch() == null || plan.launchCommandAt() <= 0 || plan.isPerNode()) {
@@ -165,7 +166,12 @@ public final class EarlyStart {
     for (Plan.Step s : plan.prepare()) {
       switch (s.action()) {
         case START_IMAGE -> direct = true;
-        case IMPORT, CREATE -> {
+        case IMPORT -> {
+          if (!cachedDigest(plan)) {
+            return false;
+          }
+        }
+        case CREATE -> {
           return false;
         }
         default -> {}
@@ -179,6 +185,18 @@ public final class EarlyStart {
         && dataPath != null
         && !dataPath.isEmpty()
         && Files.isDirectory(Path.of(dataPath, plan.containerName()));
+  }
+
+  /**
+   * Whether {@code plan}'s image is a registry image pinned to a digest whose import the
+   * workspace's cache holds already: its import step is then skipped (each digest is imported once,
+   * under a temporary name renamed when whole), and the file can be started before the checks end.
+   */
+  private static boolean cachedDigest(Plan plan) {
+    return plan.image() != null
+        && ImageCache.digestOf(plan.image()) != null
+        && plan.squashfs() != null
+        && Files.isRegularFile(Path.of(plan.squashfs()));
   }
 
   /** Starts {@code plan}'s container on the head with its command held. */

@@ -271,4 +271,24 @@ class EarlyStartTest {
     assertThat(EarlyStart.startsAsIs(planned("docker://ubuntu:24.04", null), data.toString()))
         .isFalse();
   }
+
+  @Test
+  void aRegistryImageBeginsEarlyOnceItsDigestIsCached() throws Exception {
+    Path data = Files.createDirectories(tmp.resolve("data"));
+    String digest = "sha256:" + "ab".repeat(32);
+    Plan pinned = planned("docker://registry.example#lab/mpi:1@" + digest, null);
+    assertThat(pinned.squashfs()).contains(digest.substring(7));
+    // Not imported yet: the import runs after the checks.
+    assertThat(EarlyStart.startsAsIs(pinned, data.toString())).isFalse();
+    Files.createDirectories(Path.of(pinned.squashfs()).getParent());
+    Files.writeString(Path.of(pinned.squashfs()), "squashfs");
+    assertThat(EarlyStart.startsAsIs(pinned, data.toString())).isTrue();
+    assertThat(EarlyStart.containerWords(pinned)).endsWith(pinned.squashfs());
+
+    // A tag not pinned to a digest: its file may hold another push of the tag.
+    Plan tag = planned("docker://registry.example#lab/mpi:1", null);
+    Files.createDirectories(Path.of(tag.squashfs()).getParent());
+    Files.writeString(Path.of(tag.squashfs()), "squashfs");
+    assertThat(EarlyStart.startsAsIs(tag, data.toString())).isFalse();
+  }
 }
