@@ -3,15 +3,11 @@ package dev.clusterrun.core.image;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -20,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,7 +51,7 @@ public final class RegistryClient {
 
   private final RegistrySettings settings;
   private final Map<String, String> environment;
-  private final HttpClient http;
+  private final Transport http;
   private final String setupProblem;
 
   /** A client whose netrc passwords {@code $NAME} come from this process's environment. */
@@ -70,10 +67,10 @@ public final class RegistryClient {
   public RegistryClient(RegistrySettings s, Map<String, String> environment) {
     this.settings = s;
     this.environment = Map.copyOf(environment);
-    HttpClient made = null;
+    Transport made = null;
     String problem = null;
     try {
-      made = Transport.client(s);
+      made = Transport.of(s);
     } catch (IOException e) {
       problem = Transport.reason(e);
     }
@@ -82,9 +79,9 @@ public final class RegistryClient {
   }
 
   /** One answer: status, headers and body. */
-  private record Answer(int status, HttpResponse<?> response, byte[] body) {
+  private record Answer(int status, Transport.Response response, byte[] body) {
     String header(String name) {
-      return response.headers().firstValue(name).orElse(null);
+      return response.header(name);
     }
   }
 
@@ -369,38 +366,43 @@ public final class RegistryClient {
 
   private Answer send(Attempt a, URI url, String auth, String accept) throws RegistryException {
     checkScheme(a, url);
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(url).timeout(settings.timeout()).header("Accept", accept).GET();
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Accept", accept);
     if (auth != null) {
-      b.header("Authorization", auth);
+      headers.put("Authorization", auth);
     }
     try {
-      HttpResponse<InputStream> r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
-      try (InputStream in = r.body()) {
-        return new Answer(r.statusCode(), r, in.readNBytes(MAX_BODY));
-      }
+      Transport.Response r =
+          http.get(
+              url,
+              headers,
+              min(RegistrySettings.CONNECT_TIMEOUT, settings.timeout()),
+              settings.timeout(),
+              MAX_BODY);
+      return new Answer(r.status(), r, r.body());
     } catch (IOException | IllegalArgumentException e) {
       throw a.fail(RegistryException.Kind.UNREACHABLE, 0, unreachable(url, e));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw a.fail(RegistryException.Kind.UNREACHABLE, 0, "interrupted");
     }
   }
 
   /** Why the registry at {@code url} gave no answer, for people. */
   private String unreachable(URI url, Exception e) {
     String at = url.getAuthority();
-    if (e instanceof HttpConnectTimeoutException) {
+    boolean timedOut = e instanceof SocketTimeoutException;
+    if (timedOut && String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("connect")) {
       return "no connection to "
           + at
           + " within "
           + RegistryText.seconds(min(RegistrySettings.CONNECT_TIMEOUT, settings.timeout()));
     }
-    if (e instanceof HttpTimeoutException) {
+    if (timedOut) {
       return "no answer from " + at + " within " + RegistryText.seconds(settings.timeout());
     }
     if (e instanceof SSLException) {
       return "TLS with " + at + " failed: " + RegistryText.oneLine(Transport.reason(e));
+    }
+    if (e instanceof UnknownHostException) {
+      return "cannot connect to " + at + ": unknown host";
     }
     if (e instanceof ConnectException c) {
       return "cannot connect to " + at + ": " + RegistryText.connectReason(c);

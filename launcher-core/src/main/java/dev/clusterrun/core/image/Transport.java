@@ -2,46 +2,110 @@ package dev.clusterrun.core.image;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
 import java.net.Proxy;
 import java.net.ProxySelector;
 import java.net.SocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
 
-/** The HTTP client a {@link RegistryClient} uses: curl's proxies and certificates, no redirects. */
+/**
+ * The requests a {@link RegistryClient} makes: curl's proxies and certificates, no redirects, one
+ * blocking HTTP/1.1 request at a time in the caller's thread. Not {@code java.net.http}: its client
+ * keeps a selector thread waiting in native code for the rest of the process, and the JVM waits 300
+ * ms for such a thread at every exit (a third of a small registry run's extra time).
+ */
 final class Transport {
-  private Transport() {}
+  private final Proxies proxies;
+  private final SSLSocketFactory tls;
+
+  /** One answer: status, headers (names in lower case) and at most the first bytes of the body. */
+  record Response(int status, Map<String, List<String>> headers, byte[] body) {
+    /** The header's first value, or null. */
+    String header(String name) {
+      List<String> v = headers.get(name.toLowerCase(Locale.ROOT));
+      return v == null || v.isEmpty() ? null : v.get(0);
+    }
+  }
+
+  private Transport(Proxies proxies, SSLSocketFactory tls) {
+    this.proxies = proxies;
+    this.tls = tls;
+  }
 
   /**
-   * The client for these settings.
+   * The transport for these settings.
    *
    * @throws IOException when SSL_CERT_FILE or SSL_CERT_DIR cannot be read or hold no certificate
    */
-  static HttpClient client(RegistrySettings s) throws IOException {
-    HttpClient.Builder b =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(RegistrySettings.CONNECT_TIMEOUT)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .proxy(new Proxies(s.proxies()));
-    if (s.caFile() != null || s.caDir() != null) {
-      b.sslContext(trusting(s.caFile(), s.caDir()));
+  static Transport of(RegistrySettings s) throws IOException {
+    SSLSocketFactory tls =
+        s.caFile() != null || s.caDir() != null
+            ? trusting(s.caFile(), s.caDir()).getSocketFactory()
+            : null;
+    return new Transport(new Proxies(s.proxies()), tls);
+  }
+
+  /**
+   * One GET of {@code url}: connected within {@code connect}, each read within {@code timeout}, at
+   * most {@code max} bytes of its body read.
+   */
+  Response get(URI url, Map<String, String> headers, Duration connect, Duration timeout, int max)
+      throws IOException {
+    HttpURLConnection c =
+        (HttpURLConnection) url.toURL().openConnection(proxies.select(url).get(0));
+    try {
+      c.setInstanceFollowRedirects(false);
+      c.setUseCaches(false);
+      c.setConnectTimeout(millis(connect));
+      c.setReadTimeout(millis(timeout));
+      if (tls != null && c instanceof HttpsURLConnection h) {
+        h.setSSLSocketFactory(tls);
+      }
+      headers.forEach(c::setRequestProperty);
+      int status = c.getResponseCode();
+      Map<String, List<String>> h = new HashMap<>();
+      c.getHeaderFields()
+          .forEach(
+              (k, v) -> {
+                if (k != null) {
+                  h.put(k.toLowerCase(Locale.ROOT), v);
+                }
+              });
+      InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
+      byte[] body;
+      if (in == null) {
+        body = new byte[0];
+      } else {
+        try (in) {
+          body = in.readNBytes(max);
+        }
+      }
+      return new Response(status, Map.copyOf(h), body);
+    } finally {
+      c.disconnect();
     }
-    return b.build();
+  }
+
+  private static int millis(Duration d) {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
   }
 
   /** An SSL context that trusts exactly the PEM certificates of the file and the directory. */

@@ -309,6 +309,43 @@ class RegistryClientTest {
   }
 
   @Test
+  void aRegistryThatNeverAnswersIsUnreachableWithinTheTimeout() throws Exception {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      String reg = "127.0.0.1:" + s.getLocalPort();
+      RegistrySettings oneSecond =
+          new RegistrySettings(
+              true, credentials, "amd64", Map.of(), null, null, Duration.ofSeconds(1));
+      // The connection is accepted (the backlog), the request read by nobody.
+      long t0 = System.nanoTime();
+      RegistryException e =
+          catchThrowableOfType(
+              () ->
+                  new RegistryClient(oneSecond, Map.of())
+                      .resolve(RegistryImage.parse("docker://" + reg + "#lab/mpi:1")),
+              RegistryException.class);
+      assertThat(e.kind()).isEqualTo(RegistryException.Kind.UNREACHABLE);
+      assertThat(e.getMessage())
+          .isEqualTo(
+              "registry "
+                  + reg
+                  + ": repository lab/mpi, tag 1: no answer from "
+                  + reg
+                  + " within 1 s");
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
+    }
+  }
+
+  @Test
+  void anUnknownHostIsSaidSo() {
+    RegistryException e = failure("docker://no-such-registry.invalid#lab/mpi:1");
+    assertThat(e.kind()).isEqualTo(RegistryException.Kind.UNREACHABLE);
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "registry no-such-registry.invalid: repository lab/mpi, tag 1: cannot connect to"
+                + " no-such-registry.invalid: unknown host");
+  }
+
+  @Test
   void withoutAllowHttpTheRegistryIsAskedOverHttps() throws Exception {
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
       String reg = "127.0.0.1:" + s.getLocalPort();
