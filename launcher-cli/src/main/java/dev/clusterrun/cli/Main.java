@@ -1,6 +1,7 @@
 package dev.clusterrun.cli;
 
 import dev.clusterrun.core.ExitCode;
+import dev.clusterrun.core.terminal.StandardInput;
 import java.io.PrintStream;
 import java.util.Map;
 
@@ -19,6 +20,8 @@ public final class Main {
     int code = run(out, err, System.getenv(), args);
     out.flush();
     err.flush();
+    // A job's input copy still blocked in read(0) would hold the JVM's exit for 300 ms.
+    StandardInput.release();
     System.exit(code);
   }
 

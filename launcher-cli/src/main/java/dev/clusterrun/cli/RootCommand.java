@@ -5,6 +5,7 @@ import dev.clusterrun.core.session.Console;
 import dev.clusterrun.core.session.Progress;
 import dev.clusterrun.core.terminal.ForegroundInput;
 import dev.clusterrun.core.terminal.InterruptSignals;
+import dev.clusterrun.core.terminal.StandardInput;
 import dev.clusterrun.core.terminal.TerminalProgress;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -87,7 +88,7 @@ final class RootCommand implements Callable<Integer> {
         rawOut,
         rawErr,
         closedReader.alongside(new InterruptSignals()),
-        new ForegroundInput(System.in));
+        new ForegroundInput(StandardInput.stream()));
   }
 
   /** Progress for people on {@code err}, kept up to date in place on a terminal. */
