@@ -66,6 +66,11 @@ public final class Spool implements AutoCloseable {
     return w;
   }
 
+  /** The spool's directory. */
+  public Path dir() {
+    return dir;
+  }
+
   /** Followers of both files, from their first byte, to {@code toOut} and {@code toErr}. */
   public Follower.Pair follow(OutputStream toOut, OutputStream toErr) {
     return new Follower.Pair(

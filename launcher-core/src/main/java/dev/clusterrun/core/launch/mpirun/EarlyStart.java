@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.Charset;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -276,6 +277,15 @@ public final class EarlyStart {
       process.waitFor(STOP_WAIT);
     }
     process.spool().close();
+    // A start that never went leaves no run directory behind: the checks failed (nothing was
+    // started), or the run's plan did not fit and the run makes its own.
+    try {
+      Files.deleteIfExists(process.spool().dir().getParent().getParent());
+    } catch (DirectoryNotEmptyException e) {
+      // the run's own files are there
+    } catch (IOException e) {
+      // left behind, empty
+    }
   }
 
   /** The charset the JVM gives process arguments in: the line must reach the shell the same way. */

@@ -222,6 +222,9 @@ class EarlyStartTest {
 
     assertThat(Files.readString(tmp.resolve("ended"))).isEqualTo("down 125\n");
     assertThat(out()).doesNotExist();
+    assertThat(Path.of(plan.runDir()))
+        .as("a start stopped before its go (checks failed) leaves no run directory")
+        .doesNotExist();
     assertThat(slot.go(plan, null)).isNull();
     slot.begin(plan);
     Thread.sleep(300);
