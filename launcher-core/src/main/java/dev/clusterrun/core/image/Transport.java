@@ -65,7 +65,9 @@ final class Transport {
 
   /**
    * One GET of {@code url}: connected within {@code connect}, each read within {@code timeout}, at
-   * most {@code max} bytes of its body read.
+   * most {@code max} bytes of its body read. A connection whose body was read to its end is kept
+   * for the next request to the same host (the token, then the manifest again: one TLS handshake,
+   * as with java.net.http); one that failed is closed.
    */
   Response get(URI url, Map<String, String> headers, Duration connect, Duration timeout, int max)
       throws IOException {
@@ -99,8 +101,9 @@ final class Transport {
         }
       }
       return new Response(status, Map.copyOf(h), body);
-    } finally {
+    } catch (IOException | RuntimeException e) {
       c.disconnect();
+      throw e;
     }
   }
 
