@@ -9,6 +9,7 @@ import dev.clusterrun.core.remote.NodeShell;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -121,5 +122,25 @@ public class RemoteReaperTest {
       exact.destroyForcibly();
       longer.destroyForcibly();
     }
+  }
+
+  /**
+   * A process found as the run's, then gone before its command line was read (it was ending on its
+   * own, as the job's processes do when clusterrun's sessions close): named "(exiting)", not with
+   * an empty command, and the reaper still ends normally.
+   */
+  @Test
+  void aProcessGoneBeforeItsCommandLineIsReadIsNamedExiting() throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    assertThat(gone.waitFor(5, TimeUnit.SECONDS)).isTrue();
+    // The found process stands in for run_processes' answer: it ended before reap_run looked.
+    String script =
+        RemoteReaper.REAP.with(List.of())
+            + "\nrun_processes() { printf ' %s:x\\n' "
+            + gone.pid()
+            + "; }\nreap_run x\n";
+    ExecResult r = BashRun.sh(script);
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).isEqualTo("leftover " + gone.pid() + " (exiting)\n");
   }
 }
