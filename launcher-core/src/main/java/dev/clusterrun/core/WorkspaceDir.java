@@ -24,12 +24,25 @@ public record WorkspaceDir(Path given, Map<String, String> env) {
   }
 
   public Path path() {
+    return path(null);
+  }
+
+  /**
+   * The workspace when a job file names one ({@code workspace.path}): {@code --workspace}, else
+   * {@code CLUSTERRUN_WORKSPACE}, else the job file's, else {@code ~/clusterrun}.
+   *
+   * @param jobFile the job file's {@code workspace.path}, or null
+   */
+  public Path path(String jobFile) {
     if (given != null) {
       return given;
     }
     String e = env.get(ENV);
     if (e != null && !e.isBlank()) {
       return Path.of(e);
+    }
+    if (jobFile != null && !jobFile.isBlank()) {
+      return Path.of(jobFile);
     }
     return Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), DIR);
   }

@@ -43,30 +43,39 @@ public final class CheckFlow {
    * @param probeTimeout per call, for the proof steps and the head's SSH probe
    */
   public CheckFlow(ExpectedSetup expected, Duration factTimeout, Duration probeTimeout) {
-    this(expected, factTimeout, probeTimeout, null);
+    this(expected, factTimeout, probeTimeout, null, false);
   }
 
   private CheckFlow(
       ExpectedSetup expected,
       Duration factTimeout,
       Duration probeTimeout,
-      EnrootVersions enrootVersions) {
+      EnrootVersions enrootVersions,
+      boolean diagnosis) {
     this.expected = expected;
     this.factTimeout = factTimeout;
     this.probeTimeout = probeTimeout;
     this.enrootVersions = enrootVersions;
+    this.diagnosis = diagnosis;
   }
 
-  /** Whether the session lets go of the nodes once the rounds are done (nothing else asks them). */
-  private boolean lettingGo;
+  /**
+   * The flow of {@code clusterrun check}: the session lets go of the nodes once the rounds are done
+   * (nothing else asks them), and the nodes also give the host's {@code mpirun --version}.
+   */
+  private final boolean diagnosis;
 
   /**
    * This flow, taking the nodes' enroot versions from {@code versions} where their executable is
-   * unchanged (a run's checks), and remembering the ones read afresh. Without it (as {@code check})
-   * every node starts {@code enroot version}.
+   * unchanged, and remembering the ones read afresh. Without it every node starts {@code enroot
+   * version}.
    */
   public CheckFlow remembering(EnrootVersions versions) {
-    return new CheckFlow(expected, factTimeout, probeTimeout, versions);
+    return new CheckFlow(expected, factTimeout, probeTimeout, versions, diagnosis);
+  }
+
+  private CheckFlow asDiagnosis() {
+    return new CheckFlow(expected, factTimeout, probeTimeout, enrootVersions, true);
   }
 
   /** The checks as {@code check} and {@code run} make them: this clusterrun's hook and drop-in. */
@@ -91,8 +100,11 @@ public final class CheckFlow {
    */
   public static CheckOutcome run(CheckRequest rq, Progress progress, Consumer<CheckOutcome> show)
       throws InterruptedException {
-    CheckFlow flow = standard();
-    flow.lettingGo = true;
+    CheckFlow flow = standard().asDiagnosis();
+    if (rq.workspace() != null) {
+      // enroot's version is read once per executable, as a run reads it (EnrootVersions).
+      flow = flow.remembering(EnrootVersions.in(rq.workspace().toString()));
+    }
     SshMasters masters = SshMasters.forSettings(rq.ssh(), PROBE_TIMEOUT);
     Opening opening = flow.opening(rq.job(), rq.selection(), null);
     if (masters != null) {
@@ -115,7 +127,8 @@ public final class CheckFlow {
     return FactScript.render(
         expected.sysconfDir(),
         job.containerNames(),
-        enrootVersions == null ? null : enrootVersions.table());
+        enrootVersions == null ? null : enrootVersions.table(),
+        diagnosis);
   }
 
   /**
@@ -225,7 +238,8 @@ public final class CheckFlow {
   public static RegistrySettings headRegistrySettings() {
     try (LocalNodeShell shell = new LocalNodeShell("head")) {
       ExecResult r =
-          shell.run(FactScript.render(FactScript.DEFAULT_SYSCONF, List.of(), null), FACT_TIMEOUT);
+          shell.run(
+              FactScript.render(FactScript.DEFAULT_SYSCONF, List.of(), null, false), FACT_TIMEOUT);
       return ImagePin.settings(enrootValues(FactParser.parse("head", r)));
     } catch (RuntimeException e) {
       return ImagePin.settings(Map.of());
@@ -324,7 +338,7 @@ public final class CheckFlow {
       }
       // As before the probe ran early: without the head's own facts there is no SSH verdict.
       Map<String, NodeToNodeSsh.Answer> sshAnswers = headOk ? ssh.value() : null;
-      if (lettingGo) {
+      if (diagnosis) {
         // No node is asked anything more.
         session.release();
       }

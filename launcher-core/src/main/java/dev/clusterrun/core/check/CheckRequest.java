@@ -1,5 +1,6 @@
 package dev.clusterrun.core.check;
 
+import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.spec.JobSpec;
 import dev.clusterrun.core.spec.SpecLoader;
@@ -14,8 +15,11 @@ import java.nio.file.Path;
  * @param ssh how to reach them: the explicit settings, over each node's OpenSSH configuration
  * @param job the job's container name, mounts and mount-home, or {@link CheckJob#NONE}
  * @param selection the checks to run
+ * @param workspace where the nodes' enroot versions are remembered ({@link EnrootVersions}), as
+ *     {@code run} finds the workspace; null: every node starts {@code enroot version}
  */
-public record CheckRequest(Hostfile hostfile, SshSpec ssh, CheckJob job, CheckSelection selection) {
+public record CheckRequest(
+    Hostfile hostfile, SshSpec ssh, CheckJob job, CheckSelection selection, Path workspace) {
   public CheckRequest {
     ssh = ssh == null ? SshSpec.EMPTY : ssh;
     job = job == null ? CheckJob.NONE : job;
@@ -33,7 +37,13 @@ public record CheckRequest(Hostfile hostfile, SshSpec ssh, CheckJob job, CheckSe
     JobSpec file = jobFile == null ? null : SpecLoader.load(jobFile);
     CheckJob job = file == null ? CheckJob.NONE : CheckJob.of(file.container());
     SshSpec flags = ssh.toSpec();
+    String fileWorkspace =
+        file == null || file.workspace() == null ? null : file.workspace().path();
     return new CheckRequest(
-        hostfile, file == null ? flags : flags.over(file.ssh()), job, selection);
+        hostfile,
+        file == null ? flags : flags.over(file.ssh()),
+        job,
+        selection,
+        new WorkspaceDir(null, System.getenv()).path(fileWorkspace));
   }
 }

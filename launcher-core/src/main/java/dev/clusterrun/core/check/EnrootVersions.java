@@ -21,8 +21,9 @@ import java.util.Map;
  * enroot.id}) prints the same version, and a run need not start enroot on every node to learn it
  * again (about a fifth of the fact script's time). Any reinstall or edit changes the change time.
  * An entry is trusted for {@link #KEEP}, so that an enroot reached through a wrapper whose target
- * changed is read again within a day. {@code clusterrun check}, the diagnosis, never uses them: it
- * starts enroot on every node, which also shows an installation that no longer runs.
+ * changed is read again within a day. {@code run} and {@code check} both use them (the fact
+ * script's {@code enroot version} was half of its time on a node): removing the file has every node
+ * start enroot again.
  *
  * <p>The file is {@code WORKSPACE/.clusterrun/enroot-versions}, beside the containers' Open MPI
  * versions: lines {@code EPOCH-SECONDS PATH ID VERSION}, written atomically by whoever learns a new

@@ -37,10 +37,11 @@ public final class FactScript {
    *     temporary directory in tests)
    * @param containerNames named containers whose presence under ENROOT_DATA_PATH to report
    * @param enrootKnown lines {@code PATH ID VERSION} ({@link EnrootVersions#table}), empty to learn
-   *     them: a run's checks, which also leave out what only {@code check --json} shows (the host's
-   *     {@code mpirun --version}); null for {@code check}: {@code enroot version} on every node
+   *     them; null: {@code enroot version} on every node
+   * @param hostMpi also the host's {@code mpirun --version}, which only {@code check --json} shows
    */
-  public static String render(String sysconfDir, List<String> containerNames, String enrootKnown) {
+  public static String render(
+      String sysconfDir, List<String> containerNames, String enrootKnown, boolean hostMpi) {
     List<String> set = new ArrayList<>();
     set.add("set");
     set.add("--");
@@ -53,6 +54,8 @@ public final class FactScript {
         + (enrootKnown == null
             ? "unset CR_ENROOT_KNOWN"
             : "CR_ENROOT_KNOWN=" + ShellQuote.quote(enrootKnown))
+        + "\n"
+        + (hostMpi ? "CR_HOST_MPI=1" : "unset CR_HOST_MPI")
         + "\n"
         + BODY;
   }

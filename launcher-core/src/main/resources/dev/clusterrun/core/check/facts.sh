@@ -113,11 +113,12 @@ cr_kv env.path "${PATH-}"
 # --- enroot ---------------------------------------------------------------------------------------
 cr_e=$(command -v enroot 2>/dev/null)
 cr_kv enroot.path "$cr_e"
+cr_ev_known=
 if [ -n "$cr_e" ]; then
   # `enroot version` prints a constant of the installed executable. A run gives the versions it read
   # before (CR_ENROOT_KNOWN set, possibly empty: lines "PATH ID VERSION", ID the executable's
   # device:inode:size:mtime:ctime, which any reinstall changes): an executable with a known ID is not
-  # started again. `check` leaves CR_ENROOT_KNOWN unset and always starts enroot.
+  # started again. CR_ENROOT_KNOWN unset: enroot is always started.
   cr_v=
   if [ -n "${CR_ENROOT_KNOWN+set}" ]; then
     cr_x=$(stat -L -c '%d:%i:%s:%Y:%Z' -- "$cr_e" 2>/dev/null)
@@ -132,10 +133,8 @@ if [ -n "$cr_e" ]; then
       esac
     fi
   fi
-  if [ -n "$cr_v" ]; then
-    cr_kv enroot.version "$cr_v"
-    cr_kv enroot.version.remembered yes
-  else
+  # cr_enroot_version: starts `enroot version` and prints what it said.
+  cr_enroot_version() {
     # shellcheck disable=SC2086
     cr_v=$($cr_to10 enroot version 2>&1)
     cr_rc=$?
@@ -144,7 +143,12 @@ if [ -n "$cr_e" ]; then
     else
       cr_kv enroot.version.error "exit $cr_rc: $cr_v"
     fi
-  fi
+  }
+  # A remembered version is printed after the path probes below, and only when enroot's three
+  # paths proved usable: where one is not, enroot is started after all, so that what it says
+  # about it shows (enroot makes its directories before any command, `version` included).
+  cr_ev_known=$cr_v
+  [ -n "$cr_v" ] || cr_enroot_version
 fi
 cr_kv enroot.sysconf "$CR_SYSCONF"
 
@@ -384,6 +388,7 @@ done
 cr_probe() {
   cr_made=
   cr_probed=
+  cr_ok=no
   if [ -z "$2" ]; then
     cr_kv "$1.writable" no
     cr_kv "$1.error" "not set"
@@ -439,11 +444,11 @@ cr_probe() {
 }
 # The three test files go in one rm afterwards; then the directories the runtime probe made.
 cr_probe probe.runtime "${ENROOT_RUNTIME_PATH-}"
-cr_rt=$cr_made cr_rq=$cr_q cr_rp=$cr_probed
+cr_rt=$cr_made cr_rq=$cr_q cr_rp=$cr_probed cr_usable=$cr_ok
 cr_probe probe.cache "${ENROOT_CACHE_PATH-}"
-cr_ct=$cr_made
+cr_ct=$cr_made cr_usable=$cr_usable$cr_ok
 cr_probe probe.data "${ENROOT_DATA_PATH-}"
-cr_dt=$cr_made
+cr_dt=$cr_made cr_usable=$cr_usable$cr_ok
 if [ -n "$cr_rt$cr_ct$cr_dt" ]; then
   rm -f -- ${cr_rt:+"$cr_rt"} ${cr_ct:+"$cr_ct"} ${cr_dt:+"$cr_dt"}
 fi
@@ -452,6 +457,14 @@ if [ -n "$cr_rp" ]; then
   while [ -n "$cr_x" ] && [ "$cr_x" != "$cr_rq" ] && rmdir -- "$cr_x" 2>/dev/null; do
     cr_x=${cr_x%/*}
   done
+fi
+if [ -n "${cr_ev_known-}" ]; then
+  if [ "$cr_usable" = yesyesyes ]; then
+    cr_kv enroot.version "$cr_ev_known"
+    cr_kv enroot.version.remembered yes
+  else
+    cr_enroot_version
+  fi
 fi
 
 # Filesystem of the data path (or of its nearest existing parent) and its real path.
@@ -634,9 +647,9 @@ if command -v nvidia-smi >/dev/null 2>&1; then
   cr_kv gpu.list "$cr_g"
 fi
 cr_kv mntns "$(readlink /proc/self/ns/mnt 2>/dev/null)"
-# The host's Open MPI, which only `check --json` shows (the job's is the container's): not asked
-# for a run's checks (CR_ENROOT_KNOWN set).
-if [ -z "${CR_ENROOT_KNOWN+set}" ] && command -v mpirun >/dev/null 2>&1; then
+# The host's Open MPI, which only `check --json` shows (the job's is the container's): asked only
+# when CR_HOST_MPI is 1 (`check`), not for a run's checks.
+if [ "${CR_HOST_MPI-}" = 1 ] && command -v mpirun >/dev/null 2>&1; then
   cr_kv mpi.path "$(command -v mpirun)"
   # shellcheck disable=SC2086
   cr_x=$($cr_to5 mpirun --version 2>&1)

@@ -2,6 +2,7 @@ package dev.clusterrun.core.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clusterrun.core.WorkspaceDir;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.launch.job.JobResolver;
 import dev.clusterrun.core.launch.job.Source;
@@ -64,5 +65,14 @@ class CheckRequestTest {
     CheckRequest rq = CheckRequest.of(NODES, BOB, null, null);
     assertThat(rq.ssh()).isEqualTo(BOB.toSpec());
     assertThat(rq.job()).isEqualTo(CheckJob.NONE);
+    // enroot's versions are remembered where a run of this user remembers them.
+    assertThat(rq.workspace()).isEqualTo(new WorkspaceDir(null, System.getenv()).path());
+  }
+
+  @Test
+  void aJobFilesWorkspaceIsWhereTheEnrootVersionsAreRemembered() throws Exception {
+    Path file = Files.writeString(dir.resolve("ws.yaml"), "workspace:\n  path: /shared/ws\n");
+    assertThat(CheckRequest.of(NODES, BOB, file, null).workspace())
+        .isEqualTo(new WorkspaceDir(null, System.getenv()).path("/shared/ws"));
   }
 }

@@ -154,7 +154,8 @@ class FactScriptGoldenTest {
   }
 
   private String script() {
-    return FactScript.render(sysconf.toString(), List.of("pytorch", "missing", "it's $(x)"), null);
+    return FactScript.render(
+        sysconf.toString(), List.of("pytorch", "missing", "it's $(x)"), null, true);
   }
 
   @Test

@@ -36,12 +36,16 @@ class FactScriptTest {
   }
 
   private Facts facts(ShNodeShell shell, String... containers) {
-    return withTable(shell, null, containers);
+    return withTable(shell, null, true, containers);
   }
 
-  /** The facts with the enroot versions {@code table} gives (null: as {@code check}, none). */
-  private Facts withTable(ShNodeShell shell, String table, String... containers) {
-    ExecResult r = shell.run(FactScript.render(sysconf.toString(), List.of(containers), table), T);
+  /**
+   * The facts with the enroot versions {@code table} gives (null: none known), and with the host's
+   * mpirun ({@code hostMpi}: as {@code check}).
+   */
+  private Facts withTable(ShNodeShell shell, String table, boolean hostMpi, String... containers) {
+    ExecResult r =
+        shell.run(FactScript.render(sysconf.toString(), List.of(containers), table, hostMpi), T);
     assertThat(r.stderr()).isEmpty();
     assertThat(r.exitCode()).isZero();
     Facts f = FactParser.parse(shell.node(), r);
@@ -483,9 +487,9 @@ class FactScriptTest {
   }
 
   /**
-   * A run's checks give the enroot versions read before: an unchanged executable is not started
-   * (its version comes from the table), a reinstalled one (new change time) is, and so is every
-   * enroot for {@code check}, which gives no table.
+   * A run's checks and {@code check} give the enroot versions read before: an unchanged executable
+   * is not started (its version comes from the table), a reinstalled one (new change time) is, and
+   * so is every enroot when no table is given.
    */
   @Test
   void anUnchangedEnrootIsNotStartedAgainOnceItsVersionIsRemembered() throws Exception {
@@ -501,7 +505,7 @@ class FactScriptTest {
             tmp.resolve("ws/.clusterrun/enroot-versions"), java.time.Clock.systemUTC());
 
     // First run: nothing known, enroot is started, its id and version are learned.
-    Facts first = withTable(sh, memory.table());
+    Facts first = withTable(sh, memory.table(), false);
     assertThat(first.enroot().version()).isEqualTo("4.1.2");
     assertThat(first.raw()).containsKey("enroot.id").doesNotContainKey("enroot.version.remembered");
     memory.learn(List.of(first));
@@ -511,31 +515,44 @@ class FactScriptTest {
     EnrootVersions again =
         new EnrootVersions(
             tmp.resolve("ws/.clusterrun/enroot-versions"), java.time.Clock.systemUTC());
-    Facts second = withTable(sh, again.table());
+    Facts second = withTable(sh, again.table(), false);
     assertThat(second.enroot().version()).isEqualTo("4.1.2");
     assertThat(second.raw()).containsEntry("enroot.version.remembered", "yes");
     assertThat(starts(started)).isEqualTo(1);
 
-    // `check` gives no table: enroot is started. Only `check` asks the host's mpirun, which only
-    // `check --json` shows.
+    // `check` gives the same table: enroot is not started either. Only `check` asks the host's
+    // mpirun, which only `check --json` shows.
     Path mpirun = bin.resolve("mpirun");
     write(mpirun, "#!/bin/sh\necho 'mpirun (Open MPI) 4.1.4'\n");
     Files.setPosixFilePermissions(mpirun, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Facts checked = facts(sh);
+    Facts checked = withTable(sh, again.table(), true);
     assertThat(checked.enroot().version()).isEqualTo("4.1.2");
-    assertThat(starts(started)).isEqualTo(2);
+    assertThat(checked.raw()).containsEntry("enroot.version.remembered", "yes");
+    assertThat(starts(started)).isEqualTo(1);
     assertThat(checked.mpi().version()).isEqualTo("mpirun (Open MPI) 4.1.4");
-    assertThat(withTable(sh, again.table()).mpi().version()).isNull();
+    assertThat(withTable(sh, again.table(), false).mpi().version()).isNull();
+    // Without a table (no workspace to remember in), enroot is started.
+    assertThat(facts(sh).enroot().version()).isEqualTo("4.1.2");
+    assertThat(starts(started)).isEqualTo(2);
+    // A path enroot needs cannot be made: enroot is started after all, so that what it says of
+    // that shows too (real enroot makes its directories before any command).
+    Facts unusable =
+        withTable(
+            sh.withEnv("ENROOT_RUNTIME_PATH", "/proc/clusterrun-no-such-dir"), again.table(), true);
+    assertThat(unusable.raw()).containsEntry("probe.runtime.writable", "no");
+    assertThat(unusable.raw()).doesNotContainKey("enroot.version.remembered");
+    assertThat(unusable.enroot().version()).isEqualTo("4.1.2");
+    assertThat(starts(started)).isEqualTo(3);
 
     // Reinstalled (a new file under the same name): started again, and its version is new.
     Path next = bin.resolve("enroot.new");
     write(next, "#!/bin/sh\necho x >>'" + started + "'\necho 4.2.0\n");
     Files.setPosixFilePermissions(next, PosixFilePermissions.fromString("rwxr-xr-x"));
     Files.move(next, enroot, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    Facts third = withTable(sh, again.table());
+    Facts third = withTable(sh, again.table(), false);
     assertThat(third.enroot().version()).isEqualTo("4.2.0");
     assertThat(third.raw()).doesNotContainKey("enroot.version.remembered");
-    assertThat(starts(started)).isEqualTo(3);
+    assertThat(starts(started)).isEqualTo(4);
   }
 
   private static long starts(Path counter) throws IOException {
