@@ -5,7 +5,6 @@ import dev.clusterrun.core.enroot.LaunchAgentHook;
 import dev.clusterrun.core.image.ImagePin;
 import dev.clusterrun.core.image.RegistrySettings;
 import dev.clusterrun.core.remote.ExecResult;
-import dev.clusterrun.core.remote.LocalNodeShell;
 import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.remote.SshLogins;
 import dev.clusterrun.core.remote.SshMasters;
@@ -213,39 +212,6 @@ public final class CheckFlow {
     }
   }
 
-  /**
-   * The enroot settings a registry request follows, as the node's facts computed them for the job
-   * user ({@code ENROOT_CONFIG_PATH}, {@code ENROOT_ALLOW_HTTP}; an unset one as empty, so that the
-   * environment's does not come back through).
-   */
-  public static Map<String, String> enrootValues(Facts f) {
-    Map<String, String> m = new LinkedHashMap<>();
-    if (f == null || f.enroot().settings() == null) {
-      return m;
-    }
-    for (var v : List.of(f.enroot().settings().configPath(), f.enroot().settings().allowHttp())) {
-      if (v.source() != null && !v.source().isEmpty()) {
-        m.put(v.name(), v.value() == null ? "" : v.value());
-      }
-    }
-    return m;
-  }
-
-  /**
-   * The registry settings of enroot on the head, for a command that asks no node ({@code plan}, or
-   * a run whose head gave no facts): the fact script run here, as the user.
-   */
-  public static RegistrySettings headRegistrySettings() {
-    try (LocalNodeShell shell = new LocalNodeShell("head")) {
-      ExecResult r =
-          shell.run(
-              FactScript.render(FactScript.DEFAULT_SYSCONF, List.of(), null, false), FACT_TIMEOUT);
-      return ImagePin.settings(enrootValues(FactParser.parse("head", r)));
-    } catch (RuntimeException e) {
-      return ImagePin.settings(Map.of());
-    }
-  }
-
   /** One check round: its nodes, its facts, its proof and probe. */
   private final class Round {
     final Session session;
@@ -316,7 +282,7 @@ public final class CheckFlow {
       // The job's registry image: one request from the head, beside the proof.
       FanOut.Task<ImagePin.Outcome> image = null;
       if (job.image() != null && selection.includes(CheckId.IMAGE) && headOk) {
-        RegistrySettings rs = ImagePin.settings(enrootValues(headFacts));
+        RegistrySettings rs = ImagePin.settings(RegistryFacts.enrootValues(headFacts));
         image = session.fanOut().beside(() -> job.image().resolve(rs));
       }
       Timed<SharedPathProof.Verdict> proof = Timed.none();

@@ -1,7 +1,7 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.BadInputException;
-import dev.clusterrun.core.check.CheckFlow;
+import dev.clusterrun.core.check.RegistryFacts;
 import dev.clusterrun.core.cluster.Hostfile;
 import dev.clusterrun.core.image.ImagePin;
 import dev.clusterrun.core.launch.container.ContainerPreparer;
@@ -74,7 +74,7 @@ public final class LaunchFlow {
     ImagePin pin = job.imagePin();
     String imageNote = null;
     if (pin != null) {
-      ImagePin.Outcome o = pin.resolve(CheckFlow.headRegistrySettings());
+      ImagePin.Outcome o = pin.resolve(RegistryFacts.headRegistrySettings());
       if (o.ok()) {
         job = job.pinnedTo(o.pinned());
         imageNote = imageNote(o.pinned());

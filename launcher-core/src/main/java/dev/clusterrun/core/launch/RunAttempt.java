@@ -7,6 +7,7 @@ import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.CheckSelection;
 import dev.clusterrun.core.check.EnrootVersions;
 import dev.clusterrun.core.check.Facts;
+import dev.clusterrun.core.check.RegistryFacts;
 import dev.clusterrun.core.check.SharedPathProof;
 import dev.clusterrun.core.enroot.LaunchAgent;
 import dev.clusterrun.core.image.ImagePin;
@@ -380,7 +381,7 @@ final class RunAttempt {
       CheckFlow.standard().check(session, checkJob, new CheckSelection(EnumSet.of(CheckId.IMAGE)));
       o = pin.outcome();
     }
-    return o != null ? o : pin.resolve(CheckFlow.headRegistrySettings());
+    return o != null ? o : pin.resolve(RegistryFacts.headRegistrySettings());
   }
 
   /**

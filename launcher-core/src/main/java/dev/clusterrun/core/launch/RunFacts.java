@@ -1,10 +1,10 @@
 package dev.clusterrun.core.launch;
 
 import dev.clusterrun.core.check.AgentMention;
-import dev.clusterrun.core.check.CheckFlow;
 import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.FactParser;
 import dev.clusterrun.core.check.Facts;
+import dev.clusterrun.core.check.RegistryFacts;
 import dev.clusterrun.core.image.ImagePin;
 import dev.clusterrun.core.launch.proof.DaemonProof;
 import dev.clusterrun.core.remote.ExecResult;
@@ -36,7 +36,7 @@ final class RunFacts {
 
   /** How the head reaches the registry: its enroot settings. */
   static ImagePin.Outcome pin(ImagePin pin, Facts head) {
-    return pin.resolve(ImagePin.settings(CheckFlow.enrootValues(head)));
+    return pin.resolve(ImagePin.settings(RegistryFacts.enrootValues(head)));
   }
 
   /**
