@@ -2,15 +2,19 @@
 # this one calls it; run_processes comes before (run-processes.sh). POSIX sh.
 #
 # reap_run RUN_ID: prints "leftover PID COMMAND" for each process of the run (COMMAND "(exiting)"
-# for one that ended while it was read), sends them SIGTERM,
+# for one that ended while it was read, "(no command line)" for a running one without), sends
+# them SIGTERM,
 # and after 2 s prints "survivor PID" for each still running and sends it SIGKILL; then exits 0.
 # Processes are found and killed by PID, never by pattern.
 reap_run() {
   found=$(pids_of "$(run_processes "$1" any)")
   for p in $found; do
     c=$( { tr '\000' ' ' < "/proc/$p/cmdline"; } 2>/dev/null | cut -c1-300)
-    # Found, then gone or a zombie before its command line was read: it was ending by itself.
-    [ -n "$c" ] || c='(exiting)'
+    # No command line: gone or a zombie since it was found (it was ending by itself), or a running
+    # process that cleared its own.
+    if [ -z "$c" ]; then
+      if running "$p"; then c='(no command line)'; else c='(exiting)'; fi
+    fi
     printf 'leftover %s %s\n' "$p" "$c"
   done
   [ -n "$found" ] || exit 0
