@@ -246,6 +246,50 @@ class EnrootContractIT {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // exec (enroot.in enroot::exec; runtime::exec; enroot-nsenter.c join_namespaces)
+
+  @Test
+  void execJoinsTheContainerOfAProcessWithItsEnvironment() {
+    String dir = sharedSubdir("exec");
+    ok(c.exec("node1", "sh", "-c", "echo seen > " + dir + "/file"));
+    Result r =
+        ok(
+            c.sh(
+                "node1",
+                "f=$(mktemp); enroot start --env CR_X=one --mount "
+                    + dir
+                    + ":/cr-exec "
+                    + NAME
+                    + " sh -c 'echo $$; cd /cr-exec; exec sleep 60' >$f &"
+                    + " for i in $(seq 300); do [ -s $f ] && break; sleep 0.1; done; p=$(cat $f);"
+                    + " export CR_W=caller; CR_Y=two enroot exec -e CR_Y -e CR_Z=three $p sh -c"
+                    + " 'echo \"x=$CR_X y=$CR_Y z=$CR_Z w=${CR_W-unset} pwd=$(pwd)"
+                    + " file=$(cat /cr-exec/file) ns=$(readlink /proc/self/ns/mnt)\"';"
+                    + " echo target=$(readlink /proc/$p/ns/mnt) host=$(readlink /proc/self/ns/mnt)"
+                    + " here=$(test -e /cr-exec && echo yes || echo no);"
+                    + " enroot exec $p sh -c 'exit 7'; echo code=$?; kill $p; wait"));
+    List<String> lines = r.out().lines().toList();
+    assertThat(lines).hasSize(3);
+    String target = lines.get(1).split(" ")[0].substring("target=".length());
+    String host = lines.get(1).split(" ")[1].substring("host=".length());
+    assertThat(target).isNotEqualTo(host);
+    assertThat(lines.get(0))
+        .isEqualTo("x=one y=two z=three w=unset pwd=/cr-exec file=seen ns=" + target);
+    assertThat(lines.get(1)).endsWith(" here=no");
+    assertThat(lines.get(2)).isEqualTo("code=7");
+  }
+
+  @Test
+  void execRefusesAMissingProcessOrABadEnv() {
+    assertThat(fails(c.exec("node1", "enroot", "exec", "999999", "true")).stderr())
+        .contains("[ERROR] Process not found: 999999");
+    assertThat(fails(c.exec("node1", "enroot", "exec", "-e", "1X=y", "1", "true")).stderr())
+        .contains("[ERROR] Invalid argument: 1X=y");
+    assertThat(fails(c.exec("node1", "enroot", "exec", "1")).stdout())
+        .contains("Usage: enroot exec");
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // --mount (enroot-mount.c mount_fstab, mount_entry, mount_generic; runtime::_do_mounts_fini)
 
   @Test
