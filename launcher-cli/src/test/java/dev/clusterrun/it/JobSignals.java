@@ -122,6 +122,29 @@ final class JobSignals {
   }
 
   /**
+   * Waits up to {@code within} for no container begun during the checks ({@code warm-hold.sh}: its
+   * shells, the container's processes, the head's ssh that carries it) to be left, of any run;
+   * returns what is left then, as {@code PID COMMAND}. The local cluster's nodes share one PID
+   * space: node1 sees every node's processes.
+   */
+  static List<String> heldAfter(LocalCluster c, Duration within) throws InterruptedException {
+    String script =
+        "for p in $(pgrep -u \"$(id -u)\" -f '[W]armStart|while read -r [_]; do :; done'); do"
+            + " [ \"$p\" = $$ ] || echo \"$p $(tr '\\000\\n' '  ' < /proc/$p/cmdline 2>/dev/null |"
+            + " cut -c1-100)\"; done; exit 0";
+    long deadline = System.nanoTime() + within.toNanos();
+    while (true) {
+      boolean late = System.nanoTime() >= deadline;
+      List<String> left =
+          lines(c.exec("node1", false, null, Duration.ofSeconds(30), List.of("sh", "-c", script)));
+      if (left.isEmpty() || late) {
+        return left;
+      }
+      Thread.sleep(250);
+    }
+  }
+
+  /**
    * Waits up to {@code within} for no process of the run to be left on any node; returns what is
    * left then (empty when nothing). What is returned was seen by a round of every node begun after
    * {@code within}: a round that began earlier may have seen a process that its end outlived.

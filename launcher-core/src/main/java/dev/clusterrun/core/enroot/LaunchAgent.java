@@ -110,6 +110,19 @@ public final class LaunchAgent {
     return w;
   }
 
+  /**
+   * The agent's words with its first step on the node, {@code /bin/sh JOIN} ({@link AgentJoin}),
+   * before {@code enroot start}: the settings and the run id stay in its environment.
+   */
+  public static List<String> joining(List<String> words, String joinScript) {
+    int at = words.indexOf(EnrootArgs.ENROOT);
+    List<String> w = new ArrayList<>(words.subList(0, at));
+    w.add("/bin/sh");
+    w.add(joinScript);
+    w.addAll(words.subList(at, words.size()));
+    return w;
+  }
+
   public static String string(List<String> words) {
     return ShellQuote.join(words);
   }

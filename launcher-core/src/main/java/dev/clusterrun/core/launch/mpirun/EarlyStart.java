@@ -306,6 +306,7 @@ public final class EarlyStart {
     private final AtomicReference<EarlyStart> held = new AtomicReference<>();
     private volatile boolean closed;
     private volatile LaunchAgent.Daemon daemon;
+    private volatile Plan begun;
 
     /**
      * The daemon the head's first answer made the candidate for (given, or remembered for the
@@ -316,6 +317,14 @@ public final class EarlyStart {
       return daemon;
     }
 
+    /**
+     * The plan the head's container began with during the checks, or null when none began (the
+     * other nodes' containers may then begin with it too: {@link WarmStart}).
+     */
+    public Plan begun() {
+      return begun;
+    }
+
     /** Begins {@code plan}'s container unless the slot is closed or holds one already. */
     void begin(Plan plan) throws IOException, InterruptedException {
       if (closed || held.get() != null) {
@@ -324,6 +333,8 @@ public final class EarlyStart {
       EarlyStart e = EarlyStart.begin(plan);
       if (!held.compareAndSet(null, e) || closed) {
         e.stop();
+      } else {
+        begun = plan;
       }
     }
 

@@ -325,8 +325,10 @@ public final class MpirunLauncher implements Launcher {
             tally,
             () -> {
               List<String> proved = new ArrayList<>();
+              int joined = 0;
               for (DaemonProof.NodeProof p : tally.proofs()) {
                 proved.add(p.node());
+                joined += p.joined() ? 1 : 0;
               }
               run.say(
                   proved.isEmpty()
@@ -334,7 +336,15 @@ public final class MpirunLauncher implements Launcher {
                           + " container)"
                       : "proof: the daemons on "
                           + String.join(", ", proved)
-                          + " run inside this run's container");
+                          + " run inside this run's container"
+                          + (joined == 0
+                              ? ""
+                              : " ("
+                                  + joined
+                                  + " of "
+                                  + proved.size()
+                                  + " joined it where it"
+                                  + " was begun during the checks)"));
             });
     Started job = runJob(run, plan, gate);
     int exit = job.exit();

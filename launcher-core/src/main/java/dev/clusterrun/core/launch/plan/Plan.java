@@ -1,5 +1,6 @@
 package dev.clusterrun.core.launch.plan;
 
+import dev.clusterrun.core.enroot.AgentJoin;
 import dev.clusterrun.core.launch.proof.Canary;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,8 @@ import java.util.Map;
  * @param canaryLaunch the same, with the canary's command in place of the job's
  * @param launchEnv environment added to the head's {@code enroot start} process
  * @param agent the launch agent words; {@code agentString} the shell string Open MPI gets
+ * @param held what each other node's container is begun with during the checks, for the agent to
+ *     join ({@link AgentJoin}); null when no daemon starts through the agent
  * @param cleanup steps run on the head after the job
  * @param settings every setting with its source
  * @param runFiles files clusterrun writes before any container starts (host path on the shared
@@ -62,6 +65,7 @@ public record Plan(
     Map<String, String> launchEnv,
     List<String> agent,
     String agentString,
+    AgentJoin.Held held,
     String daemon,
     boolean hook,
     List<Step> cleanup,
@@ -124,6 +128,7 @@ public record Plan(
     b.launchEnv = launchEnv;
     b.agent = agent;
     b.agentString = agentString;
+    b.held = held;
     b.daemon = daemon;
     b.hook = hook;
     b.cleanup = cleanup;
@@ -160,6 +165,7 @@ public record Plan(
     private Map<String, String> launchEnv;
     private List<String> agent;
     private String agentString;
+    private AgentJoin.Held held;
     private String daemon;
     private boolean hook;
     private List<Step> cleanup;
@@ -284,6 +290,11 @@ public record Plan(
       return this;
     }
 
+    public Builder held(AgentJoin.Held v) {
+      held = v;
+      return this;
+    }
+
     public Builder daemon(String v) {
       daemon = v;
       return this;
@@ -351,6 +362,7 @@ public record Plan(
           launchEnv,
           agent,
           agentString,
+          held,
           daemon,
           hook,
           cleanup,

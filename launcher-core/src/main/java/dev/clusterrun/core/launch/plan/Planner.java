@@ -2,6 +2,7 @@ package dev.clusterrun.core.launch.plan;
 
 import dev.clusterrun.core.BadInputException;
 import dev.clusterrun.core.cluster.Hostfile;
+import dev.clusterrun.core.enroot.AgentJoin;
 import dev.clusterrun.core.enroot.EnrootArgs;
 import dev.clusterrun.core.enroot.EnrootArgs.ContainerFlags;
 import dev.clusterrun.core.enroot.LaunchAgent;
@@ -280,6 +281,7 @@ public final class Planner {
     boolean perNode = job.launcher().value() == LauncherKind.PER_NODE;
     List<String> agent = List.of();
     String agentString = "";
+    AgentJoin.Held held = null;
     if (!perNode) {
       // The proof the agent leaves before it starts the daemon: a script of the run, seen through
       // the workspace mount, that checks the run id and the job's mounts.
@@ -291,7 +293,12 @@ public final class Planner {
       }
       runFiles.put(
           paths.runDir() + "/" + DaemonProof.FILE, DaemonProof.script(options.runId(), targets));
-      agent = agent(job, options, paths, flags, NodeContainers.agentContainer(job, options));
+      String container = NodeContainers.agentContainer(job, options);
+      // Its first step on the node joins the container begun there during the checks, if any.
+      held = AgentJoin.held(flags, mountHome, container);
+      String join = paths.runDir() + "/" + AgentJoin.FILE;
+      runFiles.put(join, AgentJoin.script(held));
+      agent = LaunchAgent.joining(agent(job, options, paths, flags, container), join);
       agentString = LaunchAgent.string(agent);
       AgentLength.check(job, agentString);
     }
@@ -350,6 +357,7 @@ public final class Planner {
         .launchEnv(launchEnv)
         .agent(agent)
         .agentString(agentString)
+        .held(held)
         .runFiles(runFiles);
     return flags;
   }

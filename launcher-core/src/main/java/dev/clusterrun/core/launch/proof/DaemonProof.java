@@ -69,8 +69,11 @@ public final class DaemonProof {
    * One line a daemon left.
    *
    * @param problem what the script found wrong (null when it found nothing)
+   * @param joined whether the daemon joined the container begun on its node during the checks
+   *     ({@code ok joined}: {@code enroot.AgentJoin})
    */
-  public record Line(String runId, String hostname, String mountNamespace, String problem) {}
+  public record Line(
+      String runId, String hostname, String mountNamespace, String problem, boolean joined) {}
 
   /** The proof line in {@code line}, or null when it is none. */
   public static Line parse(String line) {
@@ -83,13 +86,14 @@ public final class DaemonProof {
       return null;
     }
     String problem = null;
+    boolean joined = f[3].equals("ok") && f.length > 4 && f[4].strip().equals("joined");
     if (!f[3].equals("ok")) {
       problem = f.length > 4 ? f[4].strip() : "the proof script failed";
       if (problem.endsWith(";")) {
         problem = problem.substring(0, problem.length() - 1);
       }
     }
-    return new Line(f[0], f[1], f[2].equals(NONE) ? null : f[2], problem);
+    return new Line(f[0], f[1], f[2].equals(NONE) ? null : f[2], problem, joined);
   }
 
   /**
@@ -168,9 +172,15 @@ public final class DaemonProof {
    *
    * @param node the hostfile name, or null for a line from a host clusterrun does not know
    * @param problem why it fails, or null when it proved itself
+   * @param joined whether its daemon joined the container begun there during the checks
    */
   public record NodeProof(
-      String node, String hostname, String mountNamespace, boolean proven, String problem) {}
+      String node,
+      String hostname,
+      String mountNamespace,
+      boolean proven,
+      String problem,
+      boolean joined) {}
 
   /** The state of the proof as lines come in: every node that must prove, and what it did. */
   public static final class Tally {
@@ -214,7 +224,9 @@ public final class DaemonProof {
       if (problem == null && nodes.get(node).namespace().equals(l.mountNamespace())) {
         problem = "the daemon ran OUTSIDE the container, in the node's own mount namespace";
       }
-      NodeProof p = new NodeProof(node, l.hostname(), l.mountNamespace(), problem == null, problem);
+      NodeProof p =
+          new NodeProof(
+              node, l.hostname(), l.mountNamespace(), problem == null, problem, l.joined());
       if (problem != null) {
         bad.add(p);
       }

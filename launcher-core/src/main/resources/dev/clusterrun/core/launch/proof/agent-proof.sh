@@ -1,6 +1,6 @@
 # clusterrun: the proof of a run's launch agent. The agent runs it inside the container before
 # the Open MPI daemon: it checks the run id and the job's mounts, prints one line on stderr for
-# the head, and execs the daemon.
+# the head (ending "ok joined" in a container begun during the checks), and execs the daemon.
 # Parameters (set by the line above): RUN_ID COUNT MOUNT_TARGET... (COUNT of them), then the
 # daemon's command. POSIX sh, only builtins and readlink: the image may be minimal.
 id=$1
@@ -30,5 +30,9 @@ if [ -n "$why" ]; then
   printf '%s %s %s %s fail%s\n' clusterrun-proof "$id" "$host" "$ns" "$why" >&2
   exit 3
 fi
-printf '%s %s %s %s ok\n' clusterrun-proof "$id" "$host" "$ns" >&2
+# Joined: the container was begun during the checks (agent-join.sh), said after the verdict.
+how=''
+if [ "${CLUSTERRUN_JOINED-}" = 1 ]; then how=' joined'; fi
+unset CLUSTERRUN_JOINED
+printf '%s %s %s %s ok%s\n' clusterrun-proof "$id" "$host" "$ns" "$how" >&2
 exec "$@"

@@ -150,12 +150,14 @@ class PyxisSettingsTest {
   @Test
   void withoutTheEntrypointEveryContainerSourcesAnRcLocalThatExecsTheCommand() {
     Plan with = plan(resolve(Map.of(), "container: {image: /i.sqsh}\n"));
-    assertThat(with.runFiles()).containsOnlyKeys("/ws/runs/RUN/agent-proof.sh");
+    assertThat(with.runFiles())
+        .containsOnlyKeys("/ws/runs/RUN/agent-proof.sh", "/ws/runs/RUN/agent-join.sh");
     assertThat(ShellQuote.join(with.launch())).doesNotContain("rc.local");
 
     Plan without = plan(resolve(Map.of(), "container: {image: /i.sqsh, entrypoint: false}\n"));
     String rcLocal = "/ws/runs/RUN/rc.local";
-    assertThat(without.runFiles()).containsOnlyKeys("/ws/runs/RUN/agent-proof.sh", rcLocal);
+    assertThat(without.runFiles())
+        .containsOnlyKeys("/ws/runs/RUN/agent-proof.sh", "/ws/runs/RUN/agent-join.sh", rcLocal);
     assertThat(without.runFiles().get(rcLocal)).endsWith("exec \"$@\"\n");
     String words = rcLocal + ":/etc/rc.local:none:x-create=auto,rbind,ro";
     assertThat(without.launch()).containsSubsequence("--mount", words);

@@ -28,11 +28,11 @@ class SlowNodesTest {
         .startsWith("slow: node2, node3: their daemons have not proved themselves after 12 s:")
         .contains("enroot start is slow there (its hooks?)")
         .contains("waits up to 120 s");
-    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null));
+    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null, false));
     assertThat(SlowNodes.note(gate, t0))
         .startsWith("slow: node3: its daemon has not proved itself")
         .contains("(1 node's did)");
-    t.add(new DaemonProof.Line("RUN", "h3", "mnt:[8]", null));
+    t.add(new DaemonProof.Line("RUN", "h3", "mnt:[8]", null, false));
     assertThat(SlowNodes.note(gate, t0)).isNull();
   }
 

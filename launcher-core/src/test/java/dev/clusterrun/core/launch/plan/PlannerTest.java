@@ -114,10 +114,20 @@ public class PlannerTest {
     assertThat(p.hostfileContent()).isEqualTo("gpu01 slots=8\ngpu02 slots=8\n");
     assertThat(p.agentString())
         .isEqualTo(
-            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n CLUSTERRUN_RUN_ID=RUN enroot start"
+            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n CLUSTERRUN_RUN_ID=RUN"
+                + " /bin/sh /shared/ws/runs/RUN/agent-join.sh enroot start"
                 + " --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=RUN"
                 + " /shared/ws/.clusterrun/containers/hpc-benchmarks.sqsh"
                 + " /bin/sh /app/runs/RUN/agent-proof.sh orted");
+    // What every other node's container is begun with during the checks: the agent's start,
+    // without the run id; the run's join script knows their key and how many words it replaces.
+    assertThat(ShellQuote.join(p.held().words()))
+        .isEqualTo(
+            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n enroot start --rw --mount"
+                + " /shared/ws:/app /shared/ws/.clusterrun/containers/hpc-benchmarks.sqsh");
+    assertThat(p.held().count()).isEqualTo(8);
+    assertThat(p.runFiles().get("/shared/ws/runs/RUN/agent-join.sh"))
+        .startsWith("set -- " + p.held().key() + " 8 \"$@\"\n");
     // The proof script is the run's own, written beside the hostfile, and checks the job's mounts.
     assertThat(p.runFiles().get("/shared/ws/runs/RUN/agent-proof.sh"))
         .startsWith("set -- RUN 1 /app \"$@\"\n")
@@ -242,7 +252,7 @@ public class PlannerTest {
     assertThat(launch.subList(mpirun - 5, mpirun - 1))
         .containsExactly("--env", "CLUSTERRUN_RUN_ID=RUN", "--env", "CLUSTERRUN_HEAD");
     List<String> headFlags = launch.subList(2, mpirun - 5);
-    List<String> agentFlags = p.agent().subList(7, p.agent().size() - 6);
+    List<String> agentFlags = p.agent().subList(9, p.agent().size() - 6);
     assertThat(agentFlags).isEqualTo(headFlags);
     assertThat(p.agent().subList(p.agent().size() - 6, p.agent().size()))
         .containsExactly(
@@ -268,6 +278,8 @@ public class PlannerTest {
             "ENROOT_REMAP_ROOT=y",
             "ENROOT_MOUNT_HOME=n",
             "CLUSTERRUN_RUN_ID=RUN",
+            "/bin/sh",
+            "/ws/runs/RUN/agent-join.sh",
             "enroot",
             "start")
         .endsWith(
@@ -324,6 +336,8 @@ public class PlannerTest {
             "ENROOT_ROOTFS_WRITABLE=n",
             "ENROOT_REMAP_ROOT=n",
             "CLUSTERRUN_RUN_ID=RUN",
+            "/bin/sh",
+            "/ws/runs/RUN/agent-join.sh",
             "enroot",
             "start");
     assertThat(p.launch()).doesNotContain("--rw", "--root");
@@ -353,6 +367,8 @@ public class PlannerTest {
             "ENROOT_REMAP_ROOT=y",
             "ENROOT_MOUNT_HOME=y",
             "CLUSTERRUN_RUN_ID=RUN",
+            "/bin/sh",
+            "/ws/runs/RUN/agent-join.sh",
             "enroot",
             "start",
             "--rw",

@@ -56,7 +56,27 @@ class DaemonProofTest {
     assertThat(r.err())
         .isEqualTo("clusterrun-proof RUN-1 " + hostname() + " " + ownNamespace() + " ok\n");
     DaemonProof.Line l = DaemonProof.parse(r.err());
-    assertThat(l).isEqualTo(new DaemonProof.Line("RUN-1", hostname(), ownNamespace(), null));
+    assertThat(l).isEqualTo(new DaemonProof.Line("RUN-1", hostname(), ownNamespace(), null, false));
+  }
+
+  @Test
+  void aDaemonThatJoinedAContainerBegunDuringTheChecksSaysSoAndTheMarkGoesNoFurther(
+      @TempDir Path tmp) throws Exception {
+    String script = DaemonProof.script("RUN-1", List.of("/"));
+    Ran r =
+        runScript(
+            tmp,
+            script,
+            Map.of("CLUSTERRUN_RUN_ID", "RUN-1", "CLUSTERRUN_JOINED", "1"),
+            "sh",
+            "-c",
+            "echo \"joined=${CLUSTERRUN_JOINED-unset}\"");
+    assertThat(r.code()).isZero();
+    // The daemon (and the ranks it forks) never see the mark.
+    assertThat(r.out()).isEqualTo("joined=unset\n");
+    assertThat(r.err()).endsWith(" ok joined\n");
+    assertThat(DaemonProof.parse(r.err()))
+        .isEqualTo(new DaemonProof.Line("RUN-1", hostname(), ownNamespace(), null, true));
   }
 
   @Test
@@ -143,10 +163,10 @@ class DaemonProofTest {
     DaemonProof.Tally t = runTally();
     assertThat(t.proven()).isFalse();
     assertThat(t.missing()).containsExactly("node2", "node3");
-    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null));
+    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null, false));
     assertThat(t.missing()).containsExactly("node3");
     assertThat(t.failure(false)).isNull();
-    t.add(new DaemonProof.Line("RUN", "h3", "mnt:[8]", null));
+    t.add(new DaemonProof.Line("RUN", "h3", "mnt:[8]", null, false));
     assertThat(t.proven()).isTrue();
     assertThat(t.proofs())
         .extracting(DaemonProof.NodeProof::node)
@@ -171,11 +191,11 @@ class DaemonProofTest {
     n.put("node3", new DaemonProof.Node("h3", "mnt:[3]", true, false));
     DaemonProof.Tally t = new DaemonProof.Tally(n, "RUN");
     assertThat(t.missing()).containsExactly("node2");
-    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null));
+    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null, false));
     assertThat(t.proven()).isTrue();
     assertThat(t.failure(true)).isNull();
     // A daemon that does start on a node not required still proves itself, or fails the run.
-    t.add(new DaemonProof.Line("RUN", "h3", "mnt:[3]", null));
+    t.add(new DaemonProof.Line("RUN", "h3", "mnt:[3]", null, false));
     assertThat(t.failure(true))
         .isEqualTo(
             "node3: the daemon ran OUTSIDE the container, in the node's own mount namespace");
@@ -184,14 +204,14 @@ class DaemonProofTest {
   @Test
   void aDaemonInItsNodesOwnNamespaceOrOfAnotherRunOrFromAnUnknownHostFails() {
     DaemonProof.Tally t = runTally();
-    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[2]", null));
+    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[2]", null, false));
     assertThat(t.failed()).isTrue();
     assertThat(t.failure(false))
         .isEqualTo(
             "node2: the daemon ran OUTSIDE the container, in the node's own mount namespace");
     DaemonProof.Tally other = runTally();
-    other.add(new DaemonProof.Line("RUN2", "h3", "mnt:[7]", null));
-    other.add(new DaemonProof.Line("RUN", "stranger", "mnt:[7]", null));
+    other.add(new DaemonProof.Line("RUN2", "h3", "mnt:[7]", null, false));
+    other.add(new DaemonProof.Line("RUN", "stranger", "mnt:[7]", null, false));
     assertThat(other.failure(false))
         .isEqualTo(
             "node3: the daemon proved another run (RUN2); stranger: a daemon started on a host"
@@ -201,7 +221,7 @@ class DaemonProofTest {
   @Test
   void aNodeWithoutProofWhenMpirunEndedIsNamed() {
     DaemonProof.Tally t = runTally();
-    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null));
+    t.add(new DaemonProof.Line("RUN", "h2", "mnt:[9]", null, false));
     assertThat(t.failure(true))
         .startsWith(
             "node3: no proof from its daemon: another hook or setting replaces clusterrun's"

@@ -1,0 +1,128 @@
+package dev.clusterrun.it;
+
+import static dev.clusterrun.it.LocalCluster.ok;
+import static dev.clusterrun.it.Runs.lines;
+import static dev.clusterrun.it.Runs.summary;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.clusterrun.it.LocalCluster.Result;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Every other node's container begun during the checks and joined by the run's daemon there ({@code
+ * enroot exec}, issue 36), on a 3-node local cluster, clusterrun run as the job user on node1 with
+ * a named container used as it is: the daemons say they joined, nothing of the held containers
+ * outlives the run (ended in order, or with clusterrun killed), and a container that changed after
+ * its start began (a writable run's snapshot taken again) is started afresh, so every node sees
+ * what the last run wrote.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class WarmStartIT {
+  @RegisterExtension
+  static final ClusterrunExtension HEAD = new ClusterrunExtension(3, "ws-hosts", 1, "ws-ws");
+
+  static final Duration RUN_TIMEOUT = Duration.ofSeconds(180);
+
+  static final String BOX = "ws-box";
+
+  static final String JOINED = "(2 of 2 joined it where it was begun during the checks)";
+
+  @BeforeAll
+  static void setupAndTheContainer() {
+    LocalCluster c = HEAD.cluster();
+    HEAD.setup(HEAD.shared() + "/enroot-data");
+    List<String> image =
+        Runs.orTinyImage(c, Runs.requiredImageFlags(c, HEAD.shared() + "/ws-image.sqsh"));
+    // Made by a first run (which remembers its Open MPI), so later runs use it as it is.
+    List<String> a = new ArrayList<>(HEAD.onNodes("run"));
+    a.addAll(image);
+    a.addAll(List.of("--container-name=" + BOX, "--", "hostname"));
+    ok(HEAD.run(RUN_TIMEOUT, List.of(), a));
+  }
+
+  @AfterAll
+  static void removeBox() {
+    if (HEAD.isUp()) {
+      HEAD.cluster().exec("node1", "enroot", "remove", "--force", BOX);
+    }
+  }
+
+  /** {@code run --container-name=BOX --nodes HOSTS --workspace WS ARGS}. */
+  static List<String> args(String... args) {
+    List<String> a = new ArrayList<>(HEAD.onNodes("run", "--container-name=" + BOX));
+    a.addAll(List.of(args));
+    return a;
+  }
+
+  static Result run(String... args) {
+    return HEAD.run(RUN_TIMEOUT, List.of(), args(args));
+  }
+
+  @Test
+  @Order(1)
+  void theDaemonsJoinTheContainersBegunOnTheirNodesDuringTheChecks() throws Exception {
+    Result r = ok(run("--", "hostname"));
+    List<String> ran = new ArrayList<>(lines(r));
+    Collections.sort(ran);
+    assertThat(ran).containsExactly("node1", "node2", "node3");
+    assertThat(r.stderr())
+        .contains("proof: the daemons on node2, node3 run inside this run's container " + JOINED)
+        .doesNotContain("left behind");
+    JsonNode proof = summary(r).path("proof");
+    assertThat(proof.size()).isEqualTo(2);
+    proof.forEach(p -> assertThat(p.path("joined").asBoolean()).as("%s", p).isTrue());
+    assertThat(JobSignals.heldAfter(HEAD.cluster(), Duration.ofSeconds(10)))
+        .as("containers begun during the checks, 10 s after the run")
+        .isEmpty();
+  }
+
+  @Test
+  @Order(2)
+  void aContainerTheLastRunWroteIntoIsStartedAfreshSoEveryNodeSeesTheWrite() {
+    String mark = "mark-" + System.nanoTime();
+    ok(run("--container-writable", "--", "sh", "-c", "echo " + mark + " > /ws-it-mark"));
+    // The snapshot the other nodes start is taken again: what was begun from the one before is
+    // not joined.
+    Result r = ok(run("--", "cat", "/ws-it-mark"));
+    assertThat(lines(r)).containsExactly(mark, mark, mark);
+    assertThat(r.stderr()).doesNotContain("joined it");
+    // The next run joins again.
+    assertThat(ok(run("--", "cat", "/ws-it-mark")).stderr()).contains(JOINED);
+  }
+
+  @Test
+  @Order(3)
+  void clusterrunKilledLeavesNoContainerBegunDuringTheChecks() throws Exception {
+    LocalCluster c = HEAD.cluster();
+    try {
+      JobSignals.Running j =
+          JobSignals.start(
+              c, HEAD.shared(), HEAD.command(args("--", "sleep", "120")), "sleep 120", 3);
+      assertThat(JobSignals.heldAfter(c, Duration.ZERO))
+          .as("the first processes of the containers begun on node2 and node3, while the job runs")
+          .filteredOn(p -> p.matches("[0-9]+ /bin/sh -c echo .*while read.*"))
+          .hasSize(2);
+      JobSignals.send(c, j, "KILL");
+      Result r = j.result().get(60, TimeUnit.SECONDS);
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
+      assertThat(JobSignals.heldAfter(c, Duration.ofSeconds(15)))
+          .as("containers begun during the checks, 15 s after clusterrun was killed")
+          .isEmpty();
+      assertThat(JobSignals.leftAfter(c, j.runId(), Duration.ofSeconds(10))).isEmpty();
+    } finally {
+      JobSignals.endMasters(c);
+    }
+  }
+}
