@@ -102,8 +102,7 @@ class UnusedMemberTest {
         "core.launch.job.LaunchOptions.labels",
         "core.launch.job.Setting.isSet",
         "core.mpi.MpiTuning$Additions.isEmpty",
-        "core.mpi.MpiTuning$Keepalive.total",
-        "core.remote.NodeConnectException.node");
+        "core.mpi.MpiTuning$Keepalive.total");
     String registry =
         "the registry client's API its tests use: the HTTP status, an architecture other than"
             + " the JVM's, a credentials file read without an environment";

@@ -30,27 +30,32 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true)
 final class RootCommand implements Callable<Integer> {
   /**
-   * The subcommands, in the order of the usage. {@link Cli} adds them: all of them, or only the one
-   * a command line names (a command's start then pays for its own options only).
+   * The subcommands, in the order of the usage, by the name their {@code @Command} gives. {@link
+   * Cli} adds them: all of them, or only the one a command line names (a command's start then pays
+   * for its own options only).
    */
-  static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
+  static final Map<String, Class<?>> SUBCOMMANDS =
+      byName(
+          PlanCommand.class,
+          RunCommand.class,
+          CheckCommand.class,
+          SetupCommand.class,
+          HplCommand.class,
+          BenchCommand.class,
+          ScreenCommand.class,
+          ResultsCommand.class,
+          ImagesCommand.class,
+          PsCommand.class,
+          StopCommand.class,
+          LogsCommand.class,
+          CompletionCommand.class,
+          CommandLine.HelpCommand.class);
 
-  private static Map<String, Class<?>> subcommands() {
+  private static Map<String, Class<?>> byName(Class<?>... commands) {
     Map<String, Class<?>> m = new LinkedHashMap<>();
-    m.put("plan", PlanCommand.class);
-    m.put("run", RunCommand.class);
-    m.put("check", CheckCommand.class);
-    m.put("setup", SetupCommand.class);
-    m.put("hpl", HplCommand.class);
-    m.put("bench", BenchCommand.class);
-    m.put("screen", ScreenCommand.class);
-    m.put("results", ResultsCommand.class);
-    m.put("images", ImagesCommand.class);
-    m.put("ps", PsCommand.class);
-    m.put("stop", StopCommand.class);
-    m.put("logs", LogsCommand.class);
-    m.put("completion", CompletionCommand.class);
-    m.put("help", CommandLine.HelpCommand.class);
+    for (Class<?> c : commands) {
+      m.put(c.getAnnotation(Command.class).name(), c);
+    }
     return Collections.unmodifiableMap(m);
   }
 

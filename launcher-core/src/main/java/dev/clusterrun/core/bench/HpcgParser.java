@@ -10,7 +10,6 @@ import java.util.regex.Pattern;
  * HPCG prints the same lines to stdout. Only VALID passes.
  */
 public final class HpcgParser extends TextParser {
-  private static final String N = OutputText.NUM;
   private static final Pattern VALID =
       Pattern.compile("HPCG result is VALID with a GFLOP/s rating of\\s*[=:]\\s*" + N);
   private static final Pattern INVALID = Pattern.compile("HPCG result is\\s*[=:]?\\s*INVALID");

@@ -12,7 +12,6 @@ import java.util.regex.Pattern;
  * GFLOPS is the headline; any FAILED residual fails the run.
  */
 public final class HplMxpParser extends TextParser {
-  private static final String N = OutputText.NUM;
   private static final Pattern RESIDUAL =
       Pattern.compile(
           "^\\|\\|Ax-b\\|\\|_oo\\s*/\\s*\\(\\s*EPS.*=\\s*" + N + "\\s*\\.+\\s*(PASSED|FAILED)\\b",

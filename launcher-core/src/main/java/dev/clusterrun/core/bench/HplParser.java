@@ -13,8 +13,6 @@ import java.util.regex.Pattern;
  * short proves nothing.
  */
 public final class HplParser extends TextParser {
-  private static final String N = OutputText.NUM;
-
   private static final Pattern ROW =
       Pattern.compile(
           "^(W[A-Z0-9]+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+"
@@ -28,14 +26,15 @@ public final class HplParser extends TextParser {
       Pattern.compile(
           "^\\|\\|Ax-b\\|\\|_oo\\s*/\\s*\\(\\s*eps.*=\\s*" + N + "\\s*\\.+\\s*(PASSED|FAILED)\\b.*",
           Pattern.CASE_INSENSITIVE);
-  private static final Pattern PASSED =
-      Pattern.compile("^(\\d+)\\s+tests? completed and passed residual checks");
-  private static final Pattern FAILED =
-      Pattern.compile("^(\\d+)\\s+tests? completed and failed residual checks");
-  private static final Pattern SKIPPED =
-      Pattern.compile("^(\\d+)\\s+tests? skipped because of illegal input values");
-  private static final Pattern UNCHECKED =
-      Pattern.compile("^(\\d+)\\s+tests? completed without checking");
+  private static final Pattern PASSED = summary("completed and passed residual checks");
+  private static final Pattern FAILED = summary("completed and failed residual checks");
+  private static final Pattern SKIPPED = summary("skipped because of illegal input values");
+  private static final Pattern UNCHECKED = summary("completed without checking");
+
+  /** A line of HPL's closing summary: how many tests {@code what}, the count as group 1. */
+  private static Pattern summary(String what) {
+    return Pattern.compile("^(\\d+)\\s+tests? " + what);
+  }
 
   public HplParser() {
     this("hpl");

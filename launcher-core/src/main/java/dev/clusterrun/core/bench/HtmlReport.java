@@ -1,5 +1,6 @@
 package dev.clusterrun.core.bench;
 
+import dev.clusterrun.core.Ascii;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
@@ -659,14 +660,7 @@ public final class HtmlReport {
     StringBuilder b = new StringBuilder();
     for (byte x : segment.getBytes(StandardCharsets.UTF_8)) {
       int c = x & 0xff;
-      if ((c >= 'a' && c <= 'z')
-          || (c >= 'A' && c <= 'Z')
-          || (c >= '0' && c <= '9')
-          || c == '-'
-          || c == '.'
-          || c == '_'
-          || c == '~'
-          || c == '+') {
+      if (Ascii.letterDigitOr(c, "-._~+")) {
         b.append((char) c);
       } else {
         b.append('%').append(String.format("%02X", c));

@@ -10,7 +10,6 @@ import java.util.regex.Pattern;
  * values or a {@code Test failure} line make the run FAILED.
  */
 public final class NcclTestsParser extends TextParser {
-  private static final String N = OutputText.NUM;
   private static final Pattern ROW =
       Pattern.compile(
           "^(\\d+)\\s+(\\d+)\\s+(\\w+)\\s+(\\w+)\\s+(-?\\d+)\\s+"

@@ -16,7 +16,7 @@ public final class StreamParser extends TextParser {
   private static final Pattern HEADER =
       Pattern.compile("^Function\\s+(?:Best\\s+)?Rate\\s*\\(?\\s*(MB/s|GB/s)\\s*\\)?.*");
   private static final Pattern ROW =
-      Pattern.compile("^(Copy|Scale|Add|Triad):\\s+" + OutputText.NUM + "(?:\\s+.*)?$");
+      Pattern.compile("^(Copy|Scale|Add|Triad):\\s+" + N + "(?:\\s+.*)?$");
 
   public StreamParser() {
     super("stream");

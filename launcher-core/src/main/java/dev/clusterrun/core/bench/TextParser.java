@@ -6,6 +6,9 @@ package dev.clusterrun.core.bench;
  * #read}.
  */
 abstract class TextParser implements BenchParser {
+  /** A number in the output, as one group ({@link OutputText#number} reads it). */
+  static final String N = OutputText.NUM;
+
   private final String preset;
 
   /** A parser of {@code preset}'s output. */

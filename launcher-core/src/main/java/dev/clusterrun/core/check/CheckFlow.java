@@ -26,43 +26,28 @@ import java.util.function.Consumer;
  * on every node in parallel (one round trip each), then the shared-path proof and the head's SSH
  * probe (side by side), then the registered checks ({@link CheckId}). Every remote call has its own
  * timeout, so a slow node never hides the others; a node that fails is a result, not an exception.
+ *
+ * @param expected what {@code clusterrun setup} installs
+ * @param factTimeout per node, for the fact script
+ * @param probeTimeout per call, for the proof steps and the head's SSH probe
+ * @param enrootVersions the nodes' enroot versions remembered ({@link #remembering}), or null
+ * @param diagnosis the flow of {@code clusterrun check}: the session lets go of the nodes once the
+ *     rounds are done (nothing else asks them), and the nodes also give the host's {@code mpirun
+ *     --version}
  */
-public final class CheckFlow {
+public record CheckFlow(
+    ExpectedSetup expected,
+    Duration factTimeout,
+    Duration probeTimeout,
+    EnrootVersions enrootVersions,
+    boolean diagnosis) {
   static final Duration FACT_TIMEOUT = Duration.ofSeconds(30);
   static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
 
-  private final ExpectedSetup expected;
-  private final Duration factTimeout;
-  private final Duration probeTimeout;
-  private final EnrootVersions enrootVersions;
-
-  /**
-   * @param expected what {@code clusterrun setup} installs
-   * @param factTimeout per node, for the fact script
-   * @param probeTimeout per call, for the proof steps and the head's SSH probe
-   */
+  /** A flow that remembers no enroot version and is not {@code check}'s diagnosis. */
   public CheckFlow(ExpectedSetup expected, Duration factTimeout, Duration probeTimeout) {
     this(expected, factTimeout, probeTimeout, null, false);
   }
-
-  private CheckFlow(
-      ExpectedSetup expected,
-      Duration factTimeout,
-      Duration probeTimeout,
-      EnrootVersions enrootVersions,
-      boolean diagnosis) {
-    this.expected = expected;
-    this.factTimeout = factTimeout;
-    this.probeTimeout = probeTimeout;
-    this.enrootVersions = enrootVersions;
-    this.diagnosis = diagnosis;
-  }
-
-  /**
-   * The flow of {@code clusterrun check}: the session lets go of the nodes once the rounds are done
-   * (nothing else asks them), and the nodes also give the host's {@code mpirun --version}.
-   */
-  private final boolean diagnosis;
 
   /**
    * This flow, taking the nodes' enroot versions from {@code versions} where their executable is

@@ -9,10 +9,27 @@ import java.util.function.Function;
 /** A check that compares the nodes that answered with each other. */
 abstract class ClusterCheck extends Check {
   /**
-   * The reference value among nodes: the most common one; on a tie, the head's (if in the tie),
-   * else the first node's in order.
+   * What the nodes that answered have of one value, and the one most of them have.
+   *
+   * @param byNode the value of every node that answered where it is not null, in node order
+   * @param reference the most common value; on a tie, the head's (if in the tie), else the first
+   *     node's in order; null when no node has one
    */
-  static <T> T reference(CheckInput in, Map<String, T> byNode) {
+  record Majority<T>(Map<String, T> byNode, T reference) {
+    /** The nodes with the reference value, in node order. */
+    List<String> nodes() {
+      return nodesWith(byNode, reference);
+    }
+
+    /** Whether every node with a value has the reference. */
+    boolean unanimous() {
+      return nodes().size() == byNode.size();
+    }
+  }
+
+  /** {@code get} of every node that answered, and the value most of them have. */
+  static <T> Majority<T> majority(CheckInput in, Function<Facts, T> get) {
+    Map<String, T> byNode = answeredValues(in, get);
     Map<T, Integer> counts = new LinkedHashMap<>();
     for (T v : byNode.values()) {
       counts.merge(v, 1, Integer::sum);
@@ -20,14 +37,14 @@ abstract class ClusterCheck extends Check {
     int max = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
     T headValue = byNode.get(in.head());
     if (headValue != null && counts.get(headValue) == max) {
-      return headValue;
+      return new Majority<>(byNode, headValue);
     }
     for (T v : byNode.values()) {
       if (counts.get(v) == max) {
-        return v;
+        return new Majority<>(byNode, v);
       }
     }
-    return null;
+    return new Majority<>(byNode, null);
   }
 
   /** The nodes that answered, in node order: the ones a cluster check judges. */

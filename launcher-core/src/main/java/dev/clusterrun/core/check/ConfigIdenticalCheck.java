@@ -13,24 +13,23 @@ import java.util.Objects;
 final class ConfigIdenticalCheck extends ClusterCheck {
   @Override
   public Map<String, CheckResult> evaluate(CheckInput in) {
-    Map<String, String> prints = answeredValues(in, f -> f.enroot().configFingerprint());
+    Majority<String> prints = majority(in, f -> f.enroot().configFingerprint());
     Map<String, CheckResult> out = new LinkedHashMap<>();
-    String ref = reference(in, prints);
-    List<String> refNodes = ref == null ? List.of() : nodesWith(prints, ref);
+    List<String> refNodes = prints.nodes();
     Facts refFacts =
         refNodes.isEmpty()
             ? null
             : in.facts().get(refNodes.contains(in.head()) ? in.head() : refNodes.get(0));
-    for (String n : prints.keySet()) {
+    for (String n : prints.byNode().keySet()) {
       Facts f = in.facts().get(n);
       String files =
           f.enroot().confFiles().size() + " file" + (f.enroot().confFiles().size() == 1 ? "" : "s");
-      if (prints.get(n).equals(ref)) {
+      if (prints.byNode().get(n).equals(prints.reference())) {
         out.put(
             n,
             pass(
                 n,
-                prints.size() == refNodes.size()
+                prints.unanimous()
                     ? files + ", identical on every node"
                     : files + ", as on " + names(refNodes)));
         continue;

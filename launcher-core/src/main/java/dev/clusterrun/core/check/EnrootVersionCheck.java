@@ -9,22 +9,21 @@ import java.util.Map;
 final class EnrootVersionCheck extends ClusterCheck {
   @Override
   public Map<String, CheckResult> evaluate(CheckInput in) {
-    Map<String, String> versions = answeredValues(in, f -> f.enroot().version());
+    Majority<String> versions = majority(in, f -> f.enroot().version());
     Map<String, CheckResult> out = new LinkedHashMap<>();
-    String ref = reference(in, versions);
+    String ref = versions.reference();
     for (String n : answered(in)) {
-      String v = versions.get(n);
+      String v = versions.byNode().get(n);
       if (v == null) {
         out.put(n, skip(n, "enroot not installed or not runnable"));
       } else if (v.equals(ref)) {
-        long others = versions.values().stream().filter(x -> !x.equals(ref)).count();
-        out.put(n, pass(n, v + (others == 0 ? " on every node" : "")));
+        out.put(n, pass(n, v + (versions.unanimous() ? " on every node" : "")));
       } else {
         out.put(
             n,
             fail(
                 n,
-                "enroot " + v + " here, " + ref + " on " + names(nodesWith(versions, ref)),
+                "enroot " + v + " here, " + ref + " on " + names(versions.nodes()),
                 "install enroot " + ref + " on " + n + " (one version on every node)"));
       }
     }

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.cluster;
 
+import dev.clusterrun.core.Ascii;
 import dev.clusterrun.core.BadInputException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -95,11 +96,7 @@ public final class NodeList {
 
   /** Whether {@code c} may be part of a node name. */
   static boolean nameChar(char c) {
-    return c >= 'a' && c <= 'z'
-        || c >= 'A' && c <= 'Z'
-        || c >= '0' && c <= '9'
-        || c == '-'
-        || c == '.';
+    return Ascii.letterDigitOr(c, "-.");
   }
 
   /** The items' [start, end) spans: commas outside brackets separate them. */

@@ -1,6 +1,7 @@
 package dev.clusterrun.core.enroot;
 
 import dev.clusterrun.core.Argv;
+import dev.clusterrun.core.Ascii;
 import dev.clusterrun.core.spec.ImageRef;
 import dev.clusterrun.core.spec.Mount;
 import java.nio.charset.StandardCharsets;
@@ -115,13 +116,7 @@ public final class EnrootArgs {
         i += 2;
       } else if (c == '/' || c == ':' || c == '#' || c == '@') {
         readable.append('+');
-      } else if ((c >= 'a' && c <= 'z')
-          || (c >= 'A' && c <= 'Z')
-          || (c >= '0' && c <= '9')
-          || c == '.'
-          || c == '_'
-          || c == '-'
-          || c == '+') {
+      } else if (Ascii.letterDigitOr(c, "._-+")) {
         readable.append(c);
       } else {
         readable.append('_');

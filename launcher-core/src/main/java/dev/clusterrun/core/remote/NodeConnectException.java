@@ -6,19 +6,14 @@ package dev.clusterrun.core.remote;
  */
 public final class NodeConnectException extends Exception {
   private static final long serialVersionUID = 1L;
-  private final String node;
   private final String problem;
 
   public NodeConnectException(String node, String problem, Throwable cause) {
     super(node + ": " + problem, cause);
-    this.node = node;
     this.problem = problem;
   }
 
-  public String node() {
-    return node;
-  }
-
+  /** The problem alone, without the node. */
   public String problem() {
     return problem;
   }

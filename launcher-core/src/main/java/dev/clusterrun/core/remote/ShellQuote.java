@@ -1,5 +1,6 @@
 package dev.clusterrun.core.remote;
 
+import dev.clusterrun.core.Ascii;
 import java.util.List;
 import java.util.Set;
 
@@ -112,22 +113,7 @@ public final class ShellQuote {
       return false;
     }
     for (int i = 0; i < word.length(); i++) {
-      char c = word.charAt(i);
-      boolean ok =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
-              || c == '_'
-              || c == '-'
-              || c == '.'
-              || c == '/'
-              || c == ':'
-              || c == ','
-              || c == '+'
-              || c == '@'
-              || c == '%'
-              || c == '=';
-      if (!ok) {
+      if (!Ascii.letterDigitOr(word.charAt(i), "_-./:,+@%=")) {
         return false;
       }
     }

@@ -1,5 +1,6 @@
 package dev.clusterrun.core.screen;
 
+import dev.clusterrun.core.EnumWords;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -26,27 +27,26 @@ public final class ScreenJudge {
 
   /** What a screen measures, whether on a node alone or on a pair, and which way is worse. */
   public enum Metric {
-    COMPUTE("compute", "Gflop/s", "dgemm_Gflops", false, true),
-    MEMORY("memory", "MB/s", "triad_MBps", false, true),
-    BANDWIDTH("bandwidth", "MB/s", "bandwidth_MBps", true, true),
-    LATENCY("latency", "us", "latency_usec", true, false);
+    COMPUTE("Gflop/s", "dgemm_Gflops", false, true),
+    MEMORY("MB/s", "triad_MBps", false, true),
+    BANDWIDTH("MB/s", "bandwidth_MBps", true, true),
+    LATENCY("us", "latency_usec", true, false);
 
-    private final String label;
     private final String unit;
     private final String key;
     private final boolean ofPair;
     private final boolean higherIsBetter;
 
-    Metric(String label, String unit, String key, boolean ofPair, boolean higherIsBetter) {
-      this.label = label;
+    Metric(String unit, String key, boolean ofPair, boolean higherIsBetter) {
       this.unit = unit;
       this.key = key;
       this.ofPair = ofPair;
       this.higherIsBetter = higherIsBetter;
     }
 
+    /** The metric's word: {@code compute}, {@code memory}, {@code bandwidth}, {@code latency}. */
     public String label() {
-      return label;
+      return EnumWords.word(this);
     }
 
     public String unit() {

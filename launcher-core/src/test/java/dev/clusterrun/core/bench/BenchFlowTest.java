@@ -9,6 +9,7 @@ import dev.clusterrun.core.launch.container.ContainerPreparer;
 import dev.clusterrun.core.launch.job.JobInput;
 import dev.clusterrun.core.launch.job.LaunchOptions;
 import dev.clusterrun.core.launch.job.ResolvedJob;
+import dev.clusterrun.core.launch.plan.Plan;
 import dev.clusterrun.core.launch.run.RunEnd;
 import dev.clusterrun.core.launch.run.RunSummary;
 import dev.clusterrun.core.session.Console;
@@ -160,15 +161,18 @@ class BenchFlowTest {
 
   static RunSummary summary(Fixture f, String outcome, int exit) {
     return RunSummary.builder()
-        .job("hpcc")
-        .runId("20261121-061500-hpcc-0001")
-        .runDir(f.runDir().toString())
+        .plan(
+            Plan.builder()
+                .jobName("hpcc")
+                .runId("20261121-061500-hpcc-0001")
+                .runDir(f.runDir().toString())
+                .nodes(List.of("n1", "n2", "n3"))
+                .np(3)
+                .image("/images/hpcc.sqsh")
+                .containerName("clusterrun-hpcc")
+                .daemon("orted")
+                .build())
         .ended(outcome.equals("succeeded") ? RunEnd.SUCCEEDED : RunEnd.FAILED, exit)
-        .nodes(List.of("n1", "n2", "n3"))
-        .ranks(3)
-        .image("/images/hpcc.sqsh")
-        .container("clusterrun-hpcc")
-        .daemon("orted")
         .times("2026-11-21T06:15:00Z", "2026-11-21T06:15:12Z")
         .build();
   }
@@ -301,15 +305,18 @@ class BenchFlowTest {
     ResolvedJob j = hpl.resolve(List.of("hpl"), null);
     RunSummary ranInMine =
         RunSummary.builder()
-            .job("hpl")
-            .runId("RUN")
-            .runDir(f.runDir().toString())
+            .plan(
+                Plan.builder()
+                    .jobName("hpl")
+                    .runId("RUN")
+                    .runDir(f.runDir().toString())
+                    .nodes(List.of("n1"))
+                    .np(1)
+                    .image(j.image().value().value())
+                    .containerName("mine")
+                    .daemon("orted")
+                    .build())
             .ended(RunEnd.SUCCEEDED, 0)
-            .nodes(List.of("n1"))
-            .ranks(1)
-            .image(j.image().value().value())
-            .container("mine")
-            .daemon("orted")
             .build();
     assertThat(ContainerPreparer.imageOfRun(j, ranInMine.image(), ranInMine.container()))
         .isEqualTo("container mine");

@@ -6,6 +6,7 @@ import dev.clusterrun.core.bench.BenchResult;
 import dev.clusterrun.core.bench.Comparison;
 import dev.clusterrun.core.bench.ResultsLog;
 import dev.clusterrun.core.bench.Verdict;
+import dev.clusterrun.core.launch.plan.Plan;
 import dev.clusterrun.core.launch.run.RunEnd;
 import dev.clusterrun.core.launch.run.RunSummary;
 import java.nio.file.Path;
@@ -43,12 +44,15 @@ class ScreenRecordTest {
     assertThat(v.flaggedNodes()).containsExactly("n3");
     RunSummary s =
         RunSummary.builder()
-            .runId("20261127-080000-screen-abcd")
-            .runDir("/ws/runs/20261127-080000-screen-abcd")
+            .plan(
+                Plan.builder()
+                    .runId("20261127-080000-screen-abcd")
+                    .runDir("/ws/runs/20261127-080000-screen-abcd")
+                    .nodes(nodes)
+                    .np(3)
+                    .image("docker://reg#img")
+                    .build())
             .ended(RunEnd.SUCCEEDED, 0)
-            .nodes(nodes)
-            .ranks(3)
-            .image("docker://reg#img")
             .times("2026-11-27T08:00:00Z", "2026-11-27T08:01:00Z")
             .build();
     String said = ScreenRecord.append(v, s, "rack-a", dir);

@@ -28,22 +28,17 @@ import java.util.function.Function;
 public final class EnvironmentLayer {
   /** Which family of variables a layer reads. */
   public enum Prefix {
-    CLUSTERRUN("CLUSTERRUN_CONTAINER_"),
-    PYXIS("PYXIS_CONTAINER_");
+    CLUSTERRUN,
+    PYXIS;
 
-    private final String text;
-
-    Prefix(String text) {
-      this.text = text;
-    }
-
+    /** The family's prefix: the constant's name, then {@code _CONTAINER_}. */
     public String text() {
-      return text;
+      return name() + "_CONTAINER_";
     }
 
     /** How {@code plan} names the layer. */
     public String origin() {
-      return text + "* environment";
+      return text() + "* environment";
     }
   }
 

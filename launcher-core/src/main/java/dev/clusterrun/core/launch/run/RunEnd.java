@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch.run;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.clusterrun.core.EnumWords;
 import dev.clusterrun.core.ExitCode;
 
 /**
@@ -8,38 +9,37 @@ import dev.clusterrun.core.ExitCode;
  */
 public enum RunEnd {
   /** The job (or the canary alone, with {@code --canary}) exited 0. */
-  SUCCEEDED("succeeded", ExitCode.OK),
+  SUCCEEDED(ExitCode.OK),
   /** The job ran and exited non-zero: its own code is passed on. */
-  FAILED("failed", ExitCode.JOB),
+  FAILED(ExitCode.JOB),
   /** Ctrl-C, SIGTERM or SIGHUP: the job was stopped on every node; 128 + the signal's number. */
-  INTERRUPTED("interrupted", ExitCode.INTERRUPTED),
+  INTERRUPTED(ExitCode.INTERRUPTED),
   /**
    * A remote daemon started without this run's proof (another launch agent, outside the container,
    * without the job's mounts): the job was stopped before its output reached anyone.
    */
-  PROOF_FAILED("proof-failed", ExitCode.CHECK_FAILED),
+  PROOF_FAILED(ExitCode.CHECK_FAILED),
   /** The canary found a rank outside this run's container; the job did not start. */
-  CANARY_FAILED("canary-failed", ExitCode.CHECK_FAILED),
+  CANARY_FAILED(ExitCode.CHECK_FAILED),
   /** The container (or the daemon inside it) could not be made ready. */
-  PREPARE_FAILED("prepare-failed", ExitCode.SETUP_FAILED),
+  PREPARE_FAILED(ExitCode.SETUP_FAILED),
   /** A node stopped answering while the job ran; the job was stopped on the others. */
-  NODE_LOST("node-lost", ExitCode.NODE_LOST),
+  NODE_LOST(ExitCode.NODE_LOST),
   /**
    * The time limit ({@code --time}) passed: the job was stopped on every node as Ctrl-C stops it.
    */
-  TIME_LIMIT("time-limit", ExitCode.TIME_LIMIT);
+  TIME_LIMIT(ExitCode.TIME_LIMIT);
 
-  private final String label;
   private final ExitCode exitCode;
 
-  RunEnd(String label, ExitCode exitCode) {
-    this.label = label;
+  RunEnd(ExitCode exitCode) {
     this.exitCode = exitCode;
   }
 
+  /** The word {@code summary.json} says: {@code succeeded}, {@code proof-failed}, …. */
   @JsonValue
   public String label() {
-    return label;
+    return EnumWords.word(this);
   }
 
   public ExitCode exitCode() {
@@ -56,6 +56,6 @@ public enum RunEnd {
 
   @Override
   public String toString() {
-    return label;
+    return label();
   }
 }

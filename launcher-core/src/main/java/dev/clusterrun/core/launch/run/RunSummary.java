@@ -104,32 +104,18 @@ public record RunSummary(
 
     private Builder() {}
 
-    /** The job's name, run id and run directory, its nodes and ranks, container and daemon. */
+    /** The job's name, run id and run directory, its nodes and ranks, image, container, daemon. */
     public Builder plan(Plan p) {
-      return job(p.jobName())
-          .runId(p.runId())
-          .runDir(p.runDir())
-          .nodes(p.nodes())
-          .nodesFrom(p.nodesFrom())
-          .ranks(p.np())
-          .image(p.image())
-          .imageDigest(ImageCache.digestOf(p.image()))
-          .container(p.containerName())
-          .daemon(p.daemon());
-    }
-
-    public Builder job(String v) {
-      job = v;
-      return this;
-    }
-
-    public Builder runId(String v) {
-      runId = v;
-      return this;
-    }
-
-    public Builder runDir(String v) {
-      runDir = v;
+      job = p.jobName();
+      runId = p.runId();
+      runDir = p.runDir();
+      nodes = List.copyOf(p.nodes());
+      nodesFrom = p.nodesFrom();
+      ranks = p.np();
+      image = p.image();
+      imageDigest = ImageCache.digestOf(p.image());
+      container = p.containerName();
+      daemon = p.daemon();
       return this;
     }
 
@@ -137,42 +123,6 @@ public record RunSummary(
     public Builder ended(RunEnd end, int exit) {
       outcome = end;
       exitCode = exit;
-      return this;
-    }
-
-    public Builder nodes(List<String> v) {
-      nodes = List.copyOf(v);
-      return this;
-    }
-
-    public Builder nodesFrom(String v) {
-      nodesFrom = v;
-      return this;
-    }
-
-    public Builder ranks(int v) {
-      ranks = v;
-      return this;
-    }
-
-    /** The registry image's manifest digest the run used ({@code sha256:…}), or null. */
-    public Builder imageDigest(String v) {
-      imageDigest = v;
-      return this;
-    }
-
-    public Builder image(String v) {
-      image = v;
-      return this;
-    }
-
-    public Builder container(String v) {
-      container = v;
-      return this;
-    }
-
-    public Builder daemon(String v) {
-      daemon = v;
       return this;
     }
 
