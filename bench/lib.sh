@@ -80,6 +80,38 @@ bench_cleanup() {
   if [[ -n $bench_scratch ]]; then rm -rf --one-file-system "$bench_scratch"; fi
 }
 
+# bench_cpu_group: puts every process of the running local cluster's nodes (their sshd and
+# whatever it runs later inherits the group) into a CPU-accounting cgroup of its own, and prints
+# the file that counts its CPU time (cgroup v1 cpuacct.usage in ns, or v2 cpu.stat's usage_usec),
+# or nothing when this machine has neither. What a command costs the cluster is then the
+# difference of bench_cpu_ns before and after it: every node's sshd, shells, enroot and daemons,
+# and clusterrun's JVM (it runs on node1), but not the ssh client outside the cluster.
+bench_cpu_group() {
+  local g file ns p
+  if [[ -d /sys/fs/cgroup/cpuacct && -w /sys/fs/cgroup/cpuacct ]]; then
+    g=/sys/fs/cgroup/cpuacct/clusterrun-bench
+    file=$g/cpuacct.usage
+  elif [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
+    g=/sys/fs/cgroup/clusterrun-bench
+    file=$g/cpu.stat
+  else
+    return 0
+  fi
+  mkdir -p "$g" 2>/dev/null || return 0
+  for ns in $(ip netns list | awk -v p="$(cluster env | sed -n 's/^NETNS_PREFIX=//p')" 'index($1, p) == 1 {print $1}'); do
+    for p in $(ip netns pids "$ns"); do echo "$p" >"$g/cgroup.procs" 2>/dev/null || true; done
+  done
+  echo "$file"
+}
+
+# bench_cpu_ns FILE: the CPU time FILE (from bench_cpu_group) counts, in ns.
+bench_cpu_ns() {
+  case $1 in
+    *cpu.stat) awk '$1 == "usage_usec" {printf "%d\n", $2 * 1000}' "$1" ;;
+    *) cat "$1" ;;
+  esac
+}
+
 # bench_install SHARED USER [cds]: installs the build under SHARED/opt/clusterrun (the directory
 # owned by USER) and prints the launcher's path; with `cds`, makes the class-data-sharing archive
 # for the installed jar too (it is tied to the jar's path, as the Debian package's postinst makes

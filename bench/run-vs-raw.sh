@@ -49,7 +49,8 @@
 # (named / raw, unnamed / named) against the targets, and where clusterrun's time goes: the
 # medians of the phases its summary.json records (`durations...`: checks (connecting, the node
 # checks, the workspace proof), prepare, job, cleanup, total), and "outside", the wall time not in
-# `total` (ssh login, JVM start).
+# `total` (ssh login, JVM start); and, where the machine can count it (a cgroup v1 cpuacct or a
+# cgroup v2 hierarchy), the CPU time the cluster spent on each command (bench_cpu_group in lib.sh).
 # The load average of the machine (2 cores shared with other work) is printed before and after
 # each size: repeat when it was high.
 #
@@ -169,30 +170,29 @@ phases() {
 
 # timed KIND I: one timed command of KIND (raw, named, unnamed); appends to $work/times.
 timed() {
-  local kind=$1 i=$2 out res secs rc
+  local kind=$1 i=$2 out res secs rc cpu0=0 cpu1=0
   out=$work/out/$kind-$n-$i
+  case $kind in raw) switch_to seed ;; *) switch_to clusterrun ;; esac
+  if [[ -n $cpu_file ]]; then cpu0=$(bench_cpu_ns "$cpu_file"); fi
   case $kind in
     raw)
-      switch_to seed
       res=$(as_user bash "$work/timed.sh" "$out" ssh -o BatchMode=yes node1 enroot start --rw \
         --mount "$WS:/app" "$CONTAINER" mpirun -np "$np" --hostfile /app/hosts.txt "${job_words[@]}")
       ;;
     named)
-      switch_to clusterrun
       res=$(as_user bash "$work/timed.sh" "$out" ssh -o BatchMode=yes node1 "$CR" run --nodes \
         "$HOSTS" "--container-name=$CONTAINER" --np "$np" "${job_words[@]}")
       ;;
     labelled)
-      switch_to clusterrun
       res=$(as_user bash "$work/timed.sh" "$out" ssh -o BatchMode=yes node1 "$CR" run --nodes \
         "$HOSTS" "--container-name=$CONTAINER" --np "$np" --label "${job_words[@]}")
       ;;
     unnamed)
-      switch_to clusterrun
       res=$(as_user bash "$work/timed.sh" "$out" ssh -o BatchMode=yes node1 "$CR" run --nodes \
         "$HOSTS" "--container-image=$IMG" --np "$np" hostname)
       ;;
   esac
+  if [[ -n $cpu_file ]]; then cpu1=$(bench_cpu_ns "$cpu_file"); fi
   read -r secs rc <<<"$res"
   if [[ $rc != 0 ]] || ! check_output "$out.out" "$n" "$kind"; then
     # Counted and shown, not timed: a loaded 2-core machine running 64 nodes can fail a launch
@@ -204,6 +204,9 @@ timed() {
   fi
   if ((i > 0)); then
     echo "$n $kind $secs" >>"$work/times"
+    if [[ -n $cpu_file ]]; then
+      awk -v n="$n" -v k="$kind" -v d=$((cpu1 - cpu0)) 'BEGIN {printf "%s %s %.3f\n", n, k, d / 1e9}' >>"$work/cpu"
+    fi
     if [[ $kind != raw ]]; then
       phases "$out.err" | while read -r p s; do echo "$n $kind $p $s"; done >>"$work/phases"
       echo "$n $kind outside $(awk -v w="$secs" -v t="$(phases "$out.err" | awk '$1 == "total" {print $2}')" \
@@ -213,6 +216,7 @@ timed() {
 }
 
 : >"$work/times"
+: >"$work/cpu"
 : >"$work/failed"
 : >"$work/phases"
 mkdir -p "$work/out"
@@ -263,6 +267,7 @@ for n in $sizes; do
     install -m 0644 -o "$JOB_UID" "$work/img.sqsh" "$IMG"
   fi
   on_head enroot create -n "$CONTAINER" "$IMG" >/dev/null 2>&1 || die "enroot create failed"
+  cpu_file=$(bench_cpu_group)
 
   # The seed's files, kept aside until a raw run needs them.
   for ((k = 1; k <= n; k++)); do
@@ -348,3 +353,21 @@ for n in $sizes; do
     echo
   done
 done
+if [[ -s $work/cpu ]]; then
+  echo
+  echo "CPU time the cluster spent per command: every node's processes and clusterrun's JVM, not"
+  echo "the ssh client outside (medians, CPU seconds); on a machine whose cores all nodes share, the"
+  echo "wall time of a command can fall below its CPU time only by the cores it keeps busy"
+  printf '%-6s' nodes
+  for kind in "${kinds[@]}"; do printf ' %10s' "$kind"; done
+  printf ' %10s\n' "${kinds[1]}/raw"
+  for n in $sizes; do
+    printf '%-6s' "$n"
+    declare -A cmed=()
+    for kind in "${kinds[@]}"; do
+      cmed[$kind]=$(awk -v n="$n" -v k="$kind" '$1 == n && $2 == k {print $3}' "$work/cpu" | median 3)
+      printf ' %10s' "${cmed[$kind]}"
+    done
+    printf ' %9sx\n' "$(ratio "${cmed[${kinds[1]}]}" "${cmed[raw]}")"
+  done
+fi

@@ -83,8 +83,9 @@ class CliTest {
                 + " CLUSTERRUN_HEAD hpc-benchmarks mpirun -np 16 --hostfile /app/hosts.txt"
                 + " --mca plm rsh --mca ras '\\^slurm,tm,lsf,gridengine,alps' hostname\n")
         .containsPattern(
-            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n CLUSTERRUN_RUN_ID=\\S+ enroot start"
-                + " --rw --mount /shared/ws:/app --env CLUSTERRUN_RUN_ID=")
+            "env ENROOT_ROOTFS_WRITABLE=y ENROOT_REMAP_ROOT=n CLUSTERRUN_RUN_ID=\\S+ /bin/sh"
+                + " /shared/ws/runs/\\S+/agent-join.sh enroot start --rw --mount /shared/ws:/app"
+                + " --env CLUSTERRUN_RUN_ID=")
         .contains("gpu01 slots=8\ngpu02 slots=8\n");
 
     Run j = run("plan", path("examples/seed.yaml"), "--nodes", path("hostfiles/2x8.txt"), "--json");

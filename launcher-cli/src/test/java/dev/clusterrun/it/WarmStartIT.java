@@ -6,11 +6,13 @@ import static dev.clusterrun.it.Runs.summary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.it.LocalCluster.Result;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -104,24 +106,61 @@ class WarmStartIT {
 
   @Test
   @Order(3)
-  void clusterrunKilledLeavesNoContainerBegunDuringTheChecks() throws Exception {
+  void theContainersEndOnceEveryDaemonJoinedAndWithAKilledClusterrun() throws Exception {
     LocalCluster c = HEAD.cluster();
+    // A long job: once every daemon proved itself, the first processes of the containers begun
+    // for them end (each daemon keeps the container it joined).
+    JobSignals.Running j =
+        JobSignals.start(
+            c, HEAD.shared(), HEAD.command(args("--", "sleep", "121")), "sleep 121", 3);
     try {
-      JobSignals.Running j =
-          JobSignals.start(
-              c, HEAD.shared(), HEAD.command(args("--", "sleep", "120")), "sleep 120", 3);
-      assertThat(JobSignals.heldAfter(c, Duration.ZERO))
-          .as("the first processes of the containers begun on node2 and node3, while the job runs")
-          .filteredOn(p -> p.matches("[0-9]+ /bin/sh -c echo .*while read.*"))
-          .hasSize(2);
-      JobSignals.send(c, j, "KILL");
-      Result r = j.result().get(60, TimeUnit.SECONDS);
-      assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
-      assertThat(JobSignals.heldAfter(c, Duration.ofSeconds(15)))
-          .as("containers begun during the checks, 15 s after clusterrun was killed")
+      assertThat(JobSignals.heldAfter(c, Duration.ofSeconds(10)))
+          .as("containers begun during the checks, 10 s after every daemon joined")
           .isEmpty();
-      assertThat(JobSignals.leftAfter(c, j.runId(), Duration.ofSeconds(10))).isEmpty();
+      JobSignals.send(c, j, "INT");
+      assertThat(j.result().get(60, TimeUnit.SECONDS).exitCode()).isEqualTo(130);
     } finally {
+      JobSignals.endMasters(c);
+    }
+    // Killed while the containers are still being begun (hooks of 4 s on the other nodes): they
+    // end with their input, which only the killed clusterrun held.
+    ok(c.cluster("slow-hook", "node2", "4"));
+    ok(c.cluster("slow-hook", "node3", "4"));
+    try {
+      String pidFile = "/tmp/warm-start-it.pid";
+      String script =
+          "cd "
+              + ShellQuote.quote(HEAD.shared())
+              + " && echo $$ > "
+              + pidFile
+              + " && exec "
+              + ShellQuote.join(HEAD.command(args("--", "sleep", "122")));
+      CompletableFuture<Result> running =
+          CompletableFuture.supplyAsync(
+              () ->
+                  c.exec(
+                      "node1", false, null, Duration.ofSeconds(150), List.of("sh", "-c", script)));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      List<String> held = List.of();
+      while (System.nanoTime() < deadline && !running.isDone()) {
+        held = JobSignals.heldAfter(c, Duration.ZERO);
+        if (held.stream().filter(p -> p.contains(" sh -c set -- ")).count() >= 2) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      assertThat(held)
+          .as("the shells beginning the containers on node2 and node3")
+          .filteredOn(p -> p.contains(" sh -c set -- "))
+          .hasSizeGreaterThanOrEqualTo(2);
+      ok(c.exec("node1", true, "sh", "-c", "kill -KILL $(cat " + pidFile + ")"));
+      assertThat(running.get(60, TimeUnit.SECONDS).exitCode()).isEqualTo(137);
+      assertThat(JobSignals.heldAfter(c, Duration.ofSeconds(20)))
+          .as("containers begun during the checks, 20 s after clusterrun was killed")
+          .isEmpty();
+    } finally {
+      c.cluster("fast-hook", "node2");
+      c.cluster("fast-hook", "node3");
       JobSignals.endMasters(c);
     }
   }

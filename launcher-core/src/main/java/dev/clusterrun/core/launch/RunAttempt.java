@@ -18,7 +18,6 @@ import dev.clusterrun.core.launch.job.ResolvedJob;
 import dev.clusterrun.core.launch.mpirun.ChosenHosts;
 import dev.clusterrun.core.launch.mpirun.EarlyStart;
 import dev.clusterrun.core.launch.mpirun.MpirunLauncher;
-import dev.clusterrun.core.launch.mpirun.WarmStart;
 import dev.clusterrun.core.launch.pernode.PerNodeLauncher;
 import dev.clusterrun.core.launch.plan.NetworkPick;
 import dev.clusterrun.core.launch.plan.NodeContainers;
@@ -70,14 +69,13 @@ final class RunAttempt {
 
   /**
    * What {@link #open} holds until the run ends: the head's OpenSSH logins (null when the settings
-   * do not allow them), the checks' opening, the early start (null when not considered), the other
-   * nodes' containers begun beside it, the container lock and the session.
+   * do not allow them), the checks' opening, the early start (null when not considered; with the
+   * other nodes' containers begun beside it), the container lock and the session.
    */
   record Opened(
       SshMasters masters,
       CheckFlow.Opening opening,
       EarlyStart.Slot early,
-      WarmStart warm,
       ContainerLock.Held lock,
       Session session)
       implements AutoCloseable {
@@ -103,7 +101,6 @@ final class RunAttempt {
      * stops.
      */
     void stopEarly() throws InterruptedException {
-      warm.close();
       if (early != null) {
         early.stop();
       }
@@ -190,12 +187,14 @@ final class RunAttempt {
         lock = ContainerLock.hold(workspace(), job.containerName().value(), console.progress());
       }
       session = Session.open(launch.hostfile(), job.ssh().explicit(), console.progress(), masters);
-      // Every other node's container begins now, beside the rest of the checks (WarmStart).
-      WarmStart warm = WarmStart.begin(early, session.shells(), session.head());
-      return new Opened(masters, opening, early, warm, lock, session);
+      if (early != null) {
+        // Every other node's container begins now, beside the rest of the checks.
+        early.beginOthers(session.shells(), session.head());
+      }
+      return new Opened(masters, opening, early, lock, session);
     } catch (InterruptedException | RuntimeException e) {
       try {
-        new Opened(masters, opening, early, WarmStart.NONE, lock, session).close();
+        new Opened(masters, opening, early, lock, session).close();
       } catch (IOException | InterruptedException | RuntimeException c) {
         e.addSuppressed(c);
       }

@@ -9,6 +9,7 @@ import dev.clusterrun.core.launch.job.ResolvedJob;
 import dev.clusterrun.core.launch.plan.Plan;
 import dev.clusterrun.core.output.Spool;
 import dev.clusterrun.core.remote.ExecResult;
+import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.core.remote.ShellScript;
 import dev.clusterrun.core.remote.SshMasters;
@@ -307,6 +308,7 @@ public final class EarlyStart {
     private volatile boolean closed;
     private volatile LaunchAgent.Daemon daemon;
     private volatile Plan begun;
+    private WarmStart others = WarmStart.NONE;
 
     /**
      * The daemon the head's first answer made the candidate for (given, or remembered for the
@@ -318,11 +320,22 @@ public final class EarlyStart {
     }
 
     /**
-     * The plan the head's container began with during the checks, or null when none began (the
-     * other nodes' containers may then begin with it too: {@link WarmStart}).
+     * Begins every other node's container with the plan the head's began with ({@link WarmStart}),
+     * when it began and the slot is not closed; the slot ends them with its own stop, or once every
+     * daemon joined ({@link #daemonsProven}).
      */
-    public Plan begun() {
-      return begun;
+    public synchronized void beginOthers(Map<String, NodeShell> shells, String head) {
+      if (!closed && begun != null && others == WarmStart.NONE) {
+        others = WarmStart.begin(begun, shells, head);
+      }
+    }
+
+    /**
+     * Every remote daemon proved itself: the containers begun for them are no longer waited on
+     * (each daemon keeps the one it joined), and their first processes end.
+     */
+    public synchronized void daemonsProven() {
+      others.close();
     }
 
     /** Begins {@code plan}'s container unless the slot is closed or holds one already. */
@@ -350,6 +363,9 @@ public final class EarlyStart {
     /** Stops a start still held; no start begins afterwards. */
     public void stop() throws InterruptedException {
       closed = true;
+      synchronized (this) {
+        others.close();
+      }
       EarlyStart e = held.getAndSet(null);
       if (e != null) {
         e.stop();

@@ -320,32 +320,7 @@ public final class MpirunLauncher implements Launcher {
     t = System.nanoTime();
     run.say("running: " + PlanRenderer.shell(plan.launch()));
     DaemonProof.Tally tally = new DaemonProof.Tally(nodes, plan.runId());
-    ProofGate gate =
-        new ProofGate(
-            tally,
-            () -> {
-              List<String> proved = new ArrayList<>();
-              int joined = 0;
-              for (DaemonProof.NodeProof p : tally.proofs()) {
-                proved.add(p.node());
-                joined += p.joined() ? 1 : 0;
-              }
-              run.say(
-                  proved.isEmpty()
-                      ? "proof: no daemon to prove (every rank runs on this node, inside the"
-                          + " container)"
-                      : "proof: the daemons on "
-                          + String.join(", ", proved)
-                          + " run inside this run's container"
-                          + (joined == 0
-                              ? ""
-                              : " ("
-                                  + joined
-                                  + " of "
-                                  + proved.size()
-                                  + " joined it where it"
-                                  + " was begun during the checks)"));
-            });
+    ProofGate gate = new ProofGate(tally, () -> proven(run, tally));
     Started job = runJob(run, plan, gate);
     int exit = job.exit();
     run.took("job", t);
@@ -362,6 +337,35 @@ public final class MpirunLauncher implements Launcher {
       return Ending.of(RunEnd.INTERRUPTED);
     }
     return exit == 0 ? Ending.of(RunEnd.SUCCEEDED) : new Ending(RunEnd.FAILED, exit);
+  }
+
+  /**
+   * Every remote daemon proved itself: the containers begun for them are let go (each keeps the one
+   * it joined), and the run says which nodes proved, and how many joined.
+   */
+  private void proven(RunContext run, DaemonProof.Tally tally) {
+    if (config.early() != null) {
+      config.early().daemonsProven();
+    }
+    List<String> proved = new ArrayList<>();
+    int joined = 0;
+    for (DaemonProof.NodeProof p : tally.proofs()) {
+      proved.add(p.node());
+      joined += p.joined() ? 1 : 0;
+    }
+    run.say(
+        proved.isEmpty()
+            ? "proof: no daemon to prove (every rank runs on this node, inside the container)"
+            : "proof: the daemons on "
+                + String.join(", ", proved)
+                + " run inside this run's container"
+                + (joined == 0
+                    ? ""
+                    : " ("
+                        + joined
+                        + " of "
+                        + proved.size()
+                        + " joined it where it was begun during the checks)"));
   }
 
   /** How the job's mpirun ended, and whether clusterrun stopped it for want of proof. */

@@ -18,9 +18,9 @@ import java.util.Map;
  * holds: closing it (or clusterrun's end, however it ends) ends the container. A node whose
  * container did not begin, or began with other words, starts it as before.
  */
-public final class WarmStart implements AutoCloseable {
+final class WarmStart implements AutoCloseable {
   /** No container begun anywhere. */
-  public static final WarmStart NONE = new WarmStart(List.of());
+  static final WarmStart NONE = new WarmStart(List.of());
 
   private final List<OutputStream> inputs;
 
@@ -29,13 +29,12 @@ public final class WarmStart implements AutoCloseable {
   }
 
   /**
-   * Begins the container on every node but {@code head} whose shell can hold a command, when the
-   * head's early start began with a plan whose daemons go through the launch agent; else {@link
-   * #NONE}. Never waits for a node to answer.
+   * Begins {@code plan}'s agent container on every node but {@code head} whose shell can hold a
+   * command, when its daemons go through the launch agent; else {@link #NONE}. Never waits for a
+   * node to answer.
    */
-  public static WarmStart begin(EarlyStart.Slot early, Map<String, NodeShell> shells, String head) {
-    Plan plan = early == null ? null : early.begun();
-    if (plan == null || plan.held() == null || shells.size() < 2) {
+  static WarmStart begin(Plan plan, Map<String, NodeShell> shells, String head) {
+    if (plan.held() == null || shells.size() < 2) {
       return NONE;
     }
     String script = AgentJoin.holdScript(plan.runId(), plan.held());

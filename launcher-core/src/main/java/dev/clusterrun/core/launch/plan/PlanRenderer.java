@@ -1,6 +1,7 @@
 package dev.clusterrun.core.launch.plan;
 
 import dev.clusterrun.core.Json;
+import dev.clusterrun.core.enroot.AgentJoin;
 import dev.clusterrun.core.launch.job.Secrets;
 import dev.clusterrun.core.remote.ShellQuote;
 import java.util.ArrayList;
@@ -11,6 +12,27 @@ import java.util.Map;
 /** Text for people and JSON for machines. Secrets (by variable name) are masked in both. */
 public final class PlanRenderer {
   private PlanRenderer() {}
+
+  /**
+   * The launch agent's header: what it starts and how it reaches the nodes, and its first step (the
+   * join of a container begun during the checks) when it has one.
+   */
+  private static void agentHeader(StringBuilder b, Plan p) {
+    b.append("## launch agent: how mpirun starts ")
+        .append(p.daemon())
+        .append(" in the container on every other node")
+        .append(
+            p.hook()
+                ? " (handed over by the clusterrun hook)"
+                : " (passed with enroot start --env, --no-hook)");
+    if (p.held() != null) {
+      b.append("; its first step, the run's ")
+          .append(AgentJoin.FILE)
+          .append(", joins the container begun on the node during the checks (enroot exec PID)")
+          .append(" when it began with these words, else runs this enroot start");
+    }
+    b.append('\n');
+  }
 
   public static String text(Plan p) {
     StringBuilder b = new StringBuilder();
@@ -74,14 +96,7 @@ public final class PlanRenderer {
       b.append(shell(p.launch())).append('\n');
       b.append('\n');
 
-      b.append("## launch agent: how mpirun starts ")
-          .append(p.daemon())
-          .append(" in the container on every other node")
-          .append(
-              p.hook()
-                  ? " (handed over by the clusterrun hook)"
-                  : " (passed with enroot start --env, --no-hook)")
-          .append('\n');
+      agentHeader(b, p);
       b.append(shell(p.agent())).append('\n');
     }
 

@@ -296,9 +296,8 @@ public final class Planner {
       String container = NodeContainers.agentContainer(job, options);
       // Its first step on the node joins the container begun there during the checks, if any.
       held = AgentJoin.held(flags, mountHome, container);
-      String join = paths.runDir() + "/" + AgentJoin.FILE;
-      runFiles.put(join, AgentJoin.script(held));
-      agent = LaunchAgent.joining(agent(job, options, paths, flags, container), join);
+      runFiles.put(paths.runDir() + "/" + AgentJoin.FILE, AgentJoin.script(held));
+      agent = agent(job, options, paths, flags, container);
       agentString = LaunchAgent.string(agent);
       AgentLength.check(job, agentString);
     }
@@ -371,16 +370,21 @@ public final class Planner {
         new LinkedHashMap<>(job.env().value()));
   }
 
-  /** The launch agent's words: the daemon started in container {@code name} on every node. */
+  /**
+   * The launch agent's words: the daemon started in container {@code name} on every node, or run in
+   * the container begun there during the checks (its first step, the run's {@code agent-join.sh}).
+   */
   private static List<String> agent(
       ResolvedJob job, PlanOptions options, Paths paths, ContainerFlags flags, String name) {
-    return LaunchAgent.words(
-        flags,
-        job.mountHome().value(),
-        name,
-        options.daemon(),
-        options.runId(),
-        paths.wsMount() + "/runs/" + options.runId() + "/" + DaemonProof.FILE);
+    return LaunchAgent.joining(
+        LaunchAgent.words(
+            flags,
+            job.mountHome().value(),
+            name,
+            options.daemon(),
+            options.runId(),
+            paths.wsMount() + "/runs/" + options.runId() + "/" + DaemonProof.FILE),
+        paths.runDir() + "/" + AgentJoin.FILE);
   }
 
   /** The workspace mount, the job's mounts, and the file that skips the entrypoint if asked. */
