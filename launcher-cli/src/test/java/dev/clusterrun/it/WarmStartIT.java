@@ -106,19 +106,24 @@ class WarmStartIT {
 
   @Test
   @Order(3)
-  void theContainersEndOnceEveryDaemonJoinedAndWithAKilledClusterrun() throws Exception {
+  void theContainersLastAsLongAsTheJobAndEndWithAKilledClusterrun() throws Exception {
     LocalCluster c = HEAD.cluster();
-    // A long job: once every daemon proved itself, the first processes of the containers begun
-    // for them end (each daemon keeps the container it joined).
+    // A long job: the containers the daemons joined stay (their fuse mounts live as long as their
+    // first process), and end with clusterrun killed.
     JobSignals.Running j =
         JobSignals.start(
             c, HEAD.shared(), HEAD.command(args("--", "sleep", "121")), "sleep 121", 3);
     try {
-      assertThat(JobSignals.heldAfter(c, Duration.ofSeconds(10)))
-          .as("containers begun during the checks, 10 s after every daemon joined")
+      assertThat(JobSignals.heldAfter(c, Duration.ZERO))
+          .as("the first processes of the containers begun on node2 and node3, while the job runs")
+          .filteredOn(p -> p.matches("[0-9]+ /bin/sh -c echo .*while read.*"))
+          .hasSize(2);
+      JobSignals.send(c, j, "KILL");
+      assertThat(j.result().get(60, TimeUnit.SECONDS).exitCode()).isEqualTo(137);
+      assertThat(JobSignals.heldAfter(c, Duration.ofSeconds(20)))
+          .as("containers begun during the checks, 20 s after clusterrun was killed")
           .isEmpty();
-      JobSignals.send(c, j, "INT");
-      assertThat(j.result().get(60, TimeUnit.SECONDS).exitCode()).isEqualTo(130);
+      assertThat(JobSignals.leftAfter(c, j.runId(), Duration.ofSeconds(10))).isEmpty();
     } finally {
       JobSignals.endMasters(c);
     }

@@ -321,21 +321,15 @@ public final class EarlyStart {
 
     /**
      * Begins every other node's container with the plan the head's began with ({@link WarmStart}),
-     * when it began and the slot is not closed; the slot ends them with its own stop, or once every
-     * daemon joined ({@link #daemonsProven}).
+     * when it began and the slot is not closed; the slot ends them with its own stop, once the
+     * launcher is done. Not before: enroot ties a started image's fuse mounts to the container's
+     * first process (an orphaned process group, {@code runtime::_mount_rootfs}), so a daemon that
+     * joined the container loses its root filesystem when that process ends.
      */
     public synchronized void beginOthers(Map<String, NodeShell> shells, String head) {
       if (!closed && begun != null && others == WarmStart.NONE) {
         others = WarmStart.begin(begun, shells, head);
       }
-    }
-
-    /**
-     * Every remote daemon proved itself: the containers begun for them are no longer waited on
-     * (each daemon keeps the one it joined), and their first processes end.
-     */
-    public synchronized void daemonsProven() {
-      others.close();
     }
 
     /** Begins {@code plan}'s container unless the slot is closed or holds one already. */

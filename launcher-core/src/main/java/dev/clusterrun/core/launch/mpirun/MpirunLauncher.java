@@ -339,14 +339,8 @@ public final class MpirunLauncher implements Launcher {
     return exit == 0 ? Ending.of(RunEnd.SUCCEEDED) : new Ending(RunEnd.FAILED, exit);
   }
 
-  /**
-   * Every remote daemon proved itself: the containers begun for them are let go (each keeps the one
-   * it joined), and the run says which nodes proved, and how many joined.
-   */
+  /** Every remote daemon proved itself: the run says which nodes, and how many joined. */
   private void proven(RunContext run, DaemonProof.Tally tally) {
-    if (config.early() != null) {
-      config.early().daemonsProven();
-    }
     List<String> proved = new ArrayList<>();
     int joined = 0;
     for (DaemonProof.NodeProof p : tally.proofs()) {
