@@ -5,9 +5,11 @@ import dev.clusterrun.core.launch.plan.Plan;
 import dev.clusterrun.core.remote.NodeShell;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Every other node's container begun while the checks still run, for the run's daemon there to join
@@ -21,6 +23,46 @@ import java.util.Map;
 final class WarmStart implements AutoCloseable {
   /** No container begun anywhere. */
   static final WarmStart NONE = new WarmStart(List.of());
+
+  /**
+   * How long the head's own start must have run, not yet up, before the other nodes' begin: a start
+   * that long is the hooks' (a GPU node's {@code nvidia-container-cli}), which then overlap the
+   * checks on every node. A quicker start is left to the agent: beginning it early costs each node
+   * a held session and an {@code enroot exec} (about 60 ms of CPU with the stand-in), which only
+   * pays when the start itself is slow (docs/scale.md has the figures).
+   */
+  static final Duration SLOW_START = Duration.ofMillis(750);
+
+  /** How often the head's start is looked at while it runs. */
+  static final Duration LOOK = Duration.ofMillis(20);
+
+  /**
+   * Whether the other nodes' containers are worth beginning now. With the head's start time the
+   * last run remembered ({@code before}, null for none): at once, by whether it took {@link
+   * #SLOW_START} or more. Without: yes when the head's held start (as {@code held} gives it; null
+   * once it went or stopped) took that long to be up, or has run that long and is not up yet; no
+   * when it was up sooner or the job went first. Waits for one or the other.
+   */
+  static boolean worthIt(Double before, Supplier<EarlyStart> held) throws InterruptedException {
+    double slow = SLOW_START.toNanos() / 1e9;
+    if (before != null) {
+      return before >= slow;
+    }
+    while (true) {
+      EarlyStart e = held.get();
+      if (e == null) {
+        return false;
+      }
+      double up = e.upAfter();
+      if (!Double.isNaN(up)) {
+        return up >= slow;
+      }
+      if (e.seconds() >= slow) {
+        return true;
+      }
+      Thread.sleep(LOOK.toMillis());
+    }
+  }
 
   private final List<OutputStream> inputs;
 
