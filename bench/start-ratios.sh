@@ -33,11 +33,12 @@ measure() {
     die "bench/$script failed; its output: $logs/$name.log"
 }
 
-# rows NAME: "SIZE RATIO" for each size in NAME's table, the table's first ratio column (the
+# rows NAME: "SIZE RATIO" for each size in NAME's first table, its first ratio column (the
 # figure the issue's target is about: named/raw, check/pdsh, registry/sqsh).
 rows() {
-  awk '/^[0-9]+ / {for (i = 2; i <= NF; i++) if ($i ~ /^[0-9.]+x$/) {sub(/x$/, "", $i); print $1, $i; break}}' \
-    "$logs/$1.log"
+  # Only the first table: run-vs-raw.sh prints a CPU table after it, whose rows look alike.
+  awk '/^[0-9]+ / {seen = 1; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9.]+x$/) {sub(/x$/, "", $i); print $1, $i; break}; next}
+    seen && /^$/ {exit}' "$logs/$1.log"
 }
 
 measure run "$run_sizes" run-vs-raw.sh

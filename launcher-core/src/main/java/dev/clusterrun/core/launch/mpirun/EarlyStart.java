@@ -408,7 +408,7 @@ public final class EarlyStart {
                   Double before =
                       StartTimes.remembered(
                           Path.of(plan.runDir()).getParent().getParent(), plan.held().key());
-                  if (WarmStart.worthIt(before, held::get)) {
+                  if (!WarmStart.saturated() && WarmStart.worthIt(before, held::get)) {
                     synchronized (this) {
                       if (!closed && others == WarmStart.NONE) {
                         others = WarmStart.begin(plan, shells, head);

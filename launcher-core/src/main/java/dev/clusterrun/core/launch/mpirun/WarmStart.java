@@ -5,6 +5,8 @@ import dev.clusterrun.core.launch.plan.Plan;
 import dev.clusterrun.core.remote.NodeShell;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +37,21 @@ final class WarmStart implements AutoCloseable {
 
   /** How often the head's start is looked at while it runs. */
   static final Duration LOOK = Duration.ofMillis(20);
+
+  /**
+   * Whether this machine's processors are all busy (the load average of the last minute at least
+   * their number): a start then looks slow for want of a processor, not for its hooks, and
+   * beginning more starts beside the checks only takes the checks' time. On a cluster the head is
+   * one node among many; on the local test cluster every node shares its processors.
+   */
+  static boolean saturated() {
+    try {
+      String first = Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+      return Double.parseDouble(first) >= Runtime.getRuntime().availableProcessors();
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
 
   /**
    * Whether the other nodes' containers are worth beginning now. With the head's start time the
