@@ -98,7 +98,6 @@ class UnusedMemberTest {
         "core.bench.References$MetricCheck.holds",
         "core.bench.References.entries",
         "core.bench.Verdict.passed",
-        "core.launch.head.HeadProcess.pid",
         "core.launch.job.LaunchOptions.labels",
         "core.launch.job.Setting.isSet",
         "core.mpi.MpiTuning$Additions.isEmpty",

@@ -6,7 +6,10 @@ import dev.clusterrun.core.output.Spool;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -189,6 +192,25 @@ public final class HeadProcess {
 
   public long pid() {
     return process.pid();
+  }
+
+  /**
+   * Whether this process has switched its root to another directory ({@code /proc/PID/root} is not
+   * this machine's {@code /}): enroot's start has pivoted into the container, after its mounts and
+   * hooks (enroot makes no PID namespace, so the command it runs is this same process).
+   */
+  public boolean rootSwitched() {
+    try {
+      return !Arrays.equals(
+          identity(Path.of("/")), identity(Path.of("/proc", Long.toString(pid()), "root")));
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static Object[] identity(Path p) throws IOException {
+    Map<String, Object> a = Files.readAttributes(p, "unix:dev,ino");
+    return new Object[] {a.get("dev"), a.get("ino")};
   }
 
   /**

@@ -13,6 +13,7 @@ import dev.clusterrun.core.remote.NodeShell;
 import dev.clusterrun.core.remote.ShellQuote;
 import dev.clusterrun.core.remote.ShellScript;
 import dev.clusterrun.core.remote.SshMasters;
+import dev.clusterrun.core.session.FanOut;
 import dev.clusterrun.core.session.InputPump;
 import dev.clusterrun.core.spec.LauncherKind;
 import java.io.IOException;
@@ -24,11 +25,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.DoubleConsumer;
 
 /**
  * The head's {@code enroot start} begun while the checks still run, the job's command held: what
@@ -47,7 +46,7 @@ import java.util.function.DoubleConsumer;
  * remembered for its contents, no file of the run mounted. When the checks' plan differs in those
  * words or the environment, the early start is stopped and the job starts as it always did.
  */
-public final class EarlyStart {
+public final class EarlyStart implements WarmStart.Start {
   /** The shell variable that holds a newline while the held shell reads its line. */
   static final String NEWLINE = "cr_nl";
 
@@ -70,7 +69,6 @@ public final class EarlyStart {
   private final Map<String, String> env;
   private final HeadProcess process;
   private final long begunAt = System.nanoTime();
-  private volatile double upAfter = Double.NaN;
   private boolean settled;
 
   private EarlyStart(List<String> prefix, Map<String, String> env, HeadProcess process) {
@@ -79,60 +77,16 @@ public final class EarlyStart {
     this.process = process;
   }
 
-  /**
-   * Whether the held container is up: its process has switched its root to the container's ({@code
-   * enroot-switchroot}, after the mounts and the hooks; enroot makes no PID namespace, so it is the
-   * same process), which {@code /proc/PID/root} shows.
-   */
-  boolean up() {
-    try {
-      Object[] root = identity(Path.of("/"));
-      Object[] its = identity(Path.of("/proc", Long.toString(process.pid()), "root"));
-      return !Arrays.equals(root, its);
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
-  }
-
-  private static Object[] identity(Path p) throws IOException {
-    Map<String, Object> a = Files.readAttributes(p, "unix:dev,ino");
-    return new Object[] {a.get("dev"), a.get("ino")};
-  }
-
   /** How long the held start has run, in seconds. */
-  double seconds() {
+  @Override
+  public double seconds() {
     return (System.nanoTime() - begunAt) / 1e9;
   }
 
-  /** How long the container took to be up ({@link #up}), in seconds; NaN until it is. */
-  double upAfter() {
-    return upAfter;
-  }
-
-  /**
-   * Looks at the held start every {@code every} until it is up (then {@link #upAfter} says when),
-   * ends, or has run two minutes: on a thread of its own, which only reads {@code /proc}.
-   */
-  private void watch(Duration every, DoubleConsumer onUp) {
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                while (process.isAlive() && seconds() < 120) {
-                  if (up()) {
-                    upAfter = seconds();
-                    onUp.accept(upAfter);
-                    return;
-                  }
-                  Thread.sleep(every.toMillis());
-                }
-              } catch (InterruptedException e) {
-                // nothing more to look at
-              }
-            },
-            "clusterrun-early-start-watch");
-    t.setDaemon(true);
-    t.start();
+  /** Whether the held container is up: its process switched its root (after the hooks). */
+  @Override
+  public boolean up() {
+    return process.rootSwitched();
   }
 
   /**
@@ -272,15 +226,6 @@ public final class EarlyStart {
           HeadProcess.startSpooled(
               argv, plan.launchEnv(), spool, OutputStream.nullOutputStream(), true);
       EarlyStart e = new EarlyStart(words, Map.copyOf(plan.launchEnv()), p);
-      // How long it took, for the next run's choice (WarmStart); the run's workspace holds runs/.
-      Path workspace = Path.of(plan.runDir()).getParent().getParent();
-      e.watch(
-          WarmStart.LOOK,
-          s -> {
-            if (plan.held() != null) {
-              StartTimes.remember(workspace, plan.held().key(), s);
-            }
-          });
       return e;
     } catch (IOException | RuntimeException e) {
       spool.close();
@@ -396,32 +341,37 @@ public final class EarlyStart {
      * first process (an orphaned process group, {@code runtime::_mount_rootfs}), so a daemon that
      * joined the container loses its root filesystem when that process ends.
      */
-    public void beginOthers(Map<String, NodeShell> shells, String head) {
+    public void beginOthers(Map<String, NodeShell> shells, String head, FanOut fanOut) {
       Plan plan = begun;
       if (closed || plan == null || plan.held() == null) {
         return;
       }
-      Thread t =
-          new Thread(
-              () -> {
-                try {
-                  Double before =
-                      StartTimes.remembered(
-                          Path.of(plan.runDir()).getParent().getParent(), plan.held().key());
-                  if (!WarmStart.saturated() && WarmStart.worthIt(before, held::get)) {
-                    synchronized (this) {
-                      if (!closed && others == WarmStart.NONE) {
-                        others = WarmStart.begin(plan, shells, head);
-                      }
-                    }
-                  }
-                } catch (InterruptedException e) {
-                  // the run ends: nothing begun
-                }
-              },
-              "clusterrun-warm-start");
-      t.setDaemon(true);
-      t.start();
+      // Beside the checks, on the session's pool: until the head's start is up or the job goes.
+      Path workspace = Path.of(plan.runDir()).getParent().getParent();
+      String key = plan.held().key();
+      fanOut.beside(
+          () -> {
+            try {
+              double took =
+                  WarmStart.watch(
+                      StartTimes.remembered(workspace, key),
+                      WarmStart.saturated(),
+                      held::get,
+                      () -> beginNow(plan, shells, head));
+              if (!Double.isNaN(took)) {
+                StartTimes.remember(workspace, key, took);
+              }
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return null;
+          });
+    }
+
+    private synchronized void beginNow(Plan plan, Map<String, NodeShell> shells, String head) {
+      if (!closed && others == WarmStart.NONE) {
+        others = WarmStart.begin(plan, shells, head);
+      }
     }
 
     /** Begins {@code plan}'s container unless the slot is closed or holds one already. */

@@ -23,6 +23,15 @@ import java.util.function.Supplier;
  * container did not begin, or began with other words, starts it as before.
  */
 final class WarmStart implements AutoCloseable {
+  /** The head's held start, as {@link #watch} looks at it. */
+  interface Start {
+    /** Whether it is up (its hooks done). */
+    boolean up();
+
+    /** How long it has run, in seconds. */
+    double seconds();
+  }
+
   /** No container begun anywhere. */
   static final WarmStart NONE = new WarmStart(List.of());
 
@@ -54,28 +63,34 @@ final class WarmStart implements AutoCloseable {
   }
 
   /**
-   * Whether the other nodes' containers are worth beginning now. With the head's start time the
-   * last run remembered ({@code before}, null for none): at once, by whether it took {@link
-   * #SLOW_START} or more. Without: yes when the head's held start (as {@code held} gives it; null
-   * once it went or stopped) took that long to be up, or has run that long and is not up yet; no
-   * when it was up sooner or the job went first. Waits for one or the other.
+   * Watches the head's held start (as {@code held} gives it; null once the job went or it stopped)
+   * until it is up, and runs {@code begin} once when the other nodes' containers are worth
+   * beginning: at once when the last run's figure ({@code before}, null for none) is {@link
+   * #SLOW_START} or more; else when this start has run that long, up or not. Never on a {@code
+   * saturated} machine. Returns how long the start took to be up (at most a look late), or NaN when
+   * the job went first.
    */
-  static boolean worthIt(Double before, Supplier<EarlyStart> held) throws InterruptedException {
+  static double watch(
+      Double before, boolean saturated, Supplier<? extends Start> held, Runnable begin)
+      throws InterruptedException {
     double slow = SLOW_START.toNanos() / 1e9;
-    if (before != null) {
-      return before >= slow;
+    boolean decided = saturated || before != null;
+    if (!saturated && before != null && before >= slow) {
+      begin.run();
     }
     while (true) {
-      EarlyStart e = held.get();
+      Start e = held.get();
       if (e == null) {
-        return false;
+        return Double.NaN;
       }
-      double up = e.upAfter();
-      if (!Double.isNaN(up)) {
-        return up >= slow;
+      double s = e.seconds();
+      boolean up = e.up();
+      if (!decided && s >= slow) {
+        decided = true;
+        begin.run();
       }
-      if (e.seconds() >= slow) {
-        return true;
+      if (up) {
+        return s;
       }
       Thread.sleep(LOOK.toMillis());
     }

@@ -40,14 +40,46 @@ class StartTimesTest {
         .isEqualTo(StartTimes.MAX + 9.0);
   }
 
+  /** A held start that is up after {@code upAt} seconds, and has run {@code now}. */
+  record Held(double upAt, double[] now) implements WarmStart.Start {
+    @Override
+    public boolean up() {
+      return now[0] >= upAt;
+    }
+
+    @Override
+    public double seconds() {
+      now[0] += 0.1;
+      return now[0];
+    }
+  }
+
   @Test
-  void theLastRunsStartTimeDecidesAtOnce() throws Exception {
+  void theLastRunsStartTimeDecidesAtOnceAndThisRunsIsMeasured() throws Exception {
     double slow = WarmStart.SLOW_START.toMillis() / 1000.0;
-    // No held start is looked at when the last run's figure is known.
-    assertThat(WarmStart.worthIt(slow, () -> null)).isTrue();
-    assertThat(WarmStart.worthIt(slow + 1, () -> null)).isTrue();
-    assertThat(WarmStart.worthIt(slow - 0.01, () -> null)).isFalse();
-    // Without it, a job that went before the head's start said anything begins nothing.
-    assertThat(WarmStart.worthIt(null, () -> null)).isFalse();
+    int[] begun = {0};
+    // Remembered slow: begun at once, and this start (up after 2 s) measured.
+    Held h = new Held(2.0, new double[] {0});
+    assertThat(WarmStart.watch(slow, false, () -> h, () -> begun[0]++)).isBetween(2.0, 2.2);
+    assertThat(begun[0]).isEqualTo(1);
+    // Remembered quick: never begun, even though this one turns out slow.
+    begun[0] = 0;
+    Held h2 = new Held(2.0, new double[] {0});
+    WarmStart.watch(slow - 0.01, false, () -> h2, () -> begun[0]++);
+    assertThat(begun[0]).isZero();
+    // Nothing remembered: begun once this start has run SLOW_START without being up.
+    Held h3 = new Held(2.0, new double[] {0});
+    WarmStart.watch(null, false, () -> h3, () -> begun[0]++);
+    assertThat(begun[0]).isEqualTo(1);
+    // Nothing remembered and a quick start: not begun.
+    begun[0] = 0;
+    Held h4 = new Held(0.3, new double[] {0});
+    assertThat(WarmStart.watch(null, false, () -> h4, () -> begun[0]++)).isLessThan(slow);
+    assertThat(begun[0]).isZero();
+    // A busy machine begins nothing; the job gone: nothing measured.
+    Held h5 = new Held(2.0, new double[] {0});
+    WarmStart.watch(slow, true, () -> h5, () -> begun[0]++);
+    assertThat(begun[0]).isZero();
+    assertThat(WarmStart.watch(null, false, () -> null, () -> begun[0]++)).isNaN();
   }
 }
