@@ -89,6 +89,11 @@ public final class EarlyStart implements WarmStart.Start {
     return process.rootSwitched();
   }
 
+  @Override
+  public boolean alive() {
+    return process.isAlive();
+  }
+
   /**
    * What the head's first answer makes of the run: the plan its job would start with, the daemon
    * that plan assumes (null: not known, neither given nor remembered for the container's contents),
@@ -349,6 +354,10 @@ public final class EarlyStart implements WarmStart.Start {
       // Beside the checks, on the session's pool: until the head's start is up or the job goes.
       Path workspace = Path.of(plan.runDir()).getParent().getParent();
       String key = plan.held().key();
+      EarlyStart start = held.get();
+      if (start == null) {
+        return;
+      }
       fanOut.beside(
           () -> {
             try {
@@ -356,7 +365,7 @@ public final class EarlyStart implements WarmStart.Start {
                   WarmStart.watch(
                       StartTimes.remembered(workspace, key),
                       WarmStart.saturated(),
-                      held::get,
+                      start,
                       () -> beginNow(plan, shells, head));
               if (!Double.isNaN(took)) {
                 StartTimes.remember(workspace, key, took);

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Every other node's container begun while the checks still run, for the run's daemon there to join
@@ -27,6 +26,9 @@ final class WarmStart implements AutoCloseable {
   interface Start {
     /** Whether it is up (its hooks done). */
     boolean up();
+
+    /** Whether its process still runs (the held shell, or the job it became). */
+    boolean alive();
 
     /** How long it has run, in seconds. */
     double seconds();
@@ -63,15 +65,15 @@ final class WarmStart implements AutoCloseable {
   }
 
   /**
-   * Watches the head's held start (as {@code held} gives it; null once the job went or it stopped)
-   * until it is up, and runs {@code begin} once when the other nodes' containers are worth
-   * beginning: at once when the last run's figure ({@code before}, null for none) is {@link
-   * #SLOW_START} or more; else when this start has run that long, up or not. Never on a {@code
-   * saturated} machine. Returns how long the start took to be up (at most a look late), or NaN when
-   * the job went first.
+   * Watches the head's held start {@code e} until it is up (after the job went, too: the job's
+   * command runs in the same process), and runs {@code begin} once when the other nodes' containers
+   * are worth beginning: at once when the last run's figure ({@code before}, null for none) is
+   * {@link #SLOW_START} or more; else when this start has run that long, up or not. Never on a
+   * {@code saturated} machine. Returns how long the start took to be up (at most a look late, or an
+   * upper bound when it was up at the first look), or NaN when it ended first or took more than two
+   * minutes.
    */
-  static double watch(
-      Double before, boolean saturated, Supplier<? extends Start> held, Runnable begin)
+  static double watch(Double before, boolean saturated, Start e, Runnable begin)
       throws InterruptedException {
     double slow = SLOW_START.toNanos() / 1e9;
     boolean decided = saturated || before != null;
@@ -79,10 +81,6 @@ final class WarmStart implements AutoCloseable {
       begin.run();
     }
     while (true) {
-      Start e = held.get();
-      if (e == null) {
-        return Double.NaN;
-      }
       double s = e.seconds();
       boolean up = e.up();
       if (!decided && s >= slow) {
@@ -91,6 +89,9 @@ final class WarmStart implements AutoCloseable {
       }
       if (up) {
         return s;
+      }
+      if (!e.alive() || s > 120) {
+        return Double.NaN;
       }
       Thread.sleep(LOOK.toMillis());
     }

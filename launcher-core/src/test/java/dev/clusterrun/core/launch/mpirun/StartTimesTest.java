@@ -52,6 +52,11 @@ class StartTimesTest {
       now[0] += 0.1;
       return now[0];
     }
+
+    @Override
+    public boolean alive() {
+      return upAt < 100;
+    }
   }
 
   @Test
@@ -60,26 +65,28 @@ class StartTimesTest {
     int[] begun = {0};
     // Remembered slow: begun at once, and this start (up after 2 s) measured.
     Held h = new Held(2.0, new double[] {0});
-    assertThat(WarmStart.watch(slow, false, () -> h, () -> begun[0]++)).isBetween(2.0, 2.2);
+    assertThat(WarmStart.watch(slow, false, h, () -> begun[0]++)).isBetween(2.0, 2.2);
     assertThat(begun[0]).isEqualTo(1);
     // Remembered quick: never begun, even though this one turns out slow.
     begun[0] = 0;
     Held h2 = new Held(2.0, new double[] {0});
-    WarmStart.watch(slow - 0.01, false, () -> h2, () -> begun[0]++);
+    WarmStart.watch(slow - 0.01, false, h2, () -> begun[0]++);
     assertThat(begun[0]).isZero();
     // Nothing remembered: begun once this start has run SLOW_START without being up.
     Held h3 = new Held(2.0, new double[] {0});
-    WarmStart.watch(null, false, () -> h3, () -> begun[0]++);
+    WarmStart.watch(null, false, h3, () -> begun[0]++);
     assertThat(begun[0]).isEqualTo(1);
     // Nothing remembered and a quick start: not begun.
     begun[0] = 0;
     Held h4 = new Held(0.3, new double[] {0});
-    assertThat(WarmStart.watch(null, false, () -> h4, () -> begun[0]++)).isLessThan(slow);
+    assertThat(WarmStart.watch(null, false, h4, () -> begun[0]++)).isLessThan(slow);
     assertThat(begun[0]).isZero();
-    // A busy machine begins nothing; the job gone: nothing measured.
+    // A busy machine begins nothing.
     Held h5 = new Held(2.0, new double[] {0});
-    WarmStart.watch(slow, true, () -> h5, () -> begun[0]++);
+    WarmStart.watch(slow, true, h5, () -> begun[0]++);
     assertThat(begun[0]).isZero();
-    assertThat(WarmStart.watch(null, false, () -> null, () -> begun[0]++)).isNaN();
+    // A start that ended before it was up: nothing measured.
+    assertThat(WarmStart.watch(null, true, new Held(1000, new double[] {0}), () -> begun[0]++))
+        .isNaN();
   }
 }
