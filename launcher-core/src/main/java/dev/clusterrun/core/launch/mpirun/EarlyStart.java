@@ -351,7 +351,7 @@ public final class EarlyStart implements WarmStart.Start {
       if (closed || plan == null || plan.held() == null) {
         return;
       }
-      // Beside the checks, on the session's pool: until the head's start is up or the job goes.
+      // Beside the checks, on the session's pool: until the head's start is up, or has ended.
       Path workspace = Path.of(plan.runDir()).getParent().getParent();
       String key = plan.held().key();
       EarlyStart start = held.get();
