@@ -1,11 +1,8 @@
 package dev.clusterrun.core.enroot;
 
+import dev.clusterrun.core.Sha256;
 import dev.clusterrun.core.remote.ShellScript;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -41,16 +38,7 @@ public final class AgentJoin {
 
     /** The words' key: the same words give the same key, on the head and in the run's file. */
     public String key() {
-      try {
-        MessageDigest d = MessageDigest.getInstance("SHA-256");
-        for (String w : words) {
-          d.update(w.getBytes(StandardCharsets.UTF_8));
-          d.update((byte) 0);
-        }
-        return HexFormat.of().formatHex(d.digest()).substring(0, 16);
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-      }
+      return Sha256.hex(String.join("\0", words) + "\0").substring(0, 16);
     }
   }
 

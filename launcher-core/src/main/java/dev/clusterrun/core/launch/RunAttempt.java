@@ -189,7 +189,7 @@ final class RunAttempt {
       session = Session.open(launch.hostfile(), job.ssh().explicit(), console.progress(), masters);
       if (early != null) {
         // Every other node's container begins now, beside the rest of the checks.
-        early.beginOthers(session.shells(), session.head(), session.fanOut());
+        early.beginOthers(session.shells(), session.head(), session.fanOut(), Path.of(workspace()));
       }
       return new Opened(masters, opening, early, lock, session);
     } catch (InterruptedException | RuntimeException e) {

@@ -230,8 +230,7 @@ public final class EarlyStart implements WarmStart.Start {
       HeadProcess p =
           HeadProcess.startSpooled(
               argv, plan.launchEnv(), spool, OutputStream.nullOutputStream(), true);
-      EarlyStart e = new EarlyStart(words, Map.copyOf(plan.launchEnv()), p);
-      return e;
+      return new EarlyStart(words, Map.copyOf(plan.launchEnv()), p);
     } catch (IOException | RuntimeException e) {
       spool.close();
       throw e;
@@ -344,15 +343,16 @@ public final class EarlyStart implements WarmStart.Start {
      * when it began and the slot is not closed; the slot ends them with its own stop, once the
      * launcher is done. Not before: enroot ties a started image's fuse mounts to the container's
      * first process (an orphaned process group, {@code runtime::_mount_rootfs}), so a daemon that
-     * joined the container loses its root filesystem when that process ends.
+     * joined the container loses its root filesystem when that process ends. How long the head's
+     * start took is remembered in {@code workspace} ({@link StartTimes}).
      */
-    public void beginOthers(Map<String, NodeShell> shells, String head, FanOut fanOut) {
+    public void beginOthers(
+        Map<String, NodeShell> shells, String head, FanOut fanOut, Path workspace) {
       Plan plan = begun;
       if (closed || plan == null || plan.held() == null) {
         return;
       }
       // Beside the checks, on the session's pool: until the head's start is up, or has ended.
-      Path workspace = Path.of(plan.runDir()).getParent().getParent();
       String key = plan.held().key();
       EarlyStart start = held.get();
       if (start == null) {
