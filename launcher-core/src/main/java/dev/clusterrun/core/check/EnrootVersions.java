@@ -1,16 +1,13 @@
 package dev.clusterrun.core.check;
 
-import dev.clusterrun.core.AtomicFiles;
-import java.io.IOException;
+import dev.clusterrun.core.RememberedTable;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,16 +42,43 @@ public final class EnrootVersions {
   /** A file larger than this is not read (it cannot be clusterrun's). */
   private static final long MAX_FILE_BYTES = 1 << 20;
 
-  private final Path file;
   private final Clock clock;
-  private final Map<String, Entry> entries = new LinkedHashMap<>();
+  private final RememberedTable<Entry> entries;
 
   private record Entry(long at, String version) {}
 
+  /** Lines {@code EPOCH-SECONDS PATH ID VERSION}; the key is {@code PATH ID}. */
+  private static final RememberedTable.Format<Entry> LINES =
+      new RememberedTable.Format<>() {
+        @Override
+        public Map.Entry<String, Entry> read(String l) {
+          int sp = l.indexOf(' ');
+          int last = l.lastIndexOf(' ');
+          int id = last < 0 ? -1 : l.lastIndexOf(' ', last - 1);
+          if (sp < 1 || id <= sp) {
+            return null;
+          }
+          try {
+            long at = Long.parseLong(l.substring(0, sp));
+            String version = l.substring(last + 1);
+            return rememberable(l.substring(sp + 1, id), version)
+                ? Map.entry(l.substring(sp + 1, last), new Entry(at, version))
+                : null;
+          } catch (NumberFormatException e) {
+            return null; // a damaged line is skipped
+          }
+        }
+
+        @Override
+        public String line(String key, Entry e) {
+          return e.at() + " " + key + " " + e.version();
+        }
+      };
+
   EnrootVersions(Path file, Clock clock) {
-    this.file = file;
     this.clock = clock;
-    read();
+    // nothing remembered when unreadable: every node starts enroot, as before
+    this.entries = RememberedTable.read(file, MAX_FILE_BYTES, MAX, LINES);
   }
 
   /**
@@ -66,43 +90,13 @@ public final class EnrootVersions {
         Path.of(workspace, ".clusterrun", "enroot-versions"), Clock.systemUTC());
   }
 
-  private void read() {
-    List<String> lines;
-    try {
-      if (Files.size(file) > MAX_FILE_BYTES) {
-        return;
-      }
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (IOException | RuntimeException e) {
-      return; // nothing remembered: every node starts enroot, as before
-    }
-    for (String l : lines) {
-      int sp = l.indexOf(' ');
-      int last = l.lastIndexOf(' ');
-      int id = last < 0 ? -1 : l.lastIndexOf(' ', last - 1);
-      if (sp < 1 || id <= sp) {
-        continue;
-      }
-      try {
-        long at = Long.parseLong(l.substring(0, sp));
-        String key = l.substring(sp + 1, last);
-        String version = l.substring(last + 1);
-        if (rememberable(l.substring(sp + 1, id), version)) {
-          entries.put(key, new Entry(at, version));
-        }
-      } catch (NumberFormatException e) {
-        // a damaged line is skipped
-      }
-    }
-  }
-
   /**
    * Lines {@code PATH ID VERSION} of the versions still trusted, for the fact script: the most
    * recently read first, at most {@link #MAX_TABLE_BYTES}.
    */
   public String table() {
     long now = clock.instant().getEpochSecond();
-    List<Map.Entry<String, Entry>> newestFirst = new ArrayList<>(entries.entrySet());
+    List<Map.Entry<String, Entry>> newestFirst = new ArrayList<>(entries.entries().entrySet());
     Collections.reverse(newestFirst);
     StringBuilder b = new StringBuilder();
     for (Map.Entry<String, Entry> e : newestFirst) {
@@ -137,26 +131,11 @@ public final class EnrootVersions {
           || !rememberable(f.enroot().path(), version)) {
         continue;
       }
-      String key = f.enroot().path() + " " + id;
-      entries.remove(key);
-      entries.put(key, new Entry(now, version));
+      entries.put(f.enroot().path() + " " + id, new Entry(now, version));
       changed = true;
     }
-    if (!changed) {
-      return;
-    }
-    List<String> keys = new ArrayList<>(entries.keySet());
-    for (int i = 0; i < keys.size() - MAX; i++) {
-      entries.remove(keys.get(i));
-    }
-    StringBuilder b = new StringBuilder();
-    entries.forEach(
-        (k, e) ->
-            b.append(e.at()).append(' ').append(k).append(' ').append(e.version()).append('\n'));
-    try {
-      AtomicFiles.write(file, b.toString());
-    } catch (IOException | RuntimeException e) {
-      // not remembered: the next run reads it again
+    if (changed) {
+      entries.write(); // not written: the next run reads it again
     }
   }
 
