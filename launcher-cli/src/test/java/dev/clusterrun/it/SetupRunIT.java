@@ -527,6 +527,31 @@ class SetupRunIT {
     }
   }
 
+  @Test
+  @Order(9)
+  void aContainerMadeByHandIsAskedItsOpenMpiOnceThoughItsFirstRunMakesItsMountPoints()
+      throws IOException {
+    String box = "by-hand";
+    String image = imageFlags.isEmpty() ? importedImage(HEAD.ws()).toString() : imageFlags.get(1);
+    LocalCluster c = HEAD.cluster();
+    ok(c.exec("node1", "enroot", "create", "-n", box, image));
+    try {
+      List<String> args = HEAD.onNodes("run", "--container-name=" + box);
+      args.addAll(List.of("--", "hostname"));
+      // The first run asks, and enroot makes the workspace's mount point in the container's root
+      // directory (the change time by which a container made by hand is known) ...
+      assertThat(ok(inShared(List.of(), args)).stderr())
+          .containsPattern("container has Open MPI [0-9.]+: remote daemons start as");
+      // ... which does not make the next runs ask again.
+      for (int i = 0; i < 2; i++) {
+        assertThat(ok(inShared(List.of(), args)).stderr())
+            .containsPattern("container has Open MPI [0-9.]+ \\(asked before, same contents\\)");
+      }
+    } finally {
+      c.exec("node1", "enroot", "remove", "--force", box);
+    }
+  }
+
   /** /proc/PID of each process on node1 whose command line matches {@code regex} (grep -E). */
   static List<String> headProcesses(String regex) {
     Result r =

@@ -78,6 +78,46 @@ public final class DaemonDetection {
   }
 
   /**
+   * The key of {@code plan}'s contents before a job that cannot write into its container, for
+   * {@link #carryOver} after it; null for a writable job ({@code --rw}) or contents nothing
+   * identifies.
+   */
+  static String keyBeforeJob(Plan plan, String dataPath) {
+    if (plan.launch().subList(0, plan.launchCommandAt()).contains("--rw")) {
+      return null;
+    }
+    try {
+      return contentKey(plan, Path.of(plan.runDir()).getParent().getParent(), dataPath);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * After a job that could not write into its container ({@link #keyBeforeJob}): its Open MPI is
+   * what it was, but enroot may have made mount points in a named container's root directory (the
+   * workspace's, on the container's first run), which changes the change time that identifies a
+   * container made outside clusterrun. The version this run used ({@code asked}, else the one
+   * remembered under the key {@code before} the job) is then remembered under the key as it is now,
+   * so that the next run neither starts the container to ask again nor misses its early start.
+   */
+  static void carryOver(Plan plan, String dataPath, String before, String asked) {
+    if (before == null) {
+      return;
+    }
+    try {
+      Path ws = Path.of(plan.runDir()).getParent().getParent();
+      String now = contentKey(plan, ws, dataPath);
+      String v = asked != null && !asked.equals("unknown") ? asked : remembered(ws, before);
+      if (now != null && v != null && remembered(ws, now) == null) {
+        AtomicFiles.write(memo(ws, now), v + "\n" + now + "\n");
+      }
+    } catch (IOException | RuntimeException e) {
+      // not carried over: the next run asks again
+    }
+  }
+
+  /**
    * The daemon remembered for the contents of {@code plan}'s container ({@link #detect}'s record),
    * or null when none is: read only, nothing asked.
    */

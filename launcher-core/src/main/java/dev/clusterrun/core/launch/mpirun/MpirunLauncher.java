@@ -321,9 +321,11 @@ public final class MpirunLauncher implements Launcher {
     run.say("running: " + PlanRenderer.shell(plan.launch()));
     DaemonProof.Tally tally = new DaemonProof.Tally(nodes, plan.runId());
     ProofGate gate = new ProofGate(tally, () -> proven(run, tally));
+    String contents = DaemonDetection.keyBeforeJob(plan, config.headDataPath());
     Started job = runJob(run, plan, gate);
     int exit = job.exit();
     run.took("job", t);
+    DaemonDetection.carryOver(plan, config.headDataPath(), contents, run.version("openmpi"));
     if (job.early()) {
       run.prepared(List.of(EARLY_NOTE));
     }

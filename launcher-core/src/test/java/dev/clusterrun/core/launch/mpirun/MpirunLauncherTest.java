@@ -9,6 +9,8 @@ import dev.clusterrun.core.launch.plan.PlannerTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,5 +61,41 @@ class MpirunLauncherTest {
 
     assertThat(DaemonDetection.daemonFor("5.0.3")).isEqualTo(LaunchAgent.Daemon.PRTED);
     assertThat(DaemonDetection.daemonFor("4.1.4")).isEqualTo(LaunchAgent.Daemon.ORTED);
+  }
+
+  @Test
+  void aReadOnlyJobsMountPointsDoNotMakeTheNextRunAskItsOpenMpiAgain() throws Exception {
+    Path data = Files.createDirectories(ws.resolve("data"));
+    Path rootfs = Files.createDirectories(data.resolve("theirs"));
+    Plan plan = plan(ws.resolve("i.sqsh").toString(), "theirs");
+    assertThat(plan.launch().subList(0, plan.launchCommandAt())).doesNotContain("--rw");
+    // The run asked (the memo under the key before the job), then enroot made the workspace's
+    // mount point in the container's root directory.
+    String before = DaemonDetection.keyBeforeJob(plan, data.toString());
+    Files.createDirectories(DaemonDetection.memo(ws, before).getParent());
+    Files.writeString(DaemonDetection.memo(ws, before), "4.1.4\n" + before + "\n");
+    Thread.sleep(20);
+    Files.createDirectories(rootfs.resolve("workspace"));
+    assertThat(DaemonDetection.contentKey(plan, ws, data.toString())).isNotEqualTo(before);
+    assertThat(DaemonDetection.rememberedDaemon(plan, data.toString())).isNull();
+
+    DaemonDetection.carryOver(plan, data.toString(), before, null);
+    assertThat(DaemonDetection.rememberedDaemon(plan, data.toString()))
+        .isEqualTo(LaunchAgent.Daemon.ORTED);
+
+    // The version this run asked carries over even when the ask's own start changed the key.
+    Files.createDirectories(rootfs.resolve("opt"));
+    String later = DaemonDetection.keyBeforeJob(plan, data.toString());
+    Thread.sleep(20);
+    Files.createDirectories(rootfs.resolve("scratch"));
+    DaemonDetection.carryOver(plan, data.toString(), later, "5.0.3");
+    assertThat(DaemonDetection.rememberedDaemon(plan, data.toString()))
+        .isEqualTo(LaunchAgent.Daemon.PRTED);
+
+    // A writable job may have changed what Open MPI the container holds: asked again next time.
+    List<String> rw = new ArrayList<>(plan.launch());
+    rw.add(2, "--rw");
+    Plan writable = plan.toBuilder().launch(rw).launchCommandAt(plan.launchCommandAt() + 1).build();
+    assertThat(DaemonDetection.keyBeforeJob(writable, data.toString())).isNull();
   }
 }
