@@ -9,6 +9,7 @@
 #   SIZES="3 8" RUNS=7 IMAGE_MB=188 sudo bench/run-vs-raw.sh
 #   SIZES=64 TREE_SPAWN=off sudo bench/run-vs-raw.sh
 #   JOB=output SIZES=3 sudo bench/run-vs-raw.sh     # issue 35: 120 MB of output, --label too
+#   HOOK_SECONDS=0.8 SIZES="3 8 16" sudo bench/run-vs-raw.sh   # issue 36: GPU-like hooks
 #
 # What is timed, from a login outside the cluster (the machine itself, as the job user), each
 # figure including one ssh login to the head (node1), with the job `hostname`, 2 ranks a node:
@@ -34,6 +35,10 @@
 # node, through the same launch agent) or off (mpirun's node starts every daemon itself:
 # plm_rsh_no_tree_spawn = 1 in the job user's ~/.openmpi/mca-params.conf, which mpirun reads in the
 # container for both kinds alike).
+# HOOK_SECONDS (default none) gives every node one more enroot hook that sleeps that long
+# (cluster.sh slow-hook all SECONDS), standing in for the NVIDIA hook a GPU node runs at every
+# `enroot start`; both kinds pay it, and the seed's named container on the shared data path also
+# meets enroot's rootfs lock, which enroot holds while the hooks run (docs/scale.md).
 # The image is the stand-in's tiny image plus IMAGE_MB (default 188, the issue's image) of this
 # machine's /usr (as one tar file), so that unpacking it costs what a real image's does.
 #
@@ -65,6 +70,7 @@ sizes=${SIZES:-3 8 32}
 image_mb=${IMAGE_MB:-188}
 tree_spawn=${TREE_SPAWN:-on}
 job=${JOB:-hostname}
+hook_seconds=${HOOK_SECONDS:-}
 args=("$@")
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -81,6 +87,8 @@ runs=$(bench_runs 5 5 7)
 [[ $image_mb =~ ^[0-9]+$ ]] || die "IMAGE_MB must be a number of MiB, got $image_mb"
 [[ $tree_spawn == on || $tree_spawn == off ]] || die "TREE_SPAWN must be on or off, got $tree_spawn"
 [[ $job == hostname || $job == output ]] || die "JOB must be hostname or output, got $job"
+[[ -z $hook_seconds || $hook_seconds =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+  die "HOOK_SECONDS must be a number of seconds such as 0.8, got $hook_seconds"
 readonly PRINT='head -c 20000000 /dev/zero | tr "\0" x | fold -w 99'
 if [[ $job == output ]]; then
   kinds=(raw named labelled)
@@ -247,6 +255,7 @@ for n in $sizes; do
   on_head "$CR" setup --nodes "$HOSTS" --data-path "$S/enroot-data" >/dev/null ||
     die "clusterrun setup failed on $n nodes"
   mode=clusterrun
+  if [[ -n $hook_seconds ]]; then cluster slow-hook all "$hook_seconds"; fi
   # The image (made once, kept for the next sizes) and the named container.
   if [[ ! -f $work/img.sqsh ]]; then
     say "making the image: the tiny image plus $image_mb MiB of this machine's /usr"
@@ -302,7 +311,7 @@ done
 echo
 echo "clusterrun run vs the hand-typed seed command, job $job, 2 ranks a node, each with one ssh"
 echo "login to the head; median (min-max) of $runs runs, seconds; enroot: ${CLUSTERRUN_LC_ENROOT:-standin}, image $image_mb MiB,"
-echo "Open MPI tree spawn $tree_spawn"
+echo "Open MPI tree spawn $tree_spawn${hook_seconds:+, a hook of $hook_seconds s on every node}"
 if [[ $job == output ]]; then
   second_ratio="labelled/raw"
   targets=(1.15 1.15)
