@@ -83,10 +83,10 @@ public final class DaemonDetection {
    * identifies.
    */
   static String keyBeforeJob(Plan plan, String dataPath) {
-    if (plan.launch().subList(0, plan.launchCommandAt()).contains("--rw")) {
-      return null;
-    }
     try {
+      if (plan.launch().subList(0, plan.launchCommandAt()).contains("--rw")) {
+        return null;
+      }
       return contentKey(plan, Path.of(plan.runDir()).getParent().getParent(), dataPath);
     } catch (IOException | RuntimeException e) {
       return null;
