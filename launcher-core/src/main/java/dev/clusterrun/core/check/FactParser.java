@@ -33,6 +33,18 @@ public final class FactParser {
     return fromValues(node, p.values(), elapsed);
   }
 
+  /**
+   * The kernel boot id a fact script's complete output names ({@code boot}), or null: nodes with
+   * the same one are namespaces of one machine.
+   */
+  public static String bootId(ExecResult result) {
+    if (result == null || result.error() != null || result.stdout() == null) {
+      return null;
+    }
+    KeyValues.Parsed p = KeyValues.parse(result.stdout(), FactScript.BEGIN, FactScript.END);
+    return p.complete() ? emptyToNull(p.values().get("boot")) : null;
+  }
+
   private static String exitAndStderr(ExecResult r) {
     String err = r.stderr() == null ? "" : r.stderr().strip();
     int nl = err.lastIndexOf('\n');

@@ -6,6 +6,7 @@ import dev.clusterrun.core.check.CheckJob;
 import dev.clusterrun.core.check.CheckReport;
 import dev.clusterrun.core.check.CheckSelection;
 import dev.clusterrun.core.check.EnrootVersions;
+import dev.clusterrun.core.check.FactParser;
 import dev.clusterrun.core.check.Facts;
 import dev.clusterrun.core.check.RegistryFacts;
 import dev.clusterrun.core.check.SharedPathProof;
@@ -189,7 +190,12 @@ final class RunAttempt {
       session = Session.open(launch.hostfile(), job.ssh().explicit(), console.progress(), masters);
       if (early != null) {
         // Every other node's container begins now, beside the rest of the checks.
-        early.beginOthers(session.shells(), session.head(), session.fanOut(), Path.of(workspace()));
+        early.beginOthers(
+            session.shells(),
+            session.head(),
+            session.fanOut(),
+            Path.of(workspace()),
+            sharesProcessors(session));
       }
       return new Opened(masters, opening, early, lock, session);
     } catch (InterruptedException | RuntimeException e) {
@@ -200,6 +206,22 @@ final class RunAttempt {
       }
       throw e;
     }
+  }
+
+  /** Whether the other nodes share the head's processors, by the boot ids their facts name. */
+  private static boolean sharesProcessors(Session session) {
+    List<String> others = new ArrayList<>();
+    session
+        .shells()
+        .keySet()
+        .forEach(
+            n -> {
+              if (!n.equals(session.head())) {
+                others.add(FactParser.bootId(session.reach().peekFirstAnswer(n)));
+              }
+            });
+    return EarlyStart.sharesProcessors(
+        FactParser.bootId(session.reach().peekFirstAnswer(session.head())), others);
   }
 
   /**

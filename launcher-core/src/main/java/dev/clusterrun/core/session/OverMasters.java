@@ -49,6 +49,11 @@ final class OverMasters implements Session.Reach {
   }
 
   @Override
+  public ExecResult peekFirstAnswer(String node) {
+    return firsts.get(node);
+  }
+
+  @Override
   public SshLogins.Result logins() {
     return masters.logins();
   }

@@ -87,6 +87,11 @@ public final class Session implements AutoCloseable {
      */
     ExecResult firstAnswer(String node);
 
+    /** What {@link #firstAnswer} would give for {@code node}, without taking it. */
+    default ExecResult peekFirstAnswer(String node) {
+      return null;
+    }
+
     /** The head's logins to the nodes (their outcomes and masters), or null when none were made. */
     SshLogins.Result logins();
 

@@ -647,6 +647,11 @@ if command -v nvidia-smi >/dev/null 2>&1; then
   cr_kv gpu.list "$cr_g"
 fi
 cr_kv mntns "$(readlink /proc/self/ns/mnt 2>/dev/null)"
+# The kernel's boot id: nodes that print the head's share its processors (the local test cluster's
+# namespaces), which is when a busy head leaves the other nodes' starts to their daemons.
+cr_b=
+{ read -r cr_b </proc/sys/kernel/random/boot_id; } 2>/dev/null
+cr_kv boot "$cr_b"
 # The host's Open MPI, which only `check --json` shows (the job's is the container's): asked only
 # when CR_HOST_MPI is 1 (`check`), not for a run's checks.
 if [ "${CR_HOST_MPI-}" = 1 ] && command -v mpirun >/dev/null 2>&1; then

@@ -51,4 +51,14 @@ class FactParserTest {
     Facts f = FactParser.parse("n1", new ExecResult(127, "", "sh: not found", Duration.ZERO, null));
     assertThat(f.problem()).contains("printed no facts").contains("exit 127");
   }
+
+  @Test
+  void theBootIdIsReadFromACompleteAnswerOnly() {
+    String facts = FactScript.BEGIN + "\nhostname=n1\nboot=0f1e2d3c\n";
+    assertThat(FactParser.bootId(ok(facts + FactScript.END + "\n"))).isEqualTo("0f1e2d3c");
+    assertThat(FactParser.bootId(ok(facts))).as("cut short").isNull();
+    assertThat(FactParser.bootId(ok(FactScript.BEGIN + "\nboot=\n" + FactScript.END))).isNull();
+    assertThat(FactParser.bootId(ExecResult.failed("refused", Duration.ZERO))).isNull();
+    assertThat(FactParser.bootId(null)).isNull();
+  }
 }

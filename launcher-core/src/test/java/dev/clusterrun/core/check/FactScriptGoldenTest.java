@@ -35,7 +35,7 @@ class FactScriptGoldenTest {
       Pattern.compile("\\.clusterrun-write-test\\.[^/']*\\.[0-9]+");
 
   /** Keys whose values belong to the machine, not to the fixture. */
-  private static final Set<String> MACHINE_KEYS = Set.of("hostname", "mntns", "fuse");
+  private static final Set<String> MACHINE_KEYS = Set.of("hostname", "mntns", "boot", "fuse");
 
   @TempDir Path tmp;
   Path sysconf;

@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -319,6 +320,17 @@ public final class EarlyStart implements WarmStart.Start {
   }
 
   /**
+   * Whether the other nodes share the head's processors: some node's kernel boot id is the head's
+   * (the local test cluster's namespaces), or the head's or some node's is unknown. Only then does
+   * a busy head ({@link WarmStart#saturated}) say anything about the other nodes' starts; on a
+   * cluster each node starts on processors of its own, and a slow start is worth beginning early
+   * however busy the head is.
+   */
+  public static boolean sharesProcessors(String headBoot, Collection<String> otherBoots) {
+    return headBoot == null || otherBoots.stream().anyMatch(b -> b == null || b.equals(headBoot));
+  }
+
+  /**
    * Where an early start lives between the head's facts and the job: set by the thread that began
    * it, taken by the launcher, stopped by whoever ends the run otherwise.
    */
@@ -344,10 +356,15 @@ public final class EarlyStart implements WarmStart.Start {
      * launcher is done. Not before: enroot ties a started image's fuse mounts to the container's
      * first process (an orphaned process group, {@code runtime::_mount_rootfs}), so a daemon that
      * joined the container loses its root filesystem when that process ends. How long the head's
-     * start took is remembered in {@code workspace} ({@link StartTimes}).
+     * start took is remembered in {@code workspace} ({@link StartTimes}). A busy head holds them
+     * back only when {@code sharedProcessors} ({@link EarlyStart#sharesProcessors}).
      */
     public void beginOthers(
-        Map<String, NodeShell> shells, String head, FanOut fanOut, Path workspace) {
+        Map<String, NodeShell> shells,
+        String head,
+        FanOut fanOut,
+        Path workspace,
+        boolean sharedProcessors) {
       Plan plan = begun;
       if (closed || plan == null || plan.held() == null) {
         return;
@@ -364,7 +381,7 @@ public final class EarlyStart implements WarmStart.Start {
               double took =
                   WarmStart.watch(
                       StartTimes.remembered(workspace, key),
-                      WarmStart.saturated(),
+                      sharedProcessors && WarmStart.saturated(),
                       start,
                       () -> beginNow(plan, shells, head));
               if (!Double.isNaN(took)) {

@@ -52,8 +52,8 @@ final class WarmStart implements AutoCloseable {
   /**
    * Whether this machine's processors are all busy (the load average of the last minute at least
    * their number): a start then looks slow for want of a processor, not for its hooks, and
-   * beginning more starts beside the checks only takes the checks' time. On a cluster the head is
-   * one node among many; on the local test cluster every node shares its processors.
+   * beginning more starts beside the checks only takes the checks' time, when the other nodes share
+   * these processors ({@link EarlyStart#sharesProcessors}: the local test cluster).
    */
   static boolean saturated() {
     try {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,5 +90,19 @@ class StartTimesTest {
     // A start that ended before it was up: nothing measured.
     assertThat(WarmStart.watch(null, true, new Held(1000, new double[] {0}), () -> begun[0]++))
         .isNaN();
+  }
+
+  @Test
+  void aBusyHeadHoldsBackOnlyNodesThatShareItsProcessors() {
+    // The local test cluster: every node a namespace of one machine, one boot id.
+    assertThat(EarlyStart.sharesProcessors("b1", List.of("b1", "b1"))).isTrue();
+    // A cluster: every node its own kernel; a busy head says nothing about the others.
+    assertThat(EarlyStart.sharesProcessors("b1", List.of("b2", "b3"))).isFalse();
+    // One node on the head's machine is enough to hold back.
+    assertThat(EarlyStart.sharesProcessors("b1", List.of("b2", "b1"))).isTrue();
+    // Unknown (no answer, or no boot id): held back as before.
+    assertThat(EarlyStart.sharesProcessors(null, List.of("b2"))).isTrue();
+    assertThat(EarlyStart.sharesProcessors("b1", Arrays.asList("b2", null))).isTrue();
+    assertThat(EarlyStart.sharesProcessors("b1", List.of())).isFalse();
   }
 }
