@@ -210,18 +210,14 @@ final class RunAttempt {
 
   /** Whether the other nodes share the head's processors, by the boot ids their facts name. */
   private static boolean sharesProcessors(Session session) {
-    List<String> others = new ArrayList<>();
-    session
-        .shells()
-        .keySet()
-        .forEach(
-            n -> {
-              if (!n.equals(session.head())) {
-                others.add(FactParser.bootId(session.reach().peekFirstAnswer(n)));
-              }
-            });
+    Session.Reach reach = session.reach();
+    List<String> others =
+        session.shells().keySet().stream()
+            .filter(n -> !n.equals(session.head()))
+            .map(n -> FactParser.bootId(reach.peekFirstAnswer(n)))
+            .toList();
     return EarlyStart.sharesProcessors(
-        FactParser.bootId(session.reach().peekFirstAnswer(session.head())), others);
+        FactParser.bootId(reach.peekFirstAnswer(session.head())), others);
   }
 
   /**

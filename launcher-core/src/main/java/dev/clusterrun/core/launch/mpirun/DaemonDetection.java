@@ -54,9 +54,8 @@ public final class DaemonDetection {
    */
   static LaunchAgent.Daemon detect(RunContext run, String headDataPath)
       throws IOException, InterruptedException {
-    Path ws = Path.of(run.plan().runDir()).getParent().getParent();
+    Path ws = workspace(run.plan());
     String key = contentKey(run.plan(), ws, headDataPath);
-    Path memo = key == null ? null : memo(ws, key);
     String remembered = key == null ? null : remembered(ws, key);
     if (remembered != null) {
       run.version("openmpi", remembered);
@@ -70,9 +69,8 @@ public final class DaemonDetection {
     }
     LaunchAgent.Daemon d = said(run, ask(run.head(), run.plan().containerName()));
     String ver = run.version("openmpi");
-    if (d != null && memo != null && ver != null && !ver.equals("unknown")) {
-      Files.createDirectories(memo.getParent());
-      AtomicFiles.write(memo, ver + "\n" + key + "\n");
+    if (d != null && key != null && ver != null && !ver.equals("unknown")) {
+      remember(ws, key, ver);
     }
     return d;
   }
@@ -87,7 +85,7 @@ public final class DaemonDetection {
       if (plan.launch().subList(0, plan.launchCommandAt()).contains("--rw")) {
         return null;
       }
-      return contentKey(plan, Path.of(plan.runDir()).getParent().getParent(), dataPath);
+      return contentKey(plan, workspace(plan), dataPath);
     } catch (IOException | RuntimeException e) {
       return null;
     }
@@ -106,11 +104,11 @@ public final class DaemonDetection {
       return;
     }
     try {
-      Path ws = Path.of(plan.runDir()).getParent().getParent();
+      Path ws = workspace(plan);
       String now = contentKey(plan, ws, dataPath);
       String v = asked != null && !asked.equals("unknown") ? asked : remembered(ws, before);
       if (now != null && v != null && remembered(ws, now) == null) {
-        AtomicFiles.write(memo(ws, now), v + "\n" + now + "\n");
+        remember(ws, now, v);
       }
     } catch (IOException | RuntimeException e) {
       // not carried over: the next run asks again
@@ -122,7 +120,7 @@ public final class DaemonDetection {
    * or null when none is: read only, nothing asked.
    */
   public static LaunchAgent.Daemon rememberedDaemon(Plan plan, String dataPath) throws IOException {
-    Path ws = Path.of(plan.runDir()).getParent().getParent();
+    Path ws = workspace(plan);
     String key = contentKey(plan, ws, dataPath);
     String v = key == null ? null : remembered(ws, key);
     return v == null ? null : daemonFor(v);
@@ -183,6 +181,16 @@ public final class DaemonDetection {
 
   public static Path memo(Path ws, String key) {
     return ws.resolve(".clusterrun").resolve("openmpi").resolve(Sha256.hex(key) + ".version");
+  }
+
+  /** The workspace of {@code plan}'s run ({@code WORKSPACE/runs/RUN}). */
+  private static Path workspace(Plan plan) {
+    return Path.of(plan.runDir()).getParent().getParent();
+  }
+
+  /** Remembers {@code version} for contents {@code key}: the version, then the key it is for. */
+  private static void remember(Path ws, String key, String version) throws IOException {
+    AtomicFiles.write(memo(ws, key), version + "\n" + key + "\n");
   }
 
   /** The Open MPI version remembered for contents {@code key}, or null. */
